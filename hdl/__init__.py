@@ -1,0 +1,1 @@
+"""SUPREM hardware: Amaranth 0.5 components of the chess machine."""

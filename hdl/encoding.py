@@ -1,0 +1,108 @@
+"""The shared bit formats of the machine (shared/DESIGN.md §3), defined once.
+
+Hardware uses these layouts directly; Python code (models, host, tests) packs and unpacks
+through the same layouts with :func:`pack` and :func:`unpack`, never by hand-written shifts.
+"""
+
+import enum as py_enum
+
+from amaranth.lib import data, enum
+
+__all__ = [
+    "PieceType", "Colour", "Piece", "HalfmoveOp", "Halfmove", "MoveFlags", "MoveWord",
+    "VALUE_WIDTH", "MARKER", "piece_code", "pack", "unpack",
+]
+
+
+class PieceType(enum.Enum, shape=3):
+    """Piece type, numbered as in python-chess; ``MARKER`` is the one spare code.
+
+    A marker is not a piece: it is a flag standing on a square. Markers carry the state that
+    is not a piece placement (castling rights on the rooks' home squares, the en-passant target
+    square) so that it, too, changes only through halfmoves and is restored by unmaking.
+    """
+    EMPTY = 0
+    PAWN = 1
+    KNIGHT = 2
+    BISHOP = 3
+    ROOK = 4
+    QUEEN = 5
+    KING = 6
+    MARKER = 7
+
+
+class Colour(enum.Enum, shape=1):
+    WHITE = 0
+    BLACK = 1
+
+
+#: 4 bits: bits 2..0 the type, bit 3 the colour; 0 is the empty square.
+Piece = data.StructLayout({"type": PieceType, "colour": Colour})
+
+
+class HalfmoveOp(enum.Enum, shape=1):
+    REMOVE = 0
+    PLACE = 1
+
+
+#: One change of one square; every state-keeping unit changes only through these.
+Halfmove = data.StructLayout({"op": HalfmoveOp, "square": 6, "piece": Piece})
+
+MoveFlags = data.StructLayout({
+    "capture": 1,       # a piece is taken (en passant included)
+    "en_passant": 1,
+    "castle": 1,        # the king's two-square move; the rook's move is implied
+    "double_push": 1,
+})
+
+#: A move as the move bus carries it.
+MoveWord = data.StructLayout({
+    "from_sq": 6,
+    "to_sq": 6,
+    "promotion": PieceType,    # EMPTY when the move is no promotion
+    "flags": MoveFlags,
+})
+
+#: Values are signed 16-bit, a pawn about 100.
+VALUE_WIDTH = 16
+
+#: The piece code of a marker (type MARKER, colour white); the colour bit of a marker is unused.
+MARKER = 0b0111
+
+
+def piece_code(piece_type, colour):
+    """The 4-bit piece code of a python-chess piece type (1..6) and colour (True = white)."""
+    return int(piece_type) | (0 if colour else 8)
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, py_enum.Enum):
+        return value.value
+    return value
+
+
+def pack(layout, **fields):
+    """The integer whose bits are ``fields`` laid out by ``layout`` (missing fields are 0)."""
+    return layout.const(_plain(fields)).as_bits()
+
+
+def unpack(layout, bits):
+    """A dict of the fields of ``bits`` under ``layout``, nested layouts as nested dicts."""
+    view = layout.from_bits(bits)
+    return _fields(layout, view)
+
+
+def _fields(layout, view):
+    out = {}
+    for name, field in layout:
+        value = view[name]
+        shape = field.shape
+        if isinstance(shape, data.Layout):
+            out[name] = _fields(shape, value)
+        elif isinstance(shape, enum.EnumType) or isinstance(value, py_enum.Enum):
+            out[name] = value.value if isinstance(value, py_enum.Enum) else int(value)
+        else:
+            out[name] = int(value)
+    return out

@@ -1,0 +1,111 @@
+"""Static chess geometry shared by the generator hardware and its model.
+
+The generator works in the *mover's frame*: when black is to move the board is flipped
+vertically (square ``s`` becomes ``s ^ 56``), so the side to move always moves up the board,
+its pawns start on the second rank and castle on the first. Everything in this module is in
+that frame.
+
+A **slot** is one way a move can arrive at a destination square: "a pawn capturing from the
+south-west", "a knight two up and one right", "a queen sliding in from the north", ... Every
+pseudo-legal move is one slot of one destination (promotions aside), so a destination's
+candidate moves are a 37-bit vector. Slots are listed in the static priority the hardware uses
+inside a square: least valuable attacker first (pawn, knight, bishop, rook, queen, king).
+"""
+
+from dataclasses import dataclass
+
+__all__ = [
+    "DIRECTIONS", "KNIGHT_STEPS", "Slot", "SLOTS", "SLOT_COUNT", "SLOT_INDEX",
+    "SQUARE_ORDER", "square", "file_of", "rank_of", "step_square",
+    "PROMOTION_ORDER",
+]
+
+#: The eight directions as (name, file step, rank step), clockwise from north.
+DIRECTIONS = [
+    ("N", 0, 1), ("NE", 1, 1), ("E", 1, 0), ("SE", 1, -1),
+    ("S", 0, -1), ("SW", -1, -1), ("W", -1, 0), ("NW", -1, 1),
+]
+ORTHOGONAL = ["N", "E", "S", "W"]
+DIAGONAL = ["NE", "SE", "SW", "NW"]
+
+#: A knight's eight leaps as (file step, rank step).
+KNIGHT_STEPS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
+
+
+def square(file, rank):
+    return rank * 8 + file
+
+
+def file_of(sq):
+    return sq & 7
+
+
+def rank_of(sq):
+    return sq >> 3
+
+
+def step_square(sq, df, dr):
+    """The square ``(df, dr)`` away from ``sq``, or None off the board."""
+    f, r = file_of(sq) + df, rank_of(sq) + dr
+    if 0 <= f < 8 and 0 <= r < 8:
+        return square(f, r)
+    return None
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One way a move reaches its destination.
+
+    ``kind`` is one of ``pawn_capture``, ``push``, ``double_push``, ``leap``, ``ray``,
+    ``castle``; ``piece`` the python-chess type of the moving piece; ``step`` the (file, rank)
+    displacement of one step of the move (a ray repeats it).
+    """
+    name: str
+    kind: str
+    piece: int
+    step: tuple
+
+
+def _slots():
+    P, N, B, R, Q, K = 1, 2, 3, 4, 5, 6
+    dirs = {name: (df, dr) for name, df, dr in DIRECTIONS}
+    slots = [
+        Slot("pawn_x_from_sw", "pawn_capture", P, (1, 1)),
+        Slot("pawn_x_from_se", "pawn_capture", P, (-1, 1)),
+        Slot("pawn_push", "push", P, (0, 1)),
+        Slot("pawn_double_push", "double_push", P, (0, 2)),
+    ]
+    slots += [Slot(f"knight_{df:+d}{dr:+d}", "leap", N, (df, dr)) for df, dr in KNIGHT_STEPS]
+    slots += [Slot(f"bishop_{d}", "ray", B, dirs[d]) for d in DIAGONAL]
+    slots += [Slot(f"rook_{d}", "ray", R, dirs[d]) for d in ORTHOGONAL]
+    slots += [Slot(f"queen_{d}", "ray", Q, (df, dr)) for d, df, dr in DIRECTIONS]
+    slots += [Slot(f"king_{d}", "leap", K, (df, dr)) for d, df, dr in DIRECTIONS]
+    slots += [Slot("castle", "castle", K, (0, 0))]
+    return slots
+
+
+#: All slots, highest priority (index 0) first.
+SLOTS = _slots()
+SLOT_COUNT = len(SLOTS)
+SLOT_INDEX = {slot.name: i for i, slot in enumerate(SLOTS)}
+
+
+def _square_order():
+    # Central squares first (distance to the centre, doubled to stay integral), then the more
+    # advanced rank, then the file from a to h: a strict order, so each square has its own rank.
+    def preference(sq):
+        f, r = file_of(sq), rank_of(sq)
+        return (abs(2 * f - 7) + abs(2 * r - 7), -r, f)
+    ranked = sorted(range(64), key=preference)
+    order = [0] * 64
+    for position, sq in enumerate(ranked):
+        order[sq] = 63 - position
+    return order
+
+
+#: ``SQUARE_ORDER[sq]`` (0..63, mover's frame): among equal victims and safety, destinations
+#: with a larger order are tried first. A permutation of 0..63.
+SQUARE_ORDER = _square_order()
+
+#: Promotion pieces in the order they are generated (python-chess piece types).
+PROMOTION_ORDER = [5, 2, 4, 3]  # queen, knight, rook, bishop

@@ -1,0 +1,53 @@
+"""Bit formats private to the move generator and its users (controller, model, tests)."""
+
+from amaranth.lib import data, enum
+
+from ..encoding import MoveWord, PieceType
+from .geometry import SLOT_COUNT
+
+__all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context"]
+
+#: The order of moves at one ply: the generator emits moves in strictly decreasing key order.
+#: Compared as an unsigned integer, fields from the most significant down: what is captured,
+#: whether the destination is safe, how central it is (mover's frame), the least valuable
+#: attacker first (its slot), and the promotion piece (queen, knight, rook, bishop).
+MoveKey = data.StructLayout({
+    "promotion_rank": 2,   # 3 for a queen promotion or no promotion, then 2, 1, 0 for N, R, B
+    "attacker": range(SLOT_COUNT),   # SLOT_COUNT - 1 - slot index: higher = tried first
+    "order": 6,            # geometry.SQUARE_ORDER of the destination
+    "safe": 1,             # the destination is not attacked by the opponent
+    "victim": PieceType,   # the captured piece type (a pawn for en passant), EMPTY if none
+})
+
+
+class GenMode(enum.Enum, shape=1):
+    ALL = 0
+    CAPTURES = 1    # captures, capture-promotions and queen promotions; ALL when in check
+
+
+class GenOp(enum.Enum, shape=2):
+    FIRST = 0       # start a ply afresh and return its best move
+    NEXT = 1        # the best move below the last one returned at this ply
+    LEGAL = 2       # is ``move`` one the generator would emit here (in ALL mode)?
+
+
+GenRequest = data.StructLayout({
+    "op": GenOp,
+    "mode": GenMode,
+    "ply": 6,
+    "move": MoveWord,          # the move asked about by LEGAL
+})
+
+GenResponse = data.StructLayout({
+    "found": 1,                # a move was found (FIRST/NEXT), or the move is legal (LEGAL)
+    "move": MoveWord,
+    "key": MoveKey,
+    "piece": 4,                # the moving piece's code
+    "victim": 4,               # the captured piece's code (the pawn for en passant), 0 if none
+})
+
+#: What a ply remembers between requests: the key of the last move it returned.
+Context = data.StructLayout({
+    "started": 1,
+    "key": MoveKey,
+})

@@ -1,0 +1,1 @@
+"""Simulation: Verilator builds, the simulated board and bit-exact reference models."""

@@ -1,0 +1,1 @@
+"""Bit-exact Python models of the hardware units: they are the specification."""

@@ -1,0 +1,227 @@
+"""Bit-exact model of the move generator: which moves, in which order, with which key.
+
+This is the specification the hardware in ``hdl/movegen`` must meet, written square by square
+for clarity rather than as the hardware's bit-planes. For a position (``MachinePosition``) and a
+side to move it lists every pseudo-legal move (legal in the first three senses of the SUPREM
+paper: the origin holds the right piece, the destination is empty or enemy, a slider's path is
+empty) with its key (``hdl.movegen.layouts.MoveKey``). The generator emits them in strictly
+decreasing key order; a ply remembers the last key it returned.
+"""
+
+from dataclasses import dataclass
+
+import chess
+
+from hdl.encoding import MoveWord, pack
+from hdl.movegen.geometry import (
+    PROMOTION_ORDER, SLOT_COUNT, SLOTS, SQUARE_ORDER, file_of, rank_of, step_square,
+)
+from hdl.movegen.layouts import GenMode, MoveKey
+
+__all__ = [
+    "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "next_move",
+    "is_legal_word", "attacked_squares", "king_attacked", "in_check",
+]
+
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(1, 7)
+E1, C1, D1, F1, G1, A1, B1, H1 = 4, 2, 3, 5, 6, 0, 1, 7
+
+
+@dataclass(frozen=True)
+class GenMove:
+    """One generated move: absolute squares, the move word and the key."""
+    from_sq: int
+    to_sq: int
+    promotion: int      # python-chess type, 0 if none
+    capture: bool
+    en_passant: bool
+    castle: bool
+    double_push: bool
+    piece: int          # moving piece code
+    victim: int         # captured piece code, 0 if none
+    key: int
+
+    @property
+    def word(self):
+        return pack(MoveWord, from_sq=self.from_sq, to_sq=self.to_sq, promotion=self.promotion,
+                    flags={"capture": int(self.capture), "en_passant": int(self.en_passant),
+                           "castle": int(self.castle), "double_push": int(self.double_push)})
+
+    @property
+    def uci(self):
+        return chess.Move(self.from_sq, self.to_sq, self.promotion or None).uci()
+
+
+class MoverFrame:
+    """The position seen by the side to move, flipped so that it moves up the board."""
+
+    def __init__(self, position, side):
+        self.side = side                  # 0 white, 1 black
+        self.flip = 56 if side else 0
+        self.own = [0] * 64               # python-chess piece type of own pieces, 0 elsewhere
+        self.enemy = [0] * 64
+        for sq, code in enumerate(position.pieces):
+            if code:
+                rel = sq ^ self.flip
+                if (code >> 3) == side:
+                    self.own[rel] = code & 7
+                else:
+                    self.enemy[rel] = code & 7
+        self.markers = {sq ^ self.flip for sq in range(64) if position.markers >> sq & 1}
+        self.enemy_attacks = self._enemy_attacks()
+
+    def empty(self, sq):
+        return not self.own[sq] and not self.enemy[sq]
+
+    def en_passant_square(self):
+        """The en-passant target this side may capture on (a marker on the sixth rank)."""
+        for sq in self.markers:
+            if rank_of(sq) == 5 and self.empty(sq):
+                return sq
+        return None
+
+    def _enemy_attacks(self):
+        attacked = set()
+        for sq in range(64):
+            kind = self.enemy[sq]
+            if not kind:
+                continue
+            if kind == PAWN:          # enemy pawns move down the board
+                steps, ray = [(-1, -1), (1, -1)], False
+            elif kind == KNIGHT:
+                steps, ray = [s.step for s in SLOTS if s.piece == KNIGHT], False
+            elif kind == KING:
+                steps, ray = [s.step for s in SLOTS if s.piece == KING and s.kind == "leap"], False
+            else:
+                steps, ray = [s.step for s in SLOTS if s.piece == kind], True
+            for df, dr in steps:
+                target = step_square(sq, df, dr)
+                while target is not None:
+                    attacked.add(target)
+                    if not ray or not self.empty(target):
+                        break
+                    target = step_square(target, df, dr)
+        return attacked
+
+    def origin(self, slot, to):
+        """The origin of a move arriving at ``to`` through ``slot``, or None if there is none.
+
+        Returns ``(origin, en_passant)``; the move exists when the origin holds an own piece of
+        the slot's type and the destination and path fit the slot.
+        """
+        df, dr = slot.step
+        if slot.kind == "castle":
+            return self._castle_origin(to), False
+        if slot.kind == "ray":
+            origin = step_square(to, -df, -dr)
+            while origin is not None and self.empty(origin):
+                origin = step_square(origin, -df, -dr)
+        else:
+            origin = step_square(to, -df, -dr)
+        if origin is None or self.own[origin] != slot.piece or self.own[to]:
+            return None, False
+        if slot.kind == "pawn_capture":
+            if self.enemy[to]:
+                return origin, False
+            if to == self.en_passant_square():
+                return origin, True
+            return None, False
+        if slot.kind == "push":
+            return (origin if self.empty(to) else None), False
+        if slot.kind == "double_push":
+            middle = step_square(to, 0, -1)
+            ok = rank_of(to) == 3 and self.empty(to) and self.empty(middle)
+            return (origin if ok else None), False
+        return origin, False
+
+    def _castle_origin(self, to):
+        if self.own[E1] != KING:
+            return None
+        if to == G1:
+            rook, path, transit = H1, (F1, G1), (E1, F1, G1)
+        elif to == C1:
+            rook, path, transit = A1, (B1, C1, D1), (E1, D1, C1)
+        else:
+            return None
+        ok = (rook in self.markers and self.own[rook] == ROOK
+              and all(self.empty(sq) for sq in path)
+              and not any(sq in self.enemy_attacks for sq in transit))
+        return E1 if ok else None
+
+
+def candidate_moves(position, side):
+    """Every pseudo-legal move of ``side`` (0 white, 1 black) in ``position``, unordered."""
+    frame = MoverFrame(position, side)
+    moves = []
+    for to in range(64):
+        for index, slot in enumerate(SLOTS):
+            origin, en_passant = frame.origin(slot, to)
+            if origin is None:
+                continue
+            victim_type = PAWN if en_passant else frame.enemy[to]
+            key_fields = {
+                "victim": victim_type,
+                "safe": int(to not in frame.enemy_attacks),
+                "order": SQUARE_ORDER[to],
+                "attacker": SLOT_COUNT - 1 - index,
+            }
+            promotions = PROMOTION_ORDER if slot.piece == PAWN and rank_of(to) == 7 else [0]
+            for rank, promotion in zip((3, 2, 1, 0), promotions):
+                key = pack(MoveKey, promotion_rank=rank, **key_fields)
+                side_bit = side << 3
+                moves.append(GenMove(
+                    from_sq=origin ^ frame.flip, to_sq=to ^ frame.flip, promotion=promotion,
+                    capture=bool(victim_type), en_passant=en_passant,
+                    castle=slot.kind == "castle", double_push=slot.kind == "double_push",
+                    piece=slot.piece | side_bit,
+                    victim=(victim_type | (side_bit ^ 8)) if victim_type else 0,
+                    key=key))
+    return moves
+
+
+def _wanted(move, mode):
+    if mode == GenMode.ALL:
+        return True
+    return move.capture or move.promotion == QUEEN
+
+
+def ordered_moves(position, side, mode=GenMode.ALL):
+    """The moves in the order the generator emits them at a fresh ply."""
+    if mode == GenMode.CAPTURES and in_check(position, side):
+        mode = GenMode.ALL
+    moves = [m for m in candidate_moves(position, side) if _wanted(m, mode)]
+    return sorted(moves, key=lambda m: m.key, reverse=True)
+
+
+def next_move(position, side, last_key=None, mode=GenMode.ALL):
+    """The move the generator returns after ``last_key`` (None: a fresh ply), or None."""
+    for move in ordered_moves(position, side, mode):
+        if last_key is None or move.key < last_key:
+            return move
+    return None
+
+
+def is_legal_word(position, side, word):
+    """Whether the move word is one the generator emits here (pseudo-legal, flags exact)."""
+    return any(m.word == word for m in candidate_moves(position, side))
+
+
+def attacked_squares(position, colour):
+    """Bitboard of the squares attacked by ``colour`` (0 white, 1 black), absolute frame."""
+    # The enemy of the other side is ``colour``: reuse the mover's-frame attack map.
+    frame = MoverFrame(position, colour ^ 1)
+    bits = 0
+    for sq in frame.enemy_attacks:
+        bits |= 1 << (sq ^ frame.flip)
+    return bits
+
+
+def king_attacked(position, colour):
+    """Whether the king of ``colour`` stands on a square the other colour attacks."""
+    attacks = attacked_squares(position, colour ^ 1)
+    king = (colour << 3) | KING
+    return any(code == king and attacks >> sq & 1 for sq, code in enumerate(position.pieces))
+
+
+def in_check(position, side):
+    return king_attacked(position, side)
