@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "DIRECTIONS", "KNIGHT_STEPS", "Slot", "SLOTS", "SLOT_COUNT", "SLOT_INDEX",
-    "SQUARE_ORDER", "square", "file_of", "rank_of", "step_square",
+    "CENTRALITY", "square", "file_of", "rank_of", "step_square",
     "PROMOTION_ORDER",
 ]
 
@@ -90,22 +90,17 @@ SLOT_COUNT = len(SLOTS)
 SLOT_INDEX = {slot.name: i for i, slot in enumerate(SLOTS)}
 
 
-def _square_order():
-    # Central squares first (distance to the centre, doubled to stay integral), then the more
-    # advanced rank, then the file from a to h: a strict order, so each square has its own rank.
-    def preference(sq):
-        f, r = file_of(sq), rank_of(sq)
-        return (abs(2 * f - 7) + abs(2 * r - 7), -r, f)
-    ranked = sorted(range(64), key=preference)
-    order = [0] * 64
-    for position, sq in enumerate(ranked):
-        order[sq] = 63 - position
-    return order
+def _centrality():
+    # Chebyshev rings around the centre: d4-e5 is 3, the ring around it 2, then 1, the edge 0.
+    def ring(sq):
+        return max(abs(2 * file_of(sq) - 7), abs(2 * rank_of(sq) - 7)) // 2
+    return [3 - ring(sq) for sq in range(64)]
 
 
-#: ``SQUARE_ORDER[sq]`` (0..63, mover's frame): among equal victims and safety, destinations
-#: with a larger order are tried first. A permutation of 0..63.
-SQUARE_ORDER = _square_order()
+#: ``CENTRALITY[sq]`` (0..3): among destinations with equal victim and safety, more central
+#: ones are tried first, and within a ring the higher square index (mover's frame: the more
+#: advanced rank, then the file nearer h). Together they order the 64 squares strictly.
+CENTRALITY = _centrality()
 
 #: Promotion pieces in the order they are generated (python-chess piece types).
 PROMOTION_ORDER = [5, 2, 4, 3]  # queen, knight, rook, bishop

@@ -9,12 +9,13 @@ __all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context"
 
 #: The order of moves at one ply: the generator emits moves in strictly decreasing key order.
 #: Compared as an unsigned integer, fields from the most significant down: what is captured,
-#: whether the destination is safe, how central it is (mover's frame), the least valuable
-#: attacker first (its slot), and the promotion piece (queen, knight, rook, bishop).
+#: whether the destination is safe, how central it is, the destination square (mover's
+#: frame), the least valuable attacker first (its slot), and the promotion piece (queen, knight, rook, bishop).
 MoveKey = data.StructLayout({
     "promotion_rank": 2,   # 3 for a queen promotion or no promotion, then 2, 1, 0 for N, R, B
     "attacker": range(SLOT_COUNT),   # SLOT_COUNT - 1 - slot index: higher = tried first
-    "order": 6,            # geometry.SQUARE_ORDER of the destination
+    "square": 6,           # the destination in the mover's frame
+    "centrality": 2,       # geometry.CENTRALITY of the destination
     "safe": 1,             # the destination is not attacked by the opponent
     "victim": PieceType,   # the captured piece type (a pawn for en passant), EMPTY if none
 })
@@ -49,5 +50,6 @@ GenResponse = data.StructLayout({
 #: What a ply remembers between requests: the key of the last move it returned.
 Context = data.StructLayout({
     "started": 1,
+    "promotion": 1,        # the last move was a promotion (more pieces may follow)
     "key": MoveKey,
 })

@@ -14,7 +14,7 @@ import chess
 
 from hdl.encoding import MoveWord, pack
 from hdl.movegen.geometry import (
-    PROMOTION_ORDER, SLOT_COUNT, SLOTS, SQUARE_ORDER, file_of, rank_of, step_square,
+    CENTRALITY, PROMOTION_ORDER, SLOT_COUNT, SLOTS, file_of, rank_of, step_square,
 )
 from hdl.movegen.layouts import GenMode, MoveKey
 
@@ -162,7 +162,8 @@ def candidate_moves(position, side):
             key_fields = {
                 "victim": victim_type,
                 "safe": int(to not in frame.enemy_attacks),
-                "order": SQUARE_ORDER[to],
+                "centrality": CENTRALITY[to],
+                "square": to,
                 "attacker": SLOT_COUNT - 1 - index,
             }
             promotions = PROMOTION_ORDER if slot.piece == PAWN and rank_of(to) == 7 else [0]

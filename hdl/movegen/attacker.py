@@ -1,0 +1,178 @@
+"""Inside the winning cell: the best untried attacker, its origin, the move word and key."""
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from ..encoding import MoveWord, PieceType
+from .arbiter import centrality_of
+from .bitboard import occluded_fill, onehot_index, or_all, plane, shift
+from .cells import EnPassantCell
+from .geometry import DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS
+from .layouts import MoveKey
+
+__all__ = ["AttackerSelect"]
+
+E1 = 4
+CASTLE = SLOT_INDEX["castle"]
+DOUBLE_PUSH = SLOT_INDEX["pawn_double_push"]
+PAWN_SLOTS = [i for i, s in enumerate(SLOTS) if s.piece == PieceType.PAWN.value]
+PROMOTING_SLOTS = [i for i in PAWN_SLOTS if i != DOUBLE_PUSH]
+
+
+class AttackerSelect(wiring.Component):
+    """The move of one destination cell: its first open slot (NEXT) or a given origin (LEGAL).
+
+    Combinational. Reads the cell's 37 slot bits; in ``pick`` mode takes the first open slot at
+    or after ``slot_floor`` (a static priority encoder: least valuable attacker first); in
+    ``check`` mode takes the slot whose origin is ``query.from_sq``. A slot's origin is a fixed
+    offset from the destination, or for a slider the first occupied square back along its ray.
+    Builds the absolute move word, its key and the piece codes.
+
+    Interface attributes
+    --------------------
+    slots, victim, safe, empty, en_passant : In, from ``SquareCells``.
+    side : In(1).
+    square : In(6), the destination (mover's frame).
+    en_passant_cell : In(1), the destination is the en-passant cell (``pick`` mode).
+    slot_floor : In, the first slot ``pick`` may take.
+    captures : In(1), capture-only mode: a quiet cell offers only its promoting push.
+    check : In(1), ``check`` mode (the LEGAL query) instead of ``pick``.
+    query : In(MoveWord), the move ``check`` looks for (absolute frame).
+    promotion_rank : In(2), which promotion piece ``pick`` returns (3 queen .. 0 bishop).
+    found : Out(1), a move was picked, or the query is a move the generator would emit.
+    move : Out(MoveWord); key : Out(MoveKey); piece, victim_code : Out(4).
+    promotion : Out(1), the move is a promotion.
+    """
+
+    def __init__(self):
+        super().__init__({
+            "slots": In(data.ArrayLayout(64, SLOT_COUNT)),
+            "victim": In(data.ArrayLayout(64, 7)),
+            "safe": In(64),
+            "empty": In(64),
+            "en_passant": In(EnPassantCell),
+            "side": In(1),
+            "square": In(6),
+            "en_passant_cell": In(1),
+            "slot_floor": In(range(SLOT_COUNT + 1)),
+            "captures": In(1),
+            "check": In(1),
+            "query": In(MoveWord),
+            "promotion_rank": In(2),
+            "found": Out(1),
+            "move": Out(MoveWord),
+            "key": Out(MoveKey),
+            "piece": Out(4),
+            "victim_code": Out(4),
+            "promotion": Out(1),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        sq = self.square
+        ep = self.en_passant
+        flip = Mux(self.side, 56, 0)
+
+        # The cell's slot bits; the en-passant cell has only the two pawn captures.
+        on_ep_square = Signal()
+        m.d.comb += on_ep_square.eq(ep.valid & (ep.square == sq))
+        use_ep = Signal()
+        m.d.comb += use_ep.eq(Mux(self.check, on_ep_square, self.en_passant_cell))
+        readout = Signal(SLOT_COUNT)
+        board_bits = Cat(*(self.slots[i].bit_select(sq, 1) for i in range(SLOT_COUNT)))
+        m.d.comb += readout.eq(Mux(self.en_passant_cell & ~self.check, 0, board_bits)
+                               | Mux(use_ep, ep.slots, 0))
+
+        # What stands on the cell.
+        victim_bits = Cat(*(self.victim[v].bit_select(sq, 1) for v in range(1, 7)))
+        board_victim = Signal(3)
+        m.d.comb += board_victim.eq(Cat(*(or_all(victim_bits[v - 1] for v in range(1, 7) if v >> k & 1)
+                                          for k in range(3))))
+        quiet = Signal()
+        m.d.comb += quiet.eq(board_victim == 0)
+
+        # Every slot's origin: a fixed offset, or back along the ray to the first piece.
+        onehot = plane(m, "destination", Const(1, 64) << sq)
+        ray_origin = {}
+        for name, df, dr in DIRECTIONS:
+            back = occluded_fill(m, f"back_{name}", onehot, self.empty, -df, -dr)
+            first = plane(m, f"origin_{name}", shift(back, -df, -dr) & ~self.empty)
+            ray_origin[(df, dr)] = onehot_index(first)
+        origins = []
+        for slot in SLOTS:
+            df, dr = slot.step
+            if slot.kind == "ray":
+                origins.append(ray_origin[(df, dr)])
+            elif slot.kind == "castle":
+                origins.append(Const(E1, 6))
+            else:
+                origins.append((sq - (8 * dr + df))[:6])
+
+        # pick: the first open slot at or after the floor.
+        allowed = Cat(*(self.slot_floor <= i for i in range(SLOT_COUNT)))
+        mode_mask = Mux(self.captures & quiet & ~self.en_passant_cell,
+                        Const(1 << SLOT_INDEX["pawn_push"], SLOT_COUNT), Const((1 << SLOT_COUNT) - 1, SLOT_COUNT))
+        open_slots = Signal(SLOT_COUNT)
+        m.d.comb += open_slots.eq(readout & allowed & mode_mask)
+        first_open = Signal(SLOT_COUNT)
+        m.d.comb += first_open.eq(open_slots & -open_slots)
+
+        # check: the slot whose origin is the queried one.
+        query_from = Signal(6)
+        m.d.comb += query_from.eq(self.query.from_sq ^ flip)
+        matching = Signal(SLOT_COUNT)
+        m.d.comb += matching.eq(readout & Cat(*(o == query_from for o in origins)))
+
+        chosen = Signal(SLOT_COUNT)
+        m.d.comb += chosen.eq(Mux(self.check, matching, first_open))
+        slot_index = Signal(range(SLOT_COUNT))
+        m.d.comb += slot_index.eq(or_all(Mux(chosen[i], i, 0) for i in range(SLOT_COUNT)))
+        origin = Signal(6)
+        m.d.comb += origin.eq(or_all(Mux(chosen[i], origins[i], 0) for i in range(SLOT_COUNT)))
+
+        # The move.
+        en_passant = Signal()
+        m.d.comb += en_passant.eq(use_ep & quiet & (chosen[0] | chosen[1]))
+        promotion = Signal()
+        m.d.comb += promotion.eq((sq[3:6] == 7) & or_all(chosen[i] for i in PROMOTING_SLOTS))
+        promotion_piece = Signal(3)
+        by_rank = [Const(PROMOTION_ORDER[3 - r], 3) for r in range(4)]
+        m.d.comb += promotion_piece.eq(Mux(self.promotion_rank[1],
+                                           Mux(self.promotion_rank[0], by_rank[3], by_rank[2]),
+                                           Mux(self.promotion_rank[0], by_rank[1], by_rank[0])))
+        victim_type = Signal(3)
+        m.d.comb += victim_type.eq(Mux(en_passant, PieceType.PAWN.value, board_victim))
+        moving_type = Signal(3)
+        m.d.comb += moving_type.eq(or_all(Mux(chosen[i], SLOTS[i].piece, 0) for i in range(SLOT_COUNT)))
+
+        move = self.move
+        m.d.comb += [
+            move.from_sq.eq(origin ^ flip),
+            move.to_sq.eq(sq ^ flip),
+            move.promotion.eq(Mux(promotion,
+                                  Mux(self.check, self.query.promotion.as_value(), promotion_piece), 0)),
+            move.flags.capture.eq(victim_type != 0),
+            move.flags.en_passant.eq(en_passant),
+            move.flags.castle.eq(chosen[CASTLE]),
+            move.flags.double_push.eq(chosen[DOUBLE_PUSH]),
+            self.key.victim.eq(victim_type),
+            self.key.safe.eq(Mux(use_ep & self.en_passant_cell, ep.safe, self.safe.bit_select(sq, 1))),
+            self.key.centrality.eq(centrality_of(sq)),
+            self.key.square.eq(sq),
+            self.key.attacker.eq(SLOT_COUNT - 1 - slot_index),
+            self.key.promotion_rank.eq(Mux(promotion, self.promotion_rank, 3)),
+            self.piece.eq(Cat(moving_type, self.side)),
+            self.victim_code.eq(Mux(victim_type != 0, Cat(victim_type, ~self.side), 0)),
+            self.promotion.eq(promotion),
+        ]
+
+        # A query is legal when a slot matches and its promotion and flags are the canonical ones.
+        query_promotion = self.query.promotion.as_value()
+        promotion_ok = Mux(promotion,
+                           (query_promotion >= PieceType.KNIGHT.value) & (query_promotion <= PieceType.QUEEN.value),
+                           query_promotion == 0)
+        flags_ok = self.query.flags.as_value() == move.flags.as_value()
+        m.d.comb += self.found.eq(Mux(self.check, matching.any() & promotion_ok & flags_ok,
+                                      first_open.any()))
+        return m

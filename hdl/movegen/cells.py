@@ -1,0 +1,223 @@
+"""The 64 square cells: board state, ray network, candidate moves and square safety."""
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from ..encoding import Halfmove, HalfmoveOp, MARKER, PieceType
+from .bitboard import (
+    RANKS, flip_ranks, onehot_index, or_all, plane, ray_reach, shift, square_mask,
+)
+from .geometry import DIRECTIONS, SLOT_COUNT, SLOT_INDEX, SLOTS
+
+__all__ = ["SquareCells", "Planes", "EnPassantCell", "PIECE_PLANES"]
+
+#: The board as it is stored: bit ``s`` of plane ``k`` is bit ``k`` of the piece code on square
+#: ``s`` (``type0..type2``, ``colour``), and ``markers`` holds the marker of each square.
+Planes = data.StructLayout({
+    "type0": 64, "type1": 64, "type2": 64, "colour": 64, "markers": 64,
+})
+PIECE_PLANES = ("type0", "type1", "type2", "colour")
+
+#: The virtual 65th cell: en-passant captures land on an empty square, so they are kept apart
+#: from the quiet moves to that square (their keys differ: the victim is a pawn).
+EnPassantCell = data.StructLayout({
+    "valid": 1,            # the side to move has an en-passant target on its sixth rank
+    "square": 6,           # the target, mover's frame
+    "slots": 2,            # pawn_x_from_sw, pawn_x_from_se
+    "safe": 1,
+})
+
+E1, F1, G1, C1, D1, B1, A1, H1 = 4, 5, 6, 2, 3, 1, 0, 7
+
+
+class SquareCells(wiring.Component):
+    """Board state and the combinational network of the 64 square cells.
+
+    Each cell holds its square's 4-bit piece code and marker, changed only by halfmoves. Seen
+    from the side to move (the mover's frame, see ``geometry``), each cell computes:
+
+    * its **slots**: which of the 37 ways a move can arrive at it are open (origin holds the
+      right own piece, the cell is empty or enemy, a slider's path is empty) — sliders through
+      ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring;
+    * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it);
+    * the **attacks** on it by each colour, and so whether each king is attacked.
+
+    Latency: a halfmove presented in cycle t is in the board at t+1; every output is registered
+    and reflects the board and ``side`` of the previous cycle, so it is valid from t+2.
+
+    Interface attributes
+    --------------------
+    halfmove : In(stream) of ``Halfmove``; always ready (the owner gates ``valid``).
+    side : In(1), the colour to move (1 = black); the mover's frame follows it.
+    slots : Out(array of SLOT_COUNT planes), mover's frame.
+    victim : Out(array of 7 planes): [0] empty cells, [v] cells holding an enemy of type v.
+    safe : Out(plane), mover's frame.
+    empty : Out(plane), mover's frame.
+    en_passant : Out(EnPassantCell).
+    attacks : Out(array of 2 planes), absolute frame: squares attacked by white, by black.
+    king_attacked : Out(2): the white king, the black king stands attacked.
+    board : Out(Planes), the stored state (absolute frame), for tests and debugging.
+    """
+
+    def __init__(self):
+        super().__init__({
+            "halfmove": In(stream.Signature(Halfmove, always_ready=True)),
+            "side": In(1),
+            "slots": Out(data.ArrayLayout(64, SLOT_COUNT)),
+            "victim": Out(data.ArrayLayout(64, 7)),
+            "safe": Out(64),
+            "empty": Out(64),
+            "en_passant": Out(EnPassantCell),
+            "attacks": Out(data.ArrayLayout(64, 2)),
+            "king_attacked": Out(2),
+            "board": Out(Planes),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        self._board_state(m)
+        b = self.board
+        side = self.side
+
+        # --- the mover's frame -------------------------------------------------------------
+        occupied_abs = plane(m, "occupied_abs", b.type0 | b.type1 | b.type2)
+        black_abs = plane(m, "black_abs", occupied_abs & b.colour)
+        white_abs = plane(m, "white_abs", occupied_abs & ~b.colour)
+
+        def mover(name, absolute):
+            return plane(m, name, Mux(side, flip_ranks(absolute), absolute))
+
+        own = mover("own", Mux(side, black_abs, white_abs))
+        enemy = mover("enemy", Mux(side, white_abs, black_abs))
+        t0, t1, t2 = (mover(f"type{k}", getattr(b, f"type{k}")) for k in range(3))
+        markers = mover("markers", b.markers)
+        empty = plane(m, "empty_rel", ~(own | enemy))
+        type_planes = {
+            PieceType.PAWN: ~t2 & ~t1 & t0, PieceType.KNIGHT: ~t2 & t1 & ~t0,
+            PieceType.BISHOP: ~t2 & t1 & t0, PieceType.ROOK: t2 & ~t1 & ~t0,
+            PieceType.QUEEN: t2 & ~t1 & t0, PieceType.KING: t2 & t1 & ~t0,
+        }
+        of_type = {p.value: plane(m, f"type_{p.name.lower()}", e) for p, e in type_planes.items()}
+        own_of = {v: plane(m, f"own_{v}", own & bb) for v, bb in of_type.items()}
+        enemy_of = {v: plane(m, f"enemy_{v}", enemy & bb) for v, bb in of_type.items()}
+
+        # --- what the enemy attacks (square safety) -----------------------------------------
+        enemy_attacks = self._attack_map(m, "enemy", enemy_of, empty, pawn_rank_step=-1)
+        safe = plane(m, "safe_rel", ~enemy_attacks)
+
+        # --- the slots ----------------------------------------------------------------------
+        not_own = plane(m, "not_own", ~own)
+        raw = {}            # per slot, the squares it attacks (whatever stands there)
+        slot_planes = {}
+        for index, slot in enumerate(SLOTS):
+            df, dr = slot.step
+            name = f"slot_{slot.name}"
+            if slot.kind == "pawn_capture":
+                raw[index] = plane(m, f"{name}_attack", shift(own_of[1], df, dr))
+                bb = raw[index] & enemy
+            elif slot.kind == "push":
+                bb = shift(own_of[1], df, dr) & empty
+            elif slot.kind == "double_push":
+                # the single push must have landed on the third rank
+                bb = shift(slot_planes[SLOT_INDEX["pawn_push"]] & Const(RANKS[2], 64), 0, 1) & empty
+            elif slot.kind == "leap":
+                raw[index] = plane(m, f"{name}_attack", shift(own_of[slot.piece], df, dr))
+                bb = raw[index] & not_own
+            elif slot.kind == "ray":
+                raw[index] = ray_reach(m, name + "_attack", own_of[slot.piece], empty, df, dr)
+                bb = raw[index] & not_own
+            else:
+                bb = self._castling(m, own_of, markers, empty, enemy_attacks)
+            slot_planes[index] = plane(m, name, bb)
+
+        own_attacks = plane(m, "own_attacks", or_all(raw.values()))
+
+        # --- the en-passant cell ------------------------------------------------------------
+        ep_plane = plane(m, "ep_plane", markers & Const(RANKS[5], 64) & empty)
+        ep = Signal(EnPassantCell)
+        m.d.comb += [
+            ep.valid.eq(ep_plane.any()),
+            ep.square.eq(onehot_index(ep_plane)),
+            ep.slots.eq(Cat((raw[0] & ep_plane).any(), (raw[1] & ep_plane).any())),
+            ep.safe.eq((ep_plane & safe).any()),
+        ]
+
+        # --- absolute attack maps and checks ------------------------------------------------
+        own_abs_attacks = plane(m, "own_abs_attacks", Mux(side, flip_ranks(own_attacks), own_attacks))
+        enemy_abs_attacks = plane(m, "enemy_abs_attacks",
+                                  Mux(side, flip_ranks(enemy_attacks), enemy_attacks))
+        attacked_by_white = plane(m, "attacked_by_white", Mux(side, enemy_abs_attacks, own_abs_attacks))
+        attacked_by_black = plane(m, "attacked_by_black", Mux(side, own_abs_attacks, enemy_abs_attacks))
+        kings_abs = plane(m, "kings_abs", b.type2 & b.type1 & ~b.type0)
+
+        # --- registered outputs -------------------------------------------------------------
+        for index in range(SLOT_COUNT):
+            m.d.sync += self.slots[index].eq(slot_planes[index])
+        m.d.sync += self.victim[0].eq(empty)
+        for v in range(1, 7):
+            m.d.sync += self.victim[v].eq(enemy_of[v])
+        m.d.sync += [
+            self.safe.eq(safe),
+            self.empty.eq(empty),
+            self.en_passant.eq(ep),
+            self.attacks[0].eq(attacked_by_white),
+            self.attacks[1].eq(attacked_by_black),
+            self.king_attacked[0].eq((kings_abs & white_abs & attacked_by_black).any()),
+            self.king_attacked[1].eq((kings_abs & black_abs & attacked_by_white).any()),
+        ]
+        return m
+
+    def _board_state(self, m):
+        """The stored planes, changed by one halfmove per cycle."""
+        hm = self.halfmove.payload
+        square_bit = Signal(64)
+        m.d.comb += square_bit.eq(Const(1, 64) << hm.square)
+        is_marker = Signal()
+        m.d.comb += is_marker.eq(hm.piece.as_value() == MARKER)
+        placing = hm.op == HalfmoveOp.PLACE
+        with m.If(self.halfmove.valid):
+            with m.If(is_marker):
+                m.d.sync += self.board.markers.eq(
+                    Mux(placing, self.board.markers | square_bit, self.board.markers & ~square_bit))
+            with m.Else():
+                code = hm.piece.as_value()
+                for k, name in enumerate(PIECE_PLANES):
+                    current = getattr(self.board, name)
+                    bit_set = placing & code[k]
+                    m.d.sync += current.eq(Mux(bit_set, current | square_bit, current & ~square_bit))
+
+    def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
+        """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame."""
+        parts = [shift(pieces_of[1], df, pawn_rank_step) for df in (-1, 1)]
+        for index, slot in enumerate(SLOTS):
+            if slot.kind == "leap":
+                parts.append(shift(pieces_of[slot.piece], *slot.step))
+        for name, df, dr in DIRECTIONS:
+            diagonal = df != 0 and dr != 0
+            sliders = pieces_of[3 if diagonal else 4] | pieces_of[5]
+            parts.append(ray_reach(m, f"{prefix}_ray_{name}", sliders, empty, df, dr))
+        return plane(m, f"{prefix}_attacks", or_all(parts))
+
+    def _castling(self, m, own_of, markers, empty, enemy_attacks):
+        """The castle slot: the king's destination g1 or c1 when castling that way is open."""
+        def bits(bb, *squares):
+            return [bb[s] for s in squares]
+
+        def all_of(items):
+            out = Const(1, 1)
+            for item in items:
+                out = out & item
+            return out
+
+        king_home = own_of[6][E1]
+        kingside = Signal(name="castle_kingside")
+        queenside = Signal(name="castle_queenside")
+        m.d.comb += [
+            kingside.eq(all_of([king_home, own_of[4][H1], markers[H1]]
+                               + bits(empty, F1, G1) + [~a for a in bits(enemy_attacks, E1, F1, G1)])),
+            queenside.eq(all_of([king_home, own_of[4][A1], markers[A1]]
+                                + bits(empty, B1, C1, D1) + [~a for a in bits(enemy_attacks, E1, D1, C1)])),
+        ]
+        return Mux(kingside, Const(square_mask(G1), 64), 0) | Mux(queenside, Const(square_mask(C1), 64), 0)
+

@@ -1,0 +1,180 @@
+"""The move generator: square cells, priority arbiter, attacker select and per-ply context."""
+
+from amaranth.hdl import Module, Mux, Signal
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ..encoding import Halfmove, PieceType
+from .arbiter import DestinationArbiter, Threshold
+from .attacker import AttackerSelect
+from .cells import Planes, SquareCells
+from .layouts import Context, GenMode, GenOp, GenRequest, GenResponse
+
+__all__ = ["MoveGenerator"]
+
+
+class MoveGenerator(wiring.Component):
+    """The move generator of shared/DESIGN.md §4.1.
+
+    Keeps the board through ``halfmove`` and answers requests:
+
+    * ``FIRST``/``NEXT`` at a ply: the best pseudo-legal move whose key is below the last key
+      returned at that ply (``FIRST`` forgets it), in ``ALL`` or ``CAPTURES`` mode. Moves come
+      in strictly decreasing key order, each exactly once; ``found`` = 0 when the ply is
+      exhausted. A ply's context (its last key) lives in a small memory indexed by ply, so it
+      survives any generation, make and unmake at other plies.
+    * ``LEGAL``: whether ``move`` is a move the generator would emit here, flags included.
+
+    ``side`` is the colour to move; it and the board must be steady while a request is in
+    flight. Check, attacked squares and the king-attacked flags are continuous outputs.
+
+    Timing: ``halfmove`` is taken every cycle the generator is not busy; a request is taken
+    (``request.ready``) from the second cycle after the last halfmove or the first after a
+    change of ``side``, and its response is valid for one cycle, two cycles later. A ply thus
+    yields one move every two cycles. ``attacks``, ``king_attacked`` and ``in_check`` follow
+    the board with the same latency as requests.
+
+    Interface attributes
+    --------------------
+    halfmove : In(stream of Halfmove).
+    side : In(1).
+    request : In(stream of GenRequest).
+    response : Out(valid, payload: GenResponse), a one-cycle pulse (no back-pressure).
+    in_check : Out(1), the side to move is in check.
+    king_attacked : Out(2), the white, the black king stands attacked.
+    attacks : Out(array of 2 planes), squares attacked by white, by black.
+    board : Out(Planes), the stored state, for tests.
+    """
+
+    def __init__(self, *, max_ply=64):
+        if not isinstance(max_ply, int) or max_ply < 1:
+            raise TypeError(f"max_ply must be a positive integer, not {max_ply!r}")
+        self._max_ply = max_ply
+        super().__init__({
+            "halfmove": In(stream.Signature(Halfmove)),
+            "side": In(1),
+            "request": In(stream.Signature(GenRequest)),
+            "response": Out(wiring.Signature({"valid": Out(1), "payload": Out(GenResponse)})),
+            "in_check": Out(1),
+            "king_attacked": Out(2),
+            "attacks": Out(data.ArrayLayout(64, 2)),
+            "board": Out(Planes),
+        })
+
+    @property
+    def max_ply(self):
+        return self._max_ply
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.cells = cells = SquareCells()
+        m.submodules.arbiter = arbiter = DestinationArbiter()
+        m.submodules.attacker = attacker = AttackerSelect()
+        m.submodules.context = context = Memory(shape=Context, depth=self._max_ply, init=[])
+        ctx_read = context.read_port(domain="comb")
+        ctx_write = context.write_port()
+
+        # Stage A (the request cycle): arbitration across cells. Stage B: the attacker.
+        busy = Signal()         # a request is in stage B
+        halfmove_seen = Signal()
+        side_seen = Signal()
+        m.d.sync += [halfmove_seen.eq(self.halfmove.valid & self.halfmove.ready),
+                     side_seen.eq(self.side)]
+
+        m.d.comb += [
+            self.halfmove.ready.eq(~busy),
+            cells.halfmove.valid.eq(self.halfmove.valid & ~busy),
+            cells.halfmove.payload.eq(self.halfmove.payload),
+            cells.side.eq(self.side),
+            self.request.ready.eq(~busy & ~self.halfmove.valid & ~halfmove_seen
+                                  & (self.side == side_seen)),
+            self.in_check.eq(cells.king_attacked.bit_select(self.side, 1)),
+            self.king_attacked.eq(cells.king_attacked),
+            self.attacks.eq(cells.attacks),
+            self.board.eq(cells.board),
+        ]
+        for name in ("slots", "victim", "safe", "en_passant"):
+            m.d.comb += getattr(arbiter, name).eq(getattr(cells, name))
+        for name in ("slots", "victim", "safe", "empty", "en_passant"):
+            m.d.comb += getattr(attacker, name).eq(getattr(cells, name))
+
+        # --- stage A ------------------------------------------------------------------------
+        req = self.request.payload
+        captures = Signal()
+        m.d.comb += captures.eq((req.mode == GenMode.CAPTURES) & ~self.in_check)
+        m.d.comb += ctx_read.addr.eq(req.ply)
+        ctx = ctx_read.data
+        fresh = Signal()
+        m.d.comb += fresh.eq((req.op == GenOp.FIRST) | ~ctx.started)
+        # A promotion is followed by the same move with the next piece (captures mode: only
+        # capture-promotions get more than the queen).
+        more_promotions = Signal()
+        m.d.comb += more_promotions.eq(~fresh & ctx.promotion & (ctx.key.promotion_rank != 0)
+                                       & (~captures | (ctx.key.victim != PieceType.EMPTY)))
+        threshold = Signal(Threshold)
+        m.d.comb += [
+            threshold.valid.eq(~fresh),
+            threshold.inclusive.eq(more_promotions),
+            threshold.key.eq(ctx.key),
+            arbiter.threshold.eq(threshold),
+            arbiter.captures.eq(captures),
+        ]
+
+        b_op = Signal(GenOp)
+        b_ply = Signal(range(self._max_ply))
+        b_found = Signal()
+        b_square = Signal(6)
+        b_ep_cell = Signal()
+        b_floor = Signal.like(arbiter.slot_floor)
+        b_captures = Signal()
+        b_rank = Signal(2)
+        b_query = Signal.like(req.move)
+        taken = self.request.valid & self.request.ready
+        is_legal = req.op == GenOp.LEGAL
+        m.d.sync += busy.eq(taken)
+        with m.If(taken):
+            m.d.sync += [
+                b_op.eq(req.op),
+                b_ply.eq(req.ply),
+                b_found.eq(arbiter.found),
+                b_square.eq(Mux(is_legal, req.move.to_sq ^ Mux(self.side, 56, 0), arbiter.square)),
+                b_ep_cell.eq(~is_legal & arbiter.en_passant_cell),
+                b_floor.eq(Mux(is_legal, 0, arbiter.slot_floor)),
+                b_captures.eq(~is_legal & captures),
+                b_rank.eq(Mux(more_promotions, ctx.key.promotion_rank - 1, 3)),
+                b_query.eq(req.move),
+            ]
+
+        # --- stage B ------------------------------------------------------------------------
+        checking = b_op == GenOp.LEGAL
+        m.d.comb += [
+            attacker.side.eq(self.side),
+            attacker.square.eq(b_square),
+            attacker.en_passant_cell.eq(b_ep_cell),
+            attacker.slot_floor.eq(b_floor),
+            attacker.captures.eq(b_captures),
+            attacker.check.eq(checking),
+            attacker.query.eq(b_query),
+            attacker.promotion_rank.eq(b_rank),
+        ]
+        found = Signal()
+        m.d.comb += found.eq(attacker.found & (checking | b_found))
+        m.d.sync += self.response.valid.eq(busy)
+        with m.If(busy):
+            m.d.sync += [
+                self.response.payload.found.eq(found),
+                self.response.payload.move.eq(attacker.move),
+                self.response.payload.key.eq(attacker.key),
+                self.response.payload.piece.eq(attacker.piece),
+                self.response.payload.victim.eq(attacker.victim_code),
+            ]
+        # The ply remembers the move it returned; a fresh ply with nothing to return forgets.
+        m.d.comb += [
+            ctx_write.addr.eq(b_ply),
+            ctx_write.en.eq(busy & ~checking & (found | (b_op == GenOp.FIRST))),
+            ctx_write.data.started.eq(found),
+            ctx_write.data.promotion.eq(attacker.promotion),
+            ctx_write.data.key.eq(attacker.key),
+        ]
+        return m

