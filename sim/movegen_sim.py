@@ -15,7 +15,7 @@ from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse, MoveKey
 from .models.position import setup_halfmoves, validate_board
 from .verilator import HARNESS, build_harness, verilog_for
 
-__all__ = ["VerilatedMovegen", "HwMove", "HwState", "movegen_executable"]
+__all__ = ["VerilatedMovegen", "HwMove", "HwState", "movegen_executable", "make", "unmake"]
 
 LAYOUTS = {"halfmove": HalfmoveLayout, "moveword": MoveWord, "genrequest": GenRequest,
            "genresponse": GenResponse, "movekey": MoveKey}
@@ -156,3 +156,20 @@ class VerilatedMovegen:
 
 def unpack_piece(code):
     return {"type": code & 7, "colour": code >> 3}
+
+
+def make(hw, board, move):
+    """Make a python-chess ``move`` on both ``hw`` and ``board``; returns what :func:`unmake` needs."""
+    from .models.position import move_halfmoves
+    halfmoves = move_halfmoves(board, move)
+    hw.apply(halfmoves)
+    hw.set_side(hw.side ^ 1)
+    board.push(move)
+    return halfmoves
+
+
+def unmake(hw, board, halfmoves):
+    from .models.position import inverse
+    hw.apply(inverse(halfmoves))
+    hw.set_side(hw.side ^ 1)
+    board.pop()

@@ -154,6 +154,8 @@ def candidate_moves(position, side):
     frame = MoverFrame(position, side)
     moves = []
     for to in range(64):
+        if frame.own[to]:
+            continue
         for index, slot in enumerate(SLOTS):
             origin, en_passant = frame.origin(slot, to)
             if origin is None:

@@ -1,0 +1,1 @@
+"""FPGA targets: board builds and out-of-context synthesis of single blocks."""

