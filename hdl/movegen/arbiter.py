@@ -1,6 +1,6 @@
 """The priority arbiter: which destination cell holds the best move below a threshold."""
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -53,8 +53,8 @@ class DestinationArbiter(wiring.Component):
 
     def __init__(self):
         super().__init__({
-            "slots": In(data.ArrayLayout(64, SLOT_COUNT)),
-            "victim": In(data.ArrayLayout(64, 7)),
+            "slots": In(64).array(SLOT_COUNT),
+            "victim": In(64).array(7),
             "safe": In(64),
             "en_passant": In(EnPassantCell),
             "threshold": In(Threshold),
@@ -76,7 +76,7 @@ class DestinationArbiter(wiring.Component):
         m.d.comb += floor.eq(SLOT_COUNT - key.attacker - t.inclusive)
 
         # Cells whose key prefix is below the threshold's.
-        below_in_ring = plane(m, "below_in_ring", (Const(1, 64) << key.square) - 1)
+        below_in_ring = plane(m, "below_in_ring", (Const(1, 1) << key.square) - 1)
         ring_masks = [Const(r, 64) for r in RINGS]
         ring_lt = plane(m, "ring_lt", Mux(key.centrality == 0, 0,
                                           Mux(key.centrality == 1, ring_masks[0],
@@ -95,7 +95,7 @@ class DestinationArbiter(wiring.Component):
         below = plane(m, "below", Mux(t.valid, or_all(below_terms), FULL))
         at_threshold = plane(m, "at_threshold", Mux(
             t.valid,
-            (Const(1, 64) << key.square) & self.victim.as_value().word_select(key.victim.as_value(), 64)
+            (Const(1, 1) << key.square) & Array(self.victim)[key.victim.as_value()]
             & Mux(key.safe, safe, ~safe),
             0))
 

@@ -1,14 +1,15 @@
 """Inside the winning cell: the best untried attacker, its origin, the move word and key."""
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
-from .bitboard import occluded_fill, onehot_index, or_all, plane, shift
+from .bitboard import msb_index, onehot_index, or_all, plane
 from .cells import EnPassantCell
-from .geometry import DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS
+from .geometry import DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS, ray_squares
 from .layouts import MoveKey
 
 __all__ = ["AttackerSelect"]
@@ -16,8 +17,17 @@ __all__ = ["AttackerSelect"]
 E1 = 4
 CASTLE = SLOT_INDEX["castle"]
 DOUBLE_PUSH = SLOT_INDEX["pawn_double_push"]
-PAWN_SLOTS = [i for i, s in enumerate(SLOTS) if s.piece == PieceType.PAWN.value]
-PROMOTING_SLOTS = [i for i in PAWN_SLOTS if i != DOUBLE_PUSH]
+PROMOTING_SLOTS = [i for i, s in enumerate(SLOTS) if s.piece == PieceType.PAWN.value and i != DOUBLE_PUSH]
+DIRECTION_INDEX = {(df, dr): i for i, (_, df, dr) in enumerate(DIRECTIONS)}
+
+
+def _backward_rays():
+    """ROM contents: entry ``dir * 64 + sq`` is the squares back from ``sq`` against ``dir``."""
+    return [sum(1 << s for s in ray_squares(sq, -df, -dr)) for _, df, dr in DIRECTIONS for sq in range(64)]
+
+
+def _sign(value):
+    return Mux(value == 0, 0, Mux(value[-1], -1, 1))
 
 
 class AttackerSelect(wiring.Component):
@@ -25,9 +35,10 @@ class AttackerSelect(wiring.Component):
 
     Combinational. Reads the cell's 37 slot bits; in ``pick`` mode takes the first open slot at
     or after ``slot_floor`` (a static priority encoder: least valuable attacker first); in
-    ``check`` mode takes the slot whose origin is ``query.from_sq``. A slot's origin is a fixed
-    offset from the destination, or for a slider the first occupied square back along its ray.
-    Builds the absolute move word, its key and the piece codes.
+    ``check`` mode takes the slot that leads from ``query.from_sq`` to the cell. A slot's origin
+    is a fixed offset back from the cell, or for a slider the first occupied square back along
+    its ray (one ray, looked up in a ROM of rays and searched by a priority encoder). Builds the
+    absolute move word, its key and the piece codes.
 
     Interface attributes
     --------------------
@@ -47,8 +58,8 @@ class AttackerSelect(wiring.Component):
 
     def __init__(self):
         super().__init__({
-            "slots": In(data.ArrayLayout(64, SLOT_COUNT)),
-            "victim": In(data.ArrayLayout(64, 7)),
+            "slots": In(64).array(SLOT_COUNT),
+            "victim": In(64).array(7),
             "safe": In(64),
             "empty": In(64),
             "en_passant": In(EnPassantCell),
@@ -92,44 +103,66 @@ class AttackerSelect(wiring.Component):
         quiet = Signal()
         m.d.comb += quiet.eq(board_victim == 0)
 
-        # Every slot's origin: a fixed offset, or back along the ray to the first piece.
-        onehot = plane(m, "destination", Const(1, 64) << sq)
-        ray_origin = {}
-        for name, df, dr in DIRECTIONS:
-            back = occluded_fill(m, f"back_{name}", onehot, self.empty, -df, -dr)
-            first = plane(m, f"origin_{name}", shift(back, -df, -dr) & ~self.empty)
-            ray_origin[(df, dr)] = onehot_index(first)
-        origins = []
-        for slot in SLOTS:
-            df, dr = slot.step
-            if slot.kind == "ray":
-                origins.append(ray_origin[(df, dr)])
-            elif slot.kind == "castle":
-                origins.append(Const(E1, 6))
-            else:
-                origins.append((sq - (8 * dr + df))[:6])
+        # The query's geometry (check mode): its step and, if it is a line, its direction.
+        query_from = Signal(6)
+        m.d.comb += query_from.eq(self.query.from_sq ^ flip)
+        d_file = Signal(signed(4))
+        d_rank = Signal(signed(4))
+        m.d.comb += [d_file.eq(sq[0:3] - query_from[0:3]), d_rank.eq(sq[3:6] - query_from[3:6])]
+        query_direction = Signal(3)
+        m.d.comb += query_direction.eq(Array(Const(DIRECTION_INDEX.get((f, r), 0), 3)
+                                             for r in (-1, 0, 1) for f in (-1, 0, 1))
+                                       [(_sign(d_rank) + 1) * 3 + _sign(d_file) + 1])
 
         # pick: the first open slot at or after the floor.
         allowed = Cat(*(self.slot_floor <= i for i in range(SLOT_COUNT)))
         mode_mask = Mux(self.captures & quiet & ~self.en_passant_cell,
-                        Const(1 << SLOT_INDEX["pawn_push"], SLOT_COUNT), Const((1 << SLOT_COUNT) - 1, SLOT_COUNT))
+                        Const(1 << SLOT_INDEX["pawn_push"], SLOT_COUNT),
+                        Const((1 << SLOT_COUNT) - 1, SLOT_COUNT))
         open_slots = Signal(SLOT_COUNT)
         m.d.comb += open_slots.eq(readout & allowed & mode_mask)
         first_open = Signal(SLOT_COUNT)
         m.d.comb += first_open.eq(open_slots & -open_slots)
 
-        # check: the slot whose origin is the queried one.
-        query_from = Signal(6)
-        m.d.comb += query_from.eq(self.query.from_sq ^ flip)
+        # The one ray searched: the picked slot's direction, or the query's.
+        picked_direction = or_all(Mux(first_open[i], DIRECTION_INDEX[s.step], 0)
+                                  for i, s in enumerate(SLOTS) if s.kind == "ray")
+        direction = Signal(3)
+        m.d.comb += direction.eq(Mux(self.check, query_direction, picked_direction))
+        m.submodules.rays = rays = Memory(shape=64, depth=8 * 64, init=_backward_rays())
+        ray_port = rays.read_port(domain="comb")
+        m.d.comb += ray_port.addr.eq(Cat(sq, direction))
+        blockers = plane(m, "ray_blockers", ray_port.data & ~self.empty)
+        # Back along N, NE, E or NW the first piece has the next lower index, else the next higher.
+        lowest = onehot_index(plane(m, "ray_lowest", blockers & -blockers))
+        highest = msb_index(m, "ray_highest", blockers)
+        going_up = Array(Const(8 * dr + df > 0, 1) for _, df, dr in DIRECTIONS)[direction]
+        ray_origin = Signal(6)
+        m.d.comb += ray_origin.eq(Mux(going_up, highest, lowest))
+
+        # check: the slot that leads from the queried origin to this cell.
         matching = Signal(SLOT_COUNT)
-        m.d.comb += matching.eq(readout & Cat(*(o == query_from for o in origins)))
+        for i, slot in enumerate(SLOTS):
+            df, dr = slot.step
+            if slot.kind == "ray":
+                geometry = (query_direction == DIRECTION_INDEX[slot.step]) & (ray_origin == query_from)
+            elif slot.kind == "castle":
+                geometry = query_from == E1
+            else:
+                geometry = (d_file == df) & (d_rank == dr)
+            m.d.comb += matching[i].eq(readout[i] & geometry)
 
         chosen = Signal(SLOT_COUNT)
         m.d.comb += chosen.eq(Mux(self.check, matching, first_open))
         slot_index = Signal(range(SLOT_COUNT))
         m.d.comb += slot_index.eq(or_all(Mux(chosen[i], i, 0) for i in range(SLOT_COUNT)))
+        is_ray = Signal()
+        m.d.comb += is_ray.eq(or_all(chosen[i] for i, s in enumerate(SLOTS) if s.kind == "ray"))
+        offset = Signal(6)      # (to - from) mod 64 of a fixed-step slot
+        m.d.comb += offset.eq(or_all(Mux(chosen[i], (8 * s.step[1] + s.step[0]) % 64, 0)
+                                     for i, s in enumerate(SLOTS) if s.kind not in ("ray", "castle")))
         origin = Signal(6)
-        m.d.comb += origin.eq(or_all(Mux(chosen[i], origins[i], 0) for i in range(SLOT_COUNT)))
+        m.d.comb += origin.eq(Mux(is_ray, ray_origin, Mux(chosen[CASTLE], E1, (sq - offset)[:6])))
 
         # The move.
         en_passant = Signal()
@@ -137,10 +170,8 @@ class AttackerSelect(wiring.Component):
         promotion = Signal()
         m.d.comb += promotion.eq((sq[3:6] == 7) & or_all(chosen[i] for i in PROMOTING_SLOTS))
         promotion_piece = Signal(3)
-        by_rank = [Const(PROMOTION_ORDER[3 - r], 3) for r in range(4)]
-        m.d.comb += promotion_piece.eq(Mux(self.promotion_rank[1],
-                                           Mux(self.promotion_rank[0], by_rank[3], by_rank[2]),
-                                           Mux(self.promotion_rank[0], by_rank[1], by_rank[0])))
+        m.d.comb += promotion_piece.eq(Array(Const(PROMOTION_ORDER[3 - r], 3) for r in range(4))
+                                       [self.promotion_rank])
         victim_type = Signal(3)
         m.d.comb += victim_type.eq(Mux(en_passant, PieceType.PAWN.value, board_victim))
         moving_type = Signal(3)
@@ -157,7 +188,7 @@ class AttackerSelect(wiring.Component):
             move.flags.castle.eq(chosen[CASTLE]),
             move.flags.double_push.eq(chosen[DOUBLE_PUSH]),
             self.key.victim.eq(victim_type),
-            self.key.safe.eq(Mux(use_ep & self.en_passant_cell, ep.safe, self.safe.bit_select(sq, 1))),
+            self.key.safe.eq(self.safe.bit_select(sq, 1)),
             self.key.centrality.eq(centrality_of(sq)),
             self.key.square.eq(sq),
             self.key.attacker.eq(SLOT_COUNT - 1 - slot_index),

@@ -44,7 +44,7 @@ def shift(bb, df, dr):
     """Every cell's bit moved ``df`` files and ``dr`` ranks; what leaves the board is lost."""
     n = 8 * dr + df
     if n > 0:
-        moved = (bb << n)[:64]
+        moved = Cat(Const(0, n), bb[:64 - n])
     elif n < 0:
         moved = bb.shift_right(-n)
     else:

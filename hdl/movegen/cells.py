@@ -10,14 +10,14 @@ from .bitboard import (
 )
 from .geometry import DIRECTIONS, SLOT_COUNT, SLOT_INDEX, SLOTS
 
-__all__ = ["SquareCells", "Planes", "EnPassantCell", "PIECE_PLANES"]
+__all__ = ["SquareCells", "Planes", "EnPassantCell", "PLANE_NAMES"]
 
 #: The board as it is stored: bit ``s`` of plane ``k`` is bit ``k`` of the piece code on square
 #: ``s`` (``type0..type2``, ``colour``), and ``markers`` holds the marker of each square.
 Planes = data.StructLayout({
     "type0": 64, "type1": 64, "type2": 64, "colour": 64, "markers": 64,
 })
-PIECE_PLANES = ("type0", "type1", "type2", "colour")
+PLANE_NAMES = ("type0", "type1", "type2", "colour", "markers")
 
 #: The virtual 65th cell: en-passant captures land on an empty square, so they are kept apart
 #: from the quiet moves to that square (their keys differ: the victim is a pawn).
@@ -50,12 +50,12 @@ class SquareCells(wiring.Component):
     --------------------
     halfmove : In(stream) of ``Halfmove``; always ready (the owner gates ``valid``).
     side : In(1), the colour to move (1 = black); the mover's frame follows it.
-    slots : Out(array of SLOT_COUNT planes), mover's frame.
-    victim : Out(array of 7 planes): [0] empty cells, [v] cells holding an enemy of type v.
+    slots : Out(SLOT_COUNT planes), mover's frame.
+    victim : Out(7 planes): [0] empty cells, [v] cells holding an enemy of type v.
     safe : Out(plane), mover's frame.
     empty : Out(plane), mover's frame.
     en_passant : Out(EnPassantCell).
-    attacks : Out(array of 2 planes), absolute frame: squares attacked by white, by black.
+    attacks : Out(2 planes), absolute frame: squares attacked by white, by black.
     king_attacked : Out(2): the white king, the black king stands attacked.
     board : Out(Planes), the stored state (absolute frame), for tests and debugging.
     """
@@ -64,12 +64,12 @@ class SquareCells(wiring.Component):
         super().__init__({
             "halfmove": In(stream.Signature(Halfmove, always_ready=True)),
             "side": In(1),
-            "slots": Out(data.ArrayLayout(64, SLOT_COUNT)),
-            "victim": Out(data.ArrayLayout(64, 7)),
+            "slots": Out(64).array(SLOT_COUNT),
+            "victim": Out(64).array(7),
             "safe": Out(64),
             "empty": Out(64),
             "en_passant": Out(EnPassantCell),
-            "attacks": Out(data.ArrayLayout(64, 2)),
+            "attacks": Out(64).array(2),
             "king_attacked": Out(2),
             "board": Out(Planes),
         })
@@ -172,20 +172,21 @@ class SquareCells(wiring.Component):
         """The stored planes, changed by one halfmove per cycle."""
         hm = self.halfmove.payload
         square_bit = Signal(64)
-        m.d.comb += square_bit.eq(Const(1, 64) << hm.square)
+        m.d.comb += square_bit.eq(Const(1, 1) << hm.square)
         is_marker = Signal()
         m.d.comb += is_marker.eq(hm.piece.as_value() == MARKER)
         placing = hm.op == HalfmoveOp.PLACE
-        with m.If(self.halfmove.valid):
-            with m.If(is_marker):
-                m.d.sync += self.board.markers.eq(
-                    Mux(placing, self.board.markers | square_bit, self.board.markers & ~square_bit))
-            with m.Else():
-                code = hm.piece.as_value()
-                for k, name in enumerate(PIECE_PLANES):
-                    current = getattr(self.board, name)
-                    bit_set = placing & code[k]
-                    m.d.sync += current.eq(Mux(bit_set, current | square_bit, current & ~square_bit))
+        code = hm.piece.as_value()
+        # One register per plane (not one wide register), so that simulation updates whole words.
+        for k, name in enumerate(PLANE_NAMES):
+            stored = Signal(64, name=f"plane_{name}")
+            if name == "markers":
+                setting, touched = placing, is_marker
+            else:
+                setting, touched = placing & code[k], ~is_marker
+            with m.If(self.halfmove.valid & touched):
+                m.d.sync += stored.eq(Mux(setting, stored | square_bit, stored & ~square_bit))
+            m.d.comb += getattr(self.board, name).eq(stored)
 
     def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
         """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame."""

@@ -30,8 +30,8 @@ class MoveGenerator(wiring.Component):
     flight. Check, attacked squares and the king-attacked flags are continuous outputs.
 
     Timing: ``halfmove`` is taken every cycle the generator is not busy; a request is taken
-    (``request.ready``) from the second cycle after the last halfmove or the first after a
-    change of ``side``, and its response is valid for one cycle, two cycles later. A ply thus
+    (``request.ready``) from the second cycle after the last halfmove or change of ``side``,
+    and its response is valid for one cycle, two cycles later. A ply thus
     yields one move every two cycles. ``attacks``, ``king_attacked`` and ``in_check`` follow
     the board with the same latency as requests.
 
@@ -77,27 +77,35 @@ class MoveGenerator(wiring.Component):
 
         # Stage A (the request cycle): arbitration across cells. Stage B: the attacker.
         busy = Signal()         # a request is in stage B
-        halfmove_seen = Signal()
-        side_seen = Signal()
-        m.d.sync += [halfmove_seen.eq(self.halfmove.valid & self.halfmove.ready),
-                     side_seen.eq(self.side)]
+        # The cells see the side to move through a register, so that all their logic hangs off
+        # registers (in simulation it is then evaluated once per clock, not on every input
+        # change). A change of board or side takes two cycles to reach the cells' outputs.
+        side = Signal()
+        changing = Signal()
+        changed = Signal()
+        m.d.comb += changing.eq((self.halfmove.valid & self.halfmove.ready) | (self.side != side))
+        m.d.sync += [side.eq(self.side), changed.eq(changing)]
 
         m.d.comb += [
             self.halfmove.ready.eq(~busy),
             cells.halfmove.valid.eq(self.halfmove.valid & ~busy),
             cells.halfmove.payload.eq(self.halfmove.payload),
-            cells.side.eq(self.side),
-            self.request.ready.eq(~busy & ~self.halfmove.valid & ~halfmove_seen
-                                  & (self.side == side_seen)),
-            self.in_check.eq(cells.king_attacked.bit_select(self.side, 1)),
+            cells.side.eq(side),
+            self.request.ready.eq(~busy & ~self.halfmove.valid & ~changing & ~changed),
+            self.in_check.eq(cells.king_attacked.bit_select(side, 1)),
             self.king_attacked.eq(cells.king_attacked),
-            self.attacks.eq(cells.attacks),
+            self.attacks[0].eq(cells.attacks[0]),
+            self.attacks[1].eq(cells.attacks[1]),
             self.board.eq(cells.board),
         ]
-        for name in ("slots", "victim", "safe", "en_passant"):
-            m.d.comb += getattr(arbiter, name).eq(getattr(cells, name))
-        for name in ("slots", "victim", "safe", "empty", "en_passant"):
-            m.d.comb += getattr(attacker, name).eq(getattr(cells, name))
+        for unit, names in ((arbiter, ("slots", "victim", "safe", "en_passant")),
+                            (attacker, ("slots", "victim", "safe", "empty", "en_passant"))):
+            for name in names:
+                source, sink = getattr(cells, name), getattr(unit, name)
+                if isinstance(source, list):
+                    m.d.comb += [s.eq(c) for s, c in zip(sink, source)]
+                else:
+                    m.d.comb += sink.eq(source)
 
         # --- stage A ------------------------------------------------------------------------
         req = self.request.payload
@@ -138,7 +146,7 @@ class MoveGenerator(wiring.Component):
                 b_op.eq(req.op),
                 b_ply.eq(req.ply),
                 b_found.eq(arbiter.found),
-                b_square.eq(Mux(is_legal, req.move.to_sq ^ Mux(self.side, 56, 0), arbiter.square)),
+                b_square.eq(Mux(is_legal, req.move.to_sq ^ Mux(side, 56, 0), arbiter.square)),
                 b_ep_cell.eq(~is_legal & arbiter.en_passant_cell),
                 b_floor.eq(Mux(is_legal, 0, arbiter.slot_floor)),
                 b_captures.eq(~is_legal & captures),
@@ -149,7 +157,7 @@ class MoveGenerator(wiring.Component):
         # --- stage B ------------------------------------------------------------------------
         checking = b_op == GenOp.LEGAL
         m.d.comb += [
-            attacker.side.eq(self.side),
+            attacker.side.eq(side),
             attacker.square.eq(b_square),
             attacker.en_passant_cell.eq(b_ep_cell),
             attacker.slot_floor.eq(b_floor),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 __all__ = [
     "DIRECTIONS", "KNIGHT_STEPS", "Slot", "SLOTS", "SLOT_COUNT", "SLOT_INDEX",
     "CENTRALITY", "square", "file_of", "rank_of", "step_square",
-    "PROMOTION_ORDER",
+    "PROMOTION_ORDER", "ray_squares",
 ]
 
 #: The eight directions as (name, file step, rank step), clockwise from north.
@@ -104,3 +104,13 @@ CENTRALITY = _centrality()
 
 #: Promotion pieces in the order they are generated (python-chess piece types).
 PROMOTION_ORDER = [5, 2, 4, 3]  # queen, knight, rook, bishop
+
+
+def ray_squares(sq, df, dr):
+    """The squares from ``sq`` (excluded) to the edge in direction (df, dr), nearest first."""
+    out = []
+    target = step_square(sq, df, dr)
+    while target is not None:
+        out.append(target)
+        target = step_square(target, df, dr)
+    return out

@@ -67,6 +67,12 @@ static void halfmove(int op, int square, int piece) {
 
 static void set_side(int side) { top->side = side; top->eval(); }
 
+// Clock until the generator takes requests again: board and side have reached every output.
+static void settle() {
+    top->eval();
+    while (!top->request___05Fready) { tick(); top->eval(); }
+}
+
 struct Response { int found; uint64_t move, key; int piece, victim; uint64_t cycles; };
 
 static Response request(uint64_t bits) {
@@ -156,8 +162,7 @@ static uint64_t perft(int depth, int ply, int side) {
         std::vector<Half> hs = make_halfmoves(r);
         apply_halfmoves(hs, false);
         set_side(side ^ 1);
-        top->eval();
-        tick();  // let the cells settle before reading the king-attacked flag
+        settle();  // before reading the king-attacked flag
         bool illegal = (top->king_attacked >> side) & 1;
         if (!illegal) count += perft(depth - 1, ply + 1, side ^ 1);
         set_side(side);
@@ -195,7 +200,7 @@ int main(int argc, char **argv) {
             std::fflush(stdout);
         }
         else if (cmd == "state") {
-            tick();  // outputs reflect the board of the previous cycle
+            settle();
             std::printf("%d %d %llu %llu", top->in_check, top->king_attacked,
                         (unsigned long long)wide64(top->attacks, 0), (unsigned long long)wide64(top->attacks, 1));
             for (int k = 0; k < 5; k++) std::printf(" %llu", (unsigned long long)plane(top->board, k));
