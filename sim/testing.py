@@ -1,0 +1,70 @@
+"""Test helpers: cocotb testbenches on Verilator, and the Amaranth simulator.
+
+``run_cocotb`` turns an Amaranth top into Verilog (cached by HDL hash), builds it with cocotb's
+Verilator runner once per distinct Verilog (cached by Verilog hash), and runs a cocotb test
+module against it, failing the calling pytest test if any cocotb test fails.
+``simulate`` runs async Amaranth testbenches on a component.
+"""
+
+import hashlib
+import os
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+from .verilator import REPO, cache_dir, verilator_env, verilog_for
+
+__all__ = ["run_cocotb", "simulate"]
+
+COCOTB_BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign", "fast",
+                     "--x-initial", "fast", "-CFLAGS", "-O1"]
+
+
+def run_cocotb(name, make_top, test_module, test_dir, *, extra_env=None, testcase=None):
+    """Build ``make_top()`` as ``name`` and run the cocotb ``test_module`` from ``test_dir``."""
+    from cocotb_tools.runner import get_runner
+    verilog = verilog_for(name, make_top)
+    digest = hashlib.sha256(verilog.read_bytes() + " ".join(COCOTB_BUILD_ARGS).encode()).hexdigest()[:16]
+    build_dir = cache_dir() / "cocotb" / f"{name}-{digest}"
+    os.environ.update(verilator_env())
+    runner = get_runner("verilator")
+    if not (build_dir / name).exists():
+        print(f"suprem: building {name} for cocotb (once; cached afterwards)...", file=sys.stderr)
+        runner.build(sources=[verilog], hdl_toplevel=name, build_dir=build_dir,
+                     build_args=COCOTB_BUILD_ARGS, timescale=("1ns", "1ps"))
+    else:
+        runner.build_dir = build_dir
+        runner.hdl_toplevel = name
+    env = {"PYTHONPATH": os.pathsep.join([str(test_dir), str(REPO), os.environ.get("PYTHONPATH", "")])}
+    env.update(extra_env or {})
+    results = runner.test(test_module=test_module, hdl_toplevel=name, build_dir=build_dir,
+                          test_dir=test_dir, extra_env=env, testcase=testcase,
+                          timescale=("1ns", "1ps"))
+    failures = _failures(Path(results))
+    assert not failures, "cocotb tests failed: " + ", ".join(failures)
+
+
+def _failures(results_xml):
+    tree = ElementTree.parse(results_xml)
+    failed = []
+    cases = list(tree.iter("testcase"))
+    assert cases, f"no cocotb test ran ({results_xml})"
+    for case in cases:
+        if case.find("failure") is not None or case.find("error") is not None:
+            failed.append(case.get("name"))
+    return failed
+
+
+def simulate(component, *testbenches, clocked=True, vcd=None):
+    """Run async testbenches (``async def tb(ctx)``) on ``component`` in the Amaranth simulator."""
+    from amaranth.sim import Simulator
+    sim = Simulator(component)
+    if clocked:
+        sim.add_clock(1e-8)
+    for testbench in testbenches:
+        sim.add_testbench(testbench)
+    if vcd:
+        with sim.write_vcd(vcd):
+            sim.run()
+    else:
+        sim.run()
