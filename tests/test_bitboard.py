@@ -1,0 +1,91 @@
+"""Amaranth-simulator tests of the bit-sliced cell helpers against plain Python."""
+
+import random
+
+import pytest
+from amaranth.hdl import Module
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from hdl.movegen.bitboard import flip_ranks, msb_index, occluded_fill, onehot_index, shift
+from hdl.movegen.geometry import DIRECTIONS, KNIGHT_STEPS, step_square
+from sim.testing import simulate
+
+
+def py_shift(bb, df, dr):
+    out = 0
+    for sq in range(64):
+        if bb >> sq & 1:
+            target = step_square(sq, df, dr)
+            if target is not None:
+                out |= 1 << target
+    return out
+
+
+def py_fill(gen, empty, df, dr):
+    out = gen
+    for sq in range(64):
+        if gen >> sq & 1:
+            target = step_square(sq, df, dr)
+            while target is not None and empty >> target & 1:
+                out |= 1 << target
+                target = step_square(target, df, dr)
+    return out
+
+
+class Helpers(wiring.Component):
+    """Every helper applied to the same inputs, as a combinational component."""
+
+    def __init__(self):
+        members = {"a": In(64), "b": In(64), "flipped": Out(64), "msb": Out(6), "index": Out(6)}
+        for name, _, _ in DIRECTIONS:
+            members[f"shift_{name}"] = Out(64)
+            members[f"fill_{name}"] = Out(64)
+        members["knight"] = Out(64).array(len(KNIGHT_STEPS))
+        super().__init__(members)
+
+    def elaborate(self, platform):
+        m = Module()
+        for name, df, dr in DIRECTIONS:
+            m.d.comb += getattr(self, f"shift_{name}").eq(shift(self.a, df, dr))
+            m.d.comb += getattr(self, f"fill_{name}").eq(occluded_fill(m, f"f_{name}", self.a, self.b, df, dr))
+        for k, (df, dr) in enumerate(KNIGHT_STEPS):
+            m.d.comb += self.knight[k].eq(shift(self.a, df, dr))
+        m.d.comb += [self.flipped.eq(flip_ranks(self.a)), self.msb.eq(msb_index(m, "msb", self.a)),
+                     self.index.eq(onehot_index(self.a))]
+        return m
+
+
+def test_helpers_match_python():
+    dut = Helpers()
+    rng = random.Random(2)
+    cases = [rng.getrandbits(64) & rng.getrandbits(64) for _ in range(60)] + [1, 1 << 63, (1 << 64) - 1]
+
+    async def testbench(ctx):
+        for a in cases:
+            b = rng.getrandbits(64) | rng.getrandbits(64)
+            ctx.set(dut.a, a)
+            ctx.set(dut.b, b)
+            for name, df, dr in DIRECTIONS:
+                assert ctx.get(getattr(dut, f"shift_{name}")) == py_shift(a, df, dr), (name, hex(a))
+                assert ctx.get(getattr(dut, f"fill_{name}")) == py_fill(a, b, df, dr), (name, hex(a), hex(b))
+            for k, (df, dr) in enumerate(KNIGHT_STEPS):
+                assert ctx.get(dut.knight[k]) == py_shift(a, df, dr), (df, dr, hex(a))
+            flipped = int.from_bytes(a.to_bytes(8, "little")[::-1], "little")
+            assert ctx.get(dut.flipped) == flipped
+            if a:
+                assert ctx.get(dut.msb) == a.bit_length() - 1
+        for sq in range(64):
+            ctx.set(dut.a, 1 << sq)
+            assert ctx.get(dut.index) == sq
+            assert ctx.get(dut.msb) == sq
+
+    simulate(dut, testbench, clocked=False)
+
+
+@pytest.mark.filterwarnings("ignore::amaranth.hdl.UnusedElaboratable")
+def test_generator_rejects_bad_parameters():
+    from hdl.movegen.generator import MoveGenerator
+    with pytest.raises(TypeError, match="max_ply must be a positive integer"):
+        MoveGenerator(max_ply=0)
+    assert MoveGenerator(max_ply=16).max_ply == 16
