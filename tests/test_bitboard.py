@@ -83,7 +83,6 @@ def test_helpers_match_python():
     simulate(dut, testbench, clocked=False)
 
 
-@pytest.mark.filterwarnings("ignore::amaranth.hdl.UnusedElaboratable")
 def test_generator_rejects_bad_parameters():
     from hdl.movegen.generator import MoveGenerator
     with pytest.raises(TypeError, match="max_ply must be a positive integer"):
