@@ -30,11 +30,9 @@ def run_cocotb(name, make_top, test_module, test_dir, *, extra_env=None, testcas
     runner = get_runner("verilator")
     if not (build_dir / name).exists():
         print(f"suprem: building {name} for cocotb (once; cached afterwards)...", file=sys.stderr)
-        runner.build(sources=[verilog], hdl_toplevel=name, build_dir=build_dir,
-                     build_args=COCOTB_BUILD_ARGS, timescale=("1ns", "1ps"))
-    else:
-        runner.build_dir = build_dir
-        runner.hdl_toplevel = name
+    # Verilator rewrites only the files that change, so on a cached build make has nothing to do.
+    runner.build(sources=[verilog], hdl_toplevel=name, build_dir=build_dir,
+                 build_args=COCOTB_BUILD_ARGS, timescale=("1ns", "1ps"))
     env = {"PYTHONPATH": os.pathsep.join([str(test_dir), str(REPO), os.environ.get("PYTHONPATH", "")])}
     env.update(extra_env or {})
     results = runner.test(test_module=test_module, hdl_toplevel=name, build_dir=build_dir,

@@ -53,16 +53,20 @@ static void reset() {
     top->rst = 1; tick(); tick(); top->rst = 0; top->eval();
 }
 
-static void halfmove(int op, int square, int piece) {
-    uint64_t bits = put(op, HALFMOVE_OP_OFFSET) | put(square, HALFMOVE_SQUARE_OFFSET)
-                  | put(piece, HALFMOVE_PIECE_OFFSET);
-    top->halfmove___05Fpayload = bits;
-    top->halfmove___05Fvalid = 1;
+// Hold valid until a clock edge takes the transfer (ready high before the edge).
+static void transfer(CData &valid, const CData &ready) {
+    valid = 1;
     top->eval();
-    while (!top->halfmove___05Fready) { tick(); top->eval(); }
+    while (!ready) { tick(); top->eval(); }
     tick();
-    top->halfmove___05Fvalid = 0;
+    valid = 0;
     top->eval();
+}
+
+static void halfmove(int op, int square, int piece) {
+    top->halfmove___05Fpayload = put(op, HALFMOVE_OP_OFFSET) | put(square, HALFMOVE_SQUARE_OFFSET)
+                               | put(piece, HALFMOVE_PIECE_OFFSET);
+    transfer(top->halfmove___05Fvalid, top->halfmove___05Fready);
 }
 
 static void set_side(int side) { top->side = side; top->eval(); }
@@ -78,12 +82,7 @@ struct Response { int found; uint64_t move, key; int piece, victim; uint64_t cyc
 static Response request(uint64_t bits) {
     uint64_t start = cycles;
     top->request___05Fpayload = bits;
-    top->request___05Fvalid = 1;
-    top->eval();
-    while (!top->request___05Fready) { tick(); top->eval(); }
-    tick();
-    top->request___05Fvalid = 0;
-    top->eval();
+    transfer(top->request___05Fvalid, top->request___05Fready);
     while (!top->response___05Fvalid) { tick(); }
     uint64_t r = top->response___05Fpayload;
     Response out;

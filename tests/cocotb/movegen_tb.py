@@ -35,18 +35,22 @@ class MovegenTB:
         await RisingEdge(self.dut.clk)
         self.dut.rst.value = 0
 
+    async def _transfer(self, stream, payload):
+        """Offer ``payload`` on a valid/ready port until the clock edge that takes it."""
+        getattr(self.dut, f"{stream}__payload").value = payload
+        getattr(self.dut, f"{stream}__valid").value = 1
+        while True:
+            await ReadOnly()
+            taken = int(getattr(self.dut, f"{stream}__ready").value)
+            await RisingEdge(self.dut.clk)
+            if taken:
+                break
+        getattr(self.dut, f"{stream}__valid").value = 0
+
     async def halfmoves(self, halfmoves):
         for h in halfmoves:
-            self.dut.halfmove__payload.value = pack(Halfmove, op=h.op, square=h.square,
-                                                    piece={"type": h.piece & 7, "colour": h.piece >> 3})
-            self.dut.halfmove__valid.value = 1
-            while True:
-                await ReadOnly()
-                taken = int(self.dut.halfmove__ready.value)
-                await RisingEdge(self.dut.clk)
-                if taken:
-                    break
-        self.dut.halfmove__valid.value = 0
+            await self._transfer("halfmove", pack(Halfmove, op=h.op, square=h.square,
+                                                  piece={"type": h.piece & 7, "colour": h.piece >> 3}))
 
     def set_side(self, side):
         self.side = side
@@ -58,16 +62,8 @@ class MovegenTB:
         self.set_side(0 if board.turn else 1)
 
     async def request(self, op, ply=0, mode=GenMode.ALL, move=0):
-        self.dut.request__payload.value = pack(GenRequest, op=op, ply=ply, mode=mode,
-                                               move=unpack(MoveWord, move))
-        self.dut.request__valid.value = 1
-        while True:
-            await ReadOnly()
-            taken = int(self.dut.request__ready.value)
-            await RisingEdge(self.dut.clk)
-            if taken:
-                break
-        self.dut.request__valid.value = 0
+        await self._transfer("request", pack(GenRequest, op=op, ply=ply, mode=mode,
+                                             move=unpack(MoveWord, move)))
         while True:
             await ReadOnly()
             if int(self.dut.response__valid.value):
