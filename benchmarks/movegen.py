@@ -35,7 +35,6 @@ def main(argv=None):
                 moves_total += len(moves)
                 cycles_total += cycles
                 legal_cycles.append(hw.request(GenOp.LEGAL, move=moves[0].word).cycles)
-        between = [b.cycles for b in moves[1:]] if moves else []
         print(f"positions {len(records)}, moves {moves_total}")
         print(f"cycles per emitted move (whole ply incl. the final 'exhausted'): mean {cycles_total / moves_total:.2f}, "
               f"worst position {max(per_position):.2f}")
