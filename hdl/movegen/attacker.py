@@ -54,6 +54,8 @@ class AttackerSelect(wiring.Component):
     found : Out(1), a move was picked, or the query is a move the generator would emit.
     move : Out(MoveWord); key : Out(MoveKey); piece, victim_code : Out(4).
     promotion : Out(1), the move is a promotion.
+    slot : Out, the index of the slot taken.
+    more : Out(1), ``pick`` mode: the cell has open slots after the one taken.
     """
 
     def __init__(self):
@@ -77,6 +79,8 @@ class AttackerSelect(wiring.Component):
             "piece": Out(4),
             "victim_code": Out(4),
             "promotion": Out(1),
+            "slot": Out(range(SLOT_COUNT)),
+            "more": Out(1),
         })
 
     def elaborate(self, platform):
@@ -123,6 +127,7 @@ class AttackerSelect(wiring.Component):
         m.d.comb += open_slots.eq(readout & allowed & mode_mask)
         first_open = Signal(SLOT_COUNT)
         m.d.comb += first_open.eq(open_slots & -open_slots)
+        m.d.comb += self.more.eq((open_slots & ~first_open).any())
 
         # The one ray searched: the picked slot's direction, or the query's.
         picked_direction = or_all(Mux(first_open[i], DIRECTION_INDEX[s.step], 0)
@@ -196,6 +201,7 @@ class AttackerSelect(wiring.Component):
             self.piece.eq(Cat(moving_type, self.side)),
             self.victim_code.eq(Mux(victim_type != 0, Cat(victim_type, ~self.side), 0)),
             self.promotion.eq(promotion),
+            self.slot.eq(slot_index),
         ]
 
         # A query is legal when a slot matches and its promotion and flags are the canonical ones.

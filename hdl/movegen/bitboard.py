@@ -13,7 +13,8 @@ Amaranth does not share subexpressions, so every intermediate plane is a named `
 from amaranth.hdl import Cat, Const, Mux, Signal
 
 __all__ = ["plane", "shift", "occluded_fill", "ray_reach", "flip_ranks", "onehot_index",
-           "RANKS", "FILES", "square_mask", "msb_index", "or_all"]
+           "RANKS", "FILES", "square_mask", "msb_index", "or_all",
+           "highest_onehot", "encode_onehot", "select_onehot"]
 
 FULL = (1 << 64) - 1
 FILES = [sum(1 << (r * 8 + f) for r in range(8)) for f in range(8)]
@@ -83,18 +84,41 @@ def onehot_index(bb):
                  for k in range(6)))
 
 
+def highest_onehot(m, name, bits):
+    """``bits`` with only its most significant set bit kept (all bits decided in parallel)."""
+    width = len(bits)
+    out = Signal(width, name=name)
+    for i in range(width):
+        higher = bits[i + 1:].any() if i + 1 < width else Const(0, 1)
+        m.d.comb += out[i].eq(bits[i] & ~higher)
+    return out
+
+
+def encode_onehot(onehot):
+    """The index of the set bit of a one-hot value (0 when none is set)."""
+    width = len(onehot)
+    return Cat(*(or_all([onehot[i] for i in range(width) if i >> k & 1] or [Const(0, 1)])
+                 for k in range(max(1, (width - 1).bit_length()))))
+
+
+def select_onehot(onehot, values):
+    """The OR of the ``values`` whose bit of ``onehot`` is set: a parallel multiplexer."""
+    return or_all(Mux(onehot[i], value, 0) for i, value in enumerate(values))
+
+
 def msb_index(m, name, bb):
-    """The index of the most significant set bit of a 64-bit plane (a 6-level priority tree)."""
-    bits = []
-    x = bb
-    for level, width in enumerate((32, 16, 8, 4, 2, 1)):
-        upper = Signal(name=f"{name}_b{5 - level}")
-        m.d.comb += upper.eq(x[width:2 * width].any())
-        half = Signal(width, name=f"{name}_h{level}")
-        m.d.comb += half.eq(Mux(upper, x[width:2 * width], x[:width]))
-        bits.append(upper)
-        x = half
-    return Cat(*reversed(bits))
+    """The index of the most significant set bit of a 64-bit plane (0 for an empty plane).
+
+    Two levels of eight: the highest non-empty byte, then the highest bit in it; every
+    decision of a level is taken in parallel.
+    """
+    group_any = Signal(8, name=f"{name}_bytes")
+    m.d.comb += group_any.eq(Cat(*(bb[8 * g:8 * g + 8].any() for g in range(8))))
+    group = highest_onehot(m, f"{name}_byte", group_any)
+    byte = Signal(8, name=f"{name}_byte_bits")
+    m.d.comb += byte.eq(select_onehot(group, [bb[8 * g:8 * g + 8] for g in range(8)]))
+    bit = highest_onehot(m, f"{name}_bit", byte)
+    return Cat(encode_onehot(bit), encode_onehot(group))
 
 
 def or_all(items):

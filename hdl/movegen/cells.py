@@ -54,6 +54,8 @@ class SquareCells(wiring.Component):
     victim : Out(7 planes): [0] empty cells, [v] cells holding an enemy of type v.
     safe : Out(plane), mover's frame.
     empty : Out(plane), mover's frame.
+    movable : Out(plane), cells with at least one open slot.
+    movable_captures : Out(plane), cells with a capture or a promoting push (capture-only mode).
     en_passant : Out(EnPassantCell).
     attacks : Out(2 planes), absolute frame: squares attacked by white, by black.
     king_attacked : Out(2): the white king, the black king stands attacked.
@@ -68,6 +70,8 @@ class SquareCells(wiring.Component):
             "victim": Out(64).array(7),
             "safe": Out(64),
             "empty": Out(64),
+            "movable": Out(64),
+            "movable_captures": Out(64),
             "en_passant": Out(EnPassantCell),
             "attacks": Out(64).array(2),
             "king_attacked": Out(2),
@@ -157,7 +161,11 @@ class SquareCells(wiring.Component):
         m.d.sync += self.victim[0].eq(empty)
         for v in range(1, 7):
             m.d.sync += self.victim[v].eq(enemy_of[v])
+        movable = plane(m, "movable", or_all(slot_planes.values()))
+        promoting_pushes = slot_planes[SLOT_INDEX["pawn_push"]] & Const(RANKS[7], 64)
         m.d.sync += [
+            self.movable.eq(movable),
+            self.movable_captures.eq((movable & enemy) | promoting_pushes),
             self.safe.eq(safe),
             self.empty.eq(empty),
             self.en_passant.eq(ep),

@@ -1,12 +1,12 @@
 """The move generator: square cells, priority arbiter, attacker select and per-ply context."""
 
-from amaranth.hdl import Module, Mux, Signal
+from amaranth.hdl import Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import Halfmove, PieceType
-from .arbiter import DestinationArbiter, Threshold
+from ..encoding import Halfmove
+from .arbiter import DestinationArbiter
 from .attacker import AttackerSelect
 from .cells import Planes, SquareCells
 from .layouts import Context, GenMode, GenOp, GenRequest, GenResponse
@@ -19,11 +19,12 @@ class MoveGenerator(wiring.Component):
 
     Keeps the board through ``halfmove`` and answers requests:
 
-    * ``FIRST``/``NEXT`` at a ply: the best pseudo-legal move whose key is below the last key
-      returned at that ply (``FIRST`` forgets it), in ``ALL`` or ``CAPTURES`` mode. Moves come
-      in strictly decreasing key order, each exactly once; ``found`` = 0 when the ply is
-      exhausted. A ply's context (its last key) lives in a small memory indexed by ply, so it
-      survives any generation, make and unmake at other plies.
+    * ``FIRST``/``NEXT`` at a ply: the best pseudo-legal move not yet returned at that ply
+      (``FIRST`` starts the ply afresh), in ``ALL`` or ``CAPTURES`` mode. Moves come in strictly
+      decreasing key order, each exactly once; ``found`` = 0 when the ply is exhausted. A ply's
+      context (the cells it has finished, the next slot and promotion piece in the current
+      cell) lives in small memories indexed by ply, so it survives any generation, make and
+      unmake at other plies, as long as the position at the ply is the same when it resumes.
     * ``LEGAL``: whether ``move`` is a move the generator would emit here, flags included.
 
     ``side`` is the colour to move; it and the board must be steady while a request is in
@@ -72,8 +73,11 @@ class MoveGenerator(wiring.Component):
         m.submodules.arbiter = arbiter = DestinationArbiter()
         m.submodules.attacker = attacker = AttackerSelect()
         m.submodules.context = context = Memory(shape=Context, depth=self._max_ply, init=[])
+        m.submodules.done = done_cells = Memory(shape=64, depth=self._max_ply, init=[])
         ctx_read = context.read_port(domain="comb")
         ctx_write = context.write_port()
+        done_read = done_cells.read_port(domain="comb")
+        done_write = done_cells.write_port()
 
         # Stage A (the request cycle): arbitration across cells. Stage B: the attacker.
         busy = Signal()         # a request is in stage B
@@ -98,7 +102,7 @@ class MoveGenerator(wiring.Component):
             self.attacks[1].eq(cells.attacks[1]),
             self.board.eq(cells.board),
         ]
-        for unit, names in ((arbiter, ("slots", "victim", "safe", "en_passant")),
+        for unit, names in ((arbiter, ("victim", "safe", "movable", "movable_captures", "en_passant")),
                             (attacker, ("slots", "victim", "safe", "empty", "en_passant"))):
             for name in names:
                 source, sink = getattr(cells, name), getattr(unit, name)
@@ -107,25 +111,22 @@ class MoveGenerator(wiring.Component):
                 else:
                     m.d.comb += sink.eq(source)
 
-        # --- stage A ------------------------------------------------------------------------
+        # --- stage A: the best cell this ply has not finished ---------------------------------
         req = self.request.payload
         captures = Signal()
         m.d.comb += captures.eq((req.mode == GenMode.CAPTURES) & ~self.in_check)
-        m.d.comb += ctx_read.addr.eq(req.ply)
-        ctx = ctx_read.data
+        m.d.comb += [ctx_read.addr.eq(req.ply), done_read.addr.eq(req.ply)]
         fresh = Signal()
-        m.d.comb += fresh.eq((req.op == GenOp.FIRST) | ~ctx.started)
-        # A promotion is followed by the same move with the next piece (captures mode: only
-        # capture-promotions get more than the queen).
-        more_promotions = Signal()
-        m.d.comb += more_promotions.eq(~fresh & ctx.promotion & (ctx.key.promotion_rank != 0)
-                                       & (~captures | (ctx.key.victim != PieceType.EMPTY)))
-        threshold = Signal(Threshold)
+        m.d.comb += fresh.eq((req.op == GenOp.FIRST) | ~ctx_read.data.started)
+        ctx = Signal(Context)
+        done = Signal(64)
+        with m.If(fresh):
+            m.d.comb += [ctx.started.eq(1), ctx.promotion_rank.eq(3)]
+        with m.Else():
+            m.d.comb += [ctx.eq(ctx_read.data), done.eq(done_read.data)]
         m.d.comb += [
-            threshold.valid.eq(~fresh),
-            threshold.inclusive.eq(more_promotions),
-            threshold.key.eq(ctx.key),
-            arbiter.threshold.eq(threshold),
+            arbiter.done.eq(done),
+            arbiter.en_passant_done.eq(ctx.en_passant_done),
             arbiter.captures.eq(captures),
         ]
 
@@ -134,9 +135,9 @@ class MoveGenerator(wiring.Component):
         b_found = Signal()
         b_square = Signal(6)
         b_ep_cell = Signal()
-        b_floor = Signal.like(arbiter.slot_floor)
+        b_ctx = Signal(Context)
+        b_done = Signal(64)
         b_captures = Signal()
-        b_rank = Signal(2)
         b_query = Signal.like(req.move)
         taken = self.request.valid & self.request.ready
         is_legal = req.op == GenOp.LEGAL
@@ -148,23 +149,23 @@ class MoveGenerator(wiring.Component):
                 b_found.eq(arbiter.found),
                 b_square.eq(Mux(is_legal, req.move.to_sq ^ Mux(side, 56, 0), arbiter.square)),
                 b_ep_cell.eq(~is_legal & arbiter.en_passant_cell),
-                b_floor.eq(Mux(is_legal, 0, arbiter.slot_floor)),
+                b_ctx.eq(ctx),
+                b_done.eq(done),
                 b_captures.eq(~is_legal & captures),
-                b_rank.eq(Mux(more_promotions, ctx.key.promotion_rank - 1, 3)),
                 b_query.eq(req.move),
             ]
 
-        # --- stage B ------------------------------------------------------------------------
+        # --- stage B: the attacker in that cell; the ply's context moves on ---------------------
         checking = b_op == GenOp.LEGAL
         m.d.comb += [
             attacker.side.eq(side),
             attacker.square.eq(b_square),
             attacker.en_passant_cell.eq(b_ep_cell),
-            attacker.slot_floor.eq(b_floor),
+            attacker.slot_floor.eq(Mux(checking, 0, b_ctx.slot)),
             attacker.captures.eq(b_captures),
             attacker.check.eq(checking),
             attacker.query.eq(b_query),
-            attacker.promotion_rank.eq(b_rank),
+            attacker.promotion_rank.eq(b_ctx.promotion_rank),
         ]
         found = Signal()
         m.d.comb += found.eq(attacker.found & (checking | b_found))
@@ -177,12 +178,32 @@ class MoveGenerator(wiring.Component):
                 self.response.payload.piece.eq(attacker.piece),
                 self.response.payload.victim.eq(attacker.victim_code),
             ]
-        # The ply remembers the move it returned; a fresh ply with nothing to return forgets.
+        # After a move: the same slot again with the next promotion piece (capture-only mode:
+        # only capture-promotions get more than the queen), else the next slot of the cell,
+        # else the cell is finished.
+        next_ctx = Signal(Context)
+        next_done = Signal(64)
+        more_promotions = Signal()
+        m.d.comb += more_promotions.eq(attacker.promotion & (b_ctx.promotion_rank != 0)
+                                       & (~b_captures | attacker.move.flags.capture))
+        m.d.comb += [next_ctx.eq(b_ctx), next_done.eq(b_done)]
+        with m.If(more_promotions):
+            m.d.comb += [next_ctx.slot.eq(attacker.slot),
+                         next_ctx.promotion_rank.eq(b_ctx.promotion_rank - 1)]
+        with m.Elif(attacker.more):
+            m.d.comb += [next_ctx.slot.eq(attacker.slot + 1), next_ctx.promotion_rank.eq(3)]
+        with m.Else():
+            m.d.comb += [next_ctx.slot.eq(0), next_ctx.promotion_rank.eq(3)]
+            with m.If(b_ep_cell):
+                m.d.comb += next_ctx.en_passant_done.eq(1)
+            with m.Else():
+                m.d.comb += next_done.eq(b_done | (Const(1, 1) << b_square))
+        writing = Signal()
+        m.d.comb += writing.eq(busy & ~checking & (found | (b_op == GenOp.FIRST)))
         m.d.comb += [
-            ctx_write.addr.eq(b_ply),
-            ctx_write.en.eq(busy & ~checking & (found | (b_op == GenOp.FIRST))),
-            ctx_write.data.started.eq(found),
-            ctx_write.data.promotion.eq(attacker.promotion),
-            ctx_write.data.key.eq(attacker.key),
+            ctx_write.addr.eq(b_ply), ctx_write.en.eq(writing),
+            ctx_write.data.eq(Mux(found, next_ctx, b_ctx)),
+            done_write.addr.eq(b_ply), done_write.en.eq(writing),
+            done_write.data.eq(Mux(found, next_done, b_done)),
         ]
         return m

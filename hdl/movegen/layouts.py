@@ -47,9 +47,11 @@ GenResponse = data.StructLayout({
     "victim": 4,               # the captured piece's code (the pawn for en passant), 0 if none
 })
 
-#: What a ply remembers between requests: the key of the last move it returned.
+#: What a ply remembers between requests besides its 64-bit mask of finished cells: in the
+#: current (best unfinished) cell, the next slot to try and the next promotion piece.
 Context = data.StructLayout({
     "started": 1,
-    "promotion": 1,        # the last move was a promotion (more pieces may follow)
-    "key": MoveKey,
+    "en_passant_done": 1,
+    "slot": range(SLOT_COUNT + 1),
+    "promotion_rank": 2,   # 3: queen (or no promotion) next, then 2, 1, 0: knight, rook, bishop
 })
