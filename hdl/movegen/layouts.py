@@ -28,7 +28,7 @@ class GenMode(enum.Enum, shape=1):
 
 class GenOp(enum.Enum, shape=2):
     FIRST = 0       # start a ply afresh and return its best move
-    NEXT = 1        # the best move below the last one returned at this ply
+    NEXT = 1        # the best move this ply has not returned yet
     LEGAL = 2       # is ``move`` one the generator would emit here (in ALL mode)?
 
 

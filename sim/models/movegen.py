@@ -5,7 +5,7 @@ for clarity rather than as the hardware's bit-planes. For a position (``MachineP
 side to move it lists every pseudo-legal move (legal in the first three senses of the SUPREM
 paper: the origin holds the right piece, the destination is empty or enemy, a slider's path is
 empty) with its key (``hdl.movegen.layouts.MoveKey``). The generator emits them in strictly
-decreasing key order; a ply remembers the last key it returned.
+decreasing key order: the move after one with key k is the best move whose key is below k.
 """
 
 from dataclasses import dataclass
