@@ -26,8 +26,15 @@ def _backward_rays():
     return [sum(1 << s for s in ray_squares(sq, -df, -dr)) for _, df, dr in DIRECTIONS for sq in range(64)]
 
 
-def _sign(value):
-    return Mux(value == 0, 0, Mux(value[-1], -1, 1))
+def _sign_code(value):
+    """2 bits: 0 for zero, 1 for positive, 2 for negative (no arithmetic, so no DSP)."""
+    return Cat(value.any() & ~value[-1], value[-1])
+
+
+def _direction_table():
+    """The direction index of each (file sign code, rank sign code) pair."""
+    sign = {0: 0, 1: 1, 2: -1, 3: 0}
+    return [DIRECTION_INDEX.get((sign[code & 3], sign[code >> 2]), 0) for code in range(16)]
 
 
 class AttackerSelect(wiring.Component):
@@ -114,9 +121,8 @@ class AttackerSelect(wiring.Component):
         d_rank = Signal(signed(4))
         m.d.comb += [d_file.eq(sq[0:3] - query_from[0:3]), d_rank.eq(sq[3:6] - query_from[3:6])]
         query_direction = Signal(3)
-        m.d.comb += query_direction.eq(Array(Const(DIRECTION_INDEX.get((f, r), 0), 3)
-                                             for r in (-1, 0, 1) for f in (-1, 0, 1))
-                                       [(_sign(d_rank) + 1) * 3 + _sign(d_file) + 1])
+        m.d.comb += query_direction.eq(Array(Const(d, 3) for d in _direction_table())
+                                       [Cat(_sign_code(d_file), _sign_code(d_rank))])
 
         # pick: the first open slot at or after the floor.
         allowed = Cat(*(self.slot_floor <= i for i in range(SLOT_COUNT)))
