@@ -26,6 +26,7 @@ def main(argv=None):
     per_position = []
     moves_total = cycles_total = 0
     legal_cycles = []
+    request_cycles = []          # NEXT issued as soon as the previous answer came
     with VerilatedMovegen() as hw:
         for record in records:
             hw.set_board(record.board)
@@ -34,11 +35,13 @@ def main(argv=None):
                 per_position.append(cycles / len(moves))
                 moves_total += len(moves)
                 cycles_total += cycles
+                request_cycles += [m.cycles for m in moves[1:]]
                 legal_cycles.append(hw.request(GenOp.LEGAL, move=moves[0].word).cycles)
         print(f"positions {len(records)}, moves {moves_total}")
         print(f"cycles per emitted move (whole ply incl. the final 'exhausted'): mean {cycles_total / moves_total:.2f}, "
               f"worst position {max(per_position):.2f}")
-        print(f"request to response: {moves[0].cycles if moves else '-'} cycles; legality query {max(legal_cycles)} cycles")
+        print(f"NEXT after NEXT at one ply: {sum(request_cycles) / len(request_cycles):.2f} cycles per move "
+              f"(worst {max(request_cycles)}); legality query {max(legal_cycles)} cycles")
         hw.set_board(next(r.board for r in read_positions((SHARED / 'perft-standard.epd').read_text().splitlines())
                           if isinstance(r, EpdRecord) and 'Pppp' in r.board.fen()))
         start = time.perf_counter()
