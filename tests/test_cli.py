@@ -1,0 +1,49 @@
+"""The ``suprem`` command line on the Verilated generator."""
+
+import pytest
+
+from host.cli import main
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def test_moves_lists_the_order_and_agrees(capsys):
+    assert main(["moves", "startpos"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].split()[:4] == ["1", "e2e4", "e4", "yes"]
+    assert "20 moves (20 legal)" in out[-2]
+    assert out[-1] == "python-chess and the bit-exact model agree"
+
+
+@pytest.mark.parametrize("fen,message", [
+    ("8/8/8 w - -", "not a valid FEN"),
+    ("8/8/8/8/8/8/8/4K3 w - - 0 1", "black has no king"),
+])
+def test_moves_rejects_bad_positions(capsys, fen, message):
+    assert main(["moves", fen]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_verify_movegen_reports_lines_and_counts(tmp_path, capsys):
+    path = tmp_path / "mixed.epd"
+    path.write_text("\n".join([
+        "# positions for the checker",
+        START,
+        "8/8/8 w - -",
+        "8/8/8/8/8/8/8/4K3 w - - 0 1",
+        "epd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - ; D1 48",
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+    ]) + "\n")
+    assert main(["verify", "movegen", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "3 positions, 0 mismatches"
+    assert any(line.startswith(f"{path}: line 3: not a valid FEN") for line in out)
+    assert any("line 4: rejected: impossible position" in line and "black has no king" in line
+               for line in out)
+    assert main(["verify", "movegen", str(path), "--limit", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 positions, 0 mismatches"
+
+
+def test_verify_movegen_missing_file(tmp_path, capsys):
+    assert main(["verify", "movegen", str(tmp_path / "nothing.epd")]) == 2
+    assert "cannot read" in capsys.readouterr().err
