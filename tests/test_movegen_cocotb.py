@@ -9,5 +9,6 @@ from .conftest import SHARED_DATA
 
 
 def test_movegen_cocotb():
-    run_cocotb("movegen", MoveGenerator, "movegen_tb", Path(__file__).parent / "cocotb",
-               extra_env={"SUPREM_SHARED_DATA": str(SHARED_DATA)})
+    outcomes = run_cocotb("movegen", MoveGenerator, "movegen_tb", Path(__file__).parent / "cocotb",
+                          extra_env={"SUPREM_SHARED_DATA": str(SHARED_DATA)})
+    assert outcomes == {"moves_in_model_order": "pass", "legality_and_make_unmake": "pass"}
