@@ -23,7 +23,9 @@ def centrality_of(square):
 class DestinationArbiter(wiring.Component):
     """Picks the destination cell whose moves come next at a ply: the best cell not yet done.
 
-    Combinational. A cell's key prefix (victim, safety, centrality, square) is unique and fixed
+    Two pipeline stages: the inputs of cycle t give the outputs of cycle t+1 (the cells'
+    outputs must hold still across both); the register sits after the class selection. A
+    cell's key prefix (victim, safety, centrality, square) is unique and fixed
     while the position is, so emitting moves in decreasing key order means always taking the
     best cell that still has moves; a ply only has to remember which cells it has finished
     (``done``) and, in the current cell, the next slot (kept by the generator). The best cell is
@@ -69,9 +71,27 @@ class DestinationArbiter(wiring.Component):
         class_hits = Signal(len(classes))
         m.d.comb += class_hits.eq(Cat(*(p.any() for p in class_planes)))
         best_class_onehot = highest_onehot(m, "best_class_onehot", class_hits)
-        best_class = plane(m, "best_class", select_onehot(best_class_onehot, class_planes))
-        best_victim = select_onehot(best_class_onehot, [Const(v, 3) for v, _ in classes])
-        best_safe = select_onehot(best_class_onehot, [Const(s, 1) for _, s in classes])
+        board_found = Signal()
+        m.d.comb += board_found.eq(eligible.any())
+        # The en-passant cell: a pawn capture, so victim class 1.
+        ep = self.en_passant
+        ep_prefix = Signal(12)
+        m.d.comb += ep_prefix.eq(Cat(ep.square, centrality_of(ep.square), ep.safe, Const(1, 3)))
+        ep_open = Signal()
+        m.d.comb += ep_open.eq(ep.valid & ep.slots.any() & ~self.en_passant_done)
+
+        # --- the pipeline register: the best class is known; ring and square next cycle ------
+        best_class = Signal(64, name="best_class")
+        best_victim = Signal(3, name="best_victim")
+        best_safe = Signal(name="best_safe")
+        m.d.sync += [
+            best_class.eq(select_onehot(best_class_onehot, class_planes)),
+            best_victim.eq(select_onehot(best_class_onehot, [Const(v, 3) for v, _ in classes])),
+            best_safe.eq(select_onehot(best_class_onehot, [Const(s, 1) for _, s in classes])),
+        ]
+        board_found = _held(m, board_found, "board_found")
+        ep_prefix = _held(m, ep_prefix, "ep_prefix")
+        ep_open = _held(m, ep_open, "ep_open")
         ring_planes = [plane(m, f"best_ring_{c}", best_class & Const(RINGS[c], 64)) for c in range(4)]
         ring_hits = Signal(4)
         m.d.comb += ring_hits.eq(Cat(*(p.any() for p in ring_planes)))
@@ -79,21 +99,19 @@ class DestinationArbiter(wiring.Component):
         best_ring = encode_onehot(best_ring_onehot)
         best_ring_plane = plane(m, "best_ring", select_onehot(best_ring_onehot, ring_planes))
         board_square = msb_index(m, "winner", best_ring_plane)
-        board_found = Signal()
-        m.d.comb += board_found.eq(eligible.any())
         board_prefix = Signal(12)
         m.d.comb += board_prefix.eq(Cat(board_square, best_ring, best_safe, best_victim))
-
-        # The en-passant cell: a pawn capture, so victim class 1.
-        ep = self.en_passant
-        ep_prefix = Signal(12)
-        m.d.comb += ep_prefix.eq(Cat(ep.square, centrality_of(ep.square), ep.safe, Const(1, 3)))
         ep_wins = Signal()
-        m.d.comb += ep_wins.eq(ep.valid & ep.slots.any() & ~self.en_passant_done
-                               & (~board_found | (ep_prefix > board_prefix)))
+        m.d.comb += ep_wins.eq(ep_open & (~board_found | (ep_prefix > board_prefix)))
         m.d.comb += [
             self.found.eq(board_found | ep_wins),
-            self.square.eq(Mux(ep_wins, ep.square, board_square)),
+            self.square.eq(Mux(ep_wins, ep_prefix[0:6], board_square)),
             self.en_passant_cell.eq(ep_wins),
         ]
         return m
+
+
+def _held(m, value, name):
+    held = Signal.like(value, name=name)
+    m.d.sync += held.eq(value)
+    return held

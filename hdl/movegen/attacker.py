@@ -40,12 +40,14 @@ def _direction_table():
 class AttackerSelect(wiring.Component):
     """The move of one destination cell: its first open slot (NEXT) or a given origin (LEGAL).
 
-    Combinational. Reads the cell's 37 slot bits; in ``pick`` mode takes the first open slot at
+    Two pipeline stages: the inputs of cycle t give the outputs of cycle t+1 (the cells'
+    outputs must hold still across both). The first reads the cell's 37 slot bits; in ``pick`` mode takes the first open slot at
     or after ``slot_floor`` (a static priority encoder: least valuable attacker first); in
     ``check`` mode takes the slot that leads from ``query.from_sq`` to the cell. A slot's origin
     is a fixed offset back from the cell, or for a slider the first occupied square back along
-    its ray (one ray, looked up in a ROM of rays and searched by a priority encoder). Builds the
-    absolute move word, its key and the piece codes.
+    its ray (one ray, looked up in a ROM of rays in the first stage and searched by a priority
+    encoder in the second). The second stage builds the absolute move word, its key and the
+    piece codes.
 
     Interface attributes
     --------------------
@@ -133,7 +135,7 @@ class AttackerSelect(wiring.Component):
         m.d.comb += open_slots.eq(readout & allowed & mode_mask)
         first_open = Signal(SLOT_COUNT)
         m.d.comb += first_open.eq(open_slots & -open_slots)
-        m.d.comb += self.more.eq((open_slots & ~first_open).any())
+        more = (open_slots & ~first_open).any()
 
         # The one ray searched: the picked slot's direction, or the query's.
         picked_direction = or_all(Mux(first_open[i], DIRECTION_INDEX[s.step], 0)
@@ -144,6 +146,43 @@ class AttackerSelect(wiring.Component):
         ray_port = rays.read_port(domain="comb")
         m.d.comb += ray_port.addr.eq(Cat(sq, direction))
         blockers = plane(m, "ray_blockers", ray_port.data & ~self.empty)
+
+        # check: the slots with a fixed step that lead from the queried origin to this cell.
+        fixed_matching = Signal(SLOT_COUNT)
+        for i, slot in enumerate(SLOTS):
+            df, dr = slot.step
+            if slot.kind == "castle":
+                m.d.comb += fixed_matching[i].eq(readout[i] & (query_from == E1))
+            elif slot.kind != "ray":
+                m.d.comb += fixed_matching[i].eq(readout[i] & (d_file == df) & (d_rank == dr))
+
+        # --- the pipeline register: everything below is the second cycle ----------------------
+        def hold(value, name):
+            held = Signal.like(value, name=f"s2_{name}") if isinstance(value, Signal) else \
+                Signal(len(value), name=f"s2_{name}")
+            m.d.sync += held.eq(value)
+            return held
+
+        blockers = hold(blockers, "blockers")
+        direction = hold(direction, "direction")
+        readout = hold(readout, "readout")
+        first_open = hold(first_open, "first_open")
+        fixed_matching = hold(fixed_matching, "fixed_matching")
+        query_direction = hold(query_direction, "query_direction")
+        query_from = hold(query_from, "query_from")
+        m.d.sync += self.more.eq(more)
+        sq = hold(sq, "square")
+        use_ep = hold(use_ep, "use_ep")
+        quiet = hold(quiet, "quiet")
+        board_victim = hold(board_victim, "victim")
+        safe_here = hold(self.safe.bit_select(self.square, 1), "safe")
+        check = hold(self.check, "check")
+        query = Signal.like(self.query, name="s2_query")
+        m.d.sync += query.eq(self.query)
+        promotion_rank = hold(self.promotion_rank, "promotion_rank")
+        side = hold(self.side, "side")
+        flip = Mux(side, 56, 0)
+
         # Back along N, NE, E or NW the first piece has the next lower index, else the next higher.
         lowest = onehot_index(plane(m, "ray_lowest", blockers & -blockers))
         highest = msb_index(m, "ray_highest", blockers)
@@ -151,20 +190,13 @@ class AttackerSelect(wiring.Component):
         ray_origin = Signal(6)
         m.d.comb += ray_origin.eq(Mux(going_up, highest, lowest))
 
-        # check: the slot that leads from the queried origin to this cell.
         matching = Signal(SLOT_COUNT)
-        for i, slot in enumerate(SLOTS):
-            df, dr = slot.step
-            if slot.kind == "ray":
-                geometry = (query_direction == DIRECTION_INDEX[slot.step]) & (ray_origin == query_from)
-            elif slot.kind == "castle":
-                geometry = query_from == E1
-            else:
-                geometry = (d_file == df) & (d_rank == dr)
-            m.d.comb += matching[i].eq(readout[i] & geometry)
+        ray_matches = [readout[i] & (query_direction == DIRECTION_INDEX[slot.step]) & (ray_origin == query_from)
+                       if slot.kind == "ray" else Const(0, 1) for i, slot in enumerate(SLOTS)]
+        m.d.comb += matching.eq(fixed_matching | Cat(*ray_matches))
 
         chosen = Signal(SLOT_COUNT)
-        m.d.comb += chosen.eq(Mux(self.check, matching, first_open))
+        m.d.comb += chosen.eq(Mux(check, matching, first_open))
         slot_index = Signal(range(SLOT_COUNT))
         m.d.comb += slot_index.eq(or_all(Mux(chosen[i], i, 0) for i in range(SLOT_COUNT)))
         is_ray = Signal()
@@ -182,7 +214,7 @@ class AttackerSelect(wiring.Component):
         m.d.comb += promotion.eq((sq[3:6] == 7) & or_all(chosen[i] for i in PROMOTING_SLOTS))
         promotion_piece = Signal(3)
         m.d.comb += promotion_piece.eq(Array(Const(PROMOTION_ORDER[3 - r], 3) for r in range(4))
-                                       [self.promotion_rank])
+                                       [promotion_rank])
         victim_type = Signal(3)
         m.d.comb += victim_type.eq(Mux(en_passant, PieceType.PAWN.value, board_victim))
         moving_type = Signal(3)
@@ -192,30 +224,28 @@ class AttackerSelect(wiring.Component):
         m.d.comb += [
             move.from_sq.eq(origin ^ flip),
             move.to_sq.eq(sq ^ flip),
-            move.promotion.eq(Mux(promotion,
-                                  Mux(self.check, self.query.promotion.as_value(), promotion_piece), 0)),
+            move.promotion.eq(Mux(promotion, Mux(check, query.promotion.as_value(), promotion_piece), 0)),
             move.flags.capture.eq(victim_type != 0),
             move.flags.en_passant.eq(en_passant),
             move.flags.castle.eq(chosen[CASTLE]),
             move.flags.double_push.eq(chosen[DOUBLE_PUSH]),
             self.key.victim.eq(victim_type),
-            self.key.safe.eq(self.safe.bit_select(sq, 1)),
+            self.key.safe.eq(safe_here),
             self.key.centrality.eq(centrality_of(sq)),
             self.key.square.eq(sq),
             self.key.attacker.eq(SLOT_COUNT - 1 - slot_index),
-            self.key.promotion_rank.eq(Mux(promotion, self.promotion_rank, 3)),
-            self.piece.eq(Cat(moving_type, self.side)),
-            self.victim_code.eq(Mux(victim_type != 0, Cat(victim_type, ~self.side), 0)),
+            self.key.promotion_rank.eq(Mux(promotion, promotion_rank, 3)),
+            self.piece.eq(Cat(moving_type, side)),
+            self.victim_code.eq(Mux(victim_type != 0, Cat(victim_type, ~side), 0)),
             self.promotion.eq(promotion),
             self.slot.eq(slot_index),
         ]
 
         # A query is legal when a slot matches and its promotion and flags are the canonical ones.
-        query_promotion = self.query.promotion.as_value()
+        query_promotion = query.promotion.as_value()
         promotion_ok = Mux(promotion,
                            (query_promotion >= PieceType.KNIGHT.value) & (query_promotion <= PieceType.QUEEN.value),
                            query_promotion == 0)
-        flags_ok = self.query.flags.as_value() == move.flags.as_value()
-        m.d.comb += self.found.eq(Mux(self.check, matching.any() & promotion_ok & flags_ok,
-                                      first_open.any()))
+        flags_ok = query.flags.as_value() == move.flags.as_value()
+        m.d.comb += self.found.eq(Mux(check, matching.any() & promotion_ok & flags_ok, first_open.any()))
         return m

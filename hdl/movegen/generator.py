@@ -5,11 +5,12 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import Halfmove
+from ..encoding import Halfmove, MoveWord
 from .arbiter import DestinationArbiter
 from .attacker import AttackerSelect
 from .cells import Planes, SquareCells
-from .layouts import Context, GenMode, GenOp, GenRequest, GenResponse
+from .geometry import SLOT_COUNT
+from .layouts import Context, GenMode, GenOp, GenRequest, GenResponse, NextCell
 
 __all__ = ["MoveGenerator"]
 
@@ -73,29 +74,41 @@ class MoveGenerator(wiring.Component):
         m.submodules.arbiter = arbiter = DestinationArbiter()
         m.submodules.attacker = attacker = AttackerSelect()
         m.submodules.context = context = Memory(shape=Context, depth=self._max_ply, init=[])
-        m.submodules.done = done_cells = Memory(shape=64, depth=self._max_ply, init=[])
-        ctx_read = context.read_port(domain="comb")
-        ctx_write = context.write_port()
-        done_read = done_cells.read_port(domain="comb")
-        done_write = done_cells.write_port()
+        m.submodules.taken_cells = taken_cells = Memory(shape=64, depth=self._max_ply, init=[])
+        m.submodules.next_cells = next_cells = Memory(shape=NextCell, depth=self._max_ply, init=[])
+        ctx_read, ctx_write = context.read_port(domain="comb"), context.write_port()
+        taken_read, taken_write = taken_cells.read_port(domain="comb"), taken_cells.write_port()
+        next_read, next_write = next_cells.read_port(domain="comb"), next_cells.write_port()
 
-        # Stage A (the request cycle): arbitration across cells. Stage B: the attacker.
-        busy = Signal()         # a request is in stage B
         # The cells see the side to move through a register, so that all their logic hangs off
         # registers (in simulation it is then evaluated once per clock, not on every input
         # change). A change of board or side takes two cycles to reach the cells' outputs.
         side = Signal()
         changing = Signal()
         changed = Signal()
-        m.d.comb += changing.eq((self.halfmove.valid & self.halfmove.ready) | (self.side != side))
+        m.d.comb += changing.eq(self.halfmove.valid | (self.side != side))
         m.d.sync += [side.eq(self.side), changed.eq(changing)]
+        flip = Mux(side, 56, 0)
+
+        # Pipeline occupancy. The cells are read by the arbiter's and the attacker's first
+        # stages; a halfmove reaches the cells' outputs two cycles after it is taken, so it is
+        # taken whenever no job will still read the cells after the next cycle.
+        attacker_busy = Signal()        # a job in the attacker's second stage
+        fresh_at_x2 = Signal()          # a fresh ply's arbitration in the arbiter's second stage
+        fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
+        lookahead_at_x1 = Signal()
+        lookahead_at_x2 = Signal()
+        busy = Signal()
+        reading_soon = Signal()
+        m.d.comb += [reading_soon.eq(attacker_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x1),
+                     busy.eq(reading_soon | lookahead_at_x2)]
 
         m.d.comb += [
-            self.halfmove.ready.eq(~busy),
-            cells.halfmove.valid.eq(self.halfmove.valid & ~busy),
+            self.halfmove.ready.eq(~reading_soon),
+            cells.halfmove.valid.eq(self.halfmove.valid & ~reading_soon),
             cells.halfmove.payload.eq(self.halfmove.payload),
             cells.side.eq(side),
-            self.request.ready.eq(~busy & ~self.halfmove.valid & ~changing & ~changed),
+            self.request.ready.eq(~busy & ~changing & ~changed),
             self.in_check.eq(cells.king_attacked.bit_select(side, 1)),
             self.king_attacked.eq(cells.king_attacked),
             self.attacks[0].eq(cells.attacks[0]),
@@ -111,66 +124,117 @@ class MoveGenerator(wiring.Component):
                 else:
                     m.d.comb += sink.eq(source)
 
-        # --- stage A: the best cell this ply has not finished ---------------------------------
+        # --- the request cycle ------------------------------------------------------------------
         req = self.request.payload
+        taken = Signal()
+        m.d.comb += taken.eq(self.request.valid & self.request.ready)
         captures = Signal()
         m.d.comb += captures.eq((req.mode == GenMode.CAPTURES) & ~self.in_check)
-        m.d.comb += [ctx_read.addr.eq(req.ply), done_read.addr.eq(req.ply)]
-        fresh = Signal()
-        m.d.comb += fresh.eq((req.op == GenOp.FIRST) | ~ctx_read.data.started)
-        ctx = Signal(Context)
-        done = Signal(64)
-        with m.If(fresh):
-            m.d.comb += [ctx.started.eq(1), ctx.promotion_rank.eq(3)]
-        with m.Else():
-            m.d.comb += [ctx.eq(ctx_read.data), done.eq(done_read.data)]
-        m.d.comb += [
-            arbiter.done.eq(done),
-            arbiter.en_passant_done.eq(ctx.en_passant_done),
-            arbiter.captures.eq(captures),
-        ]
-
-        b_op = Signal(GenOp)
-        b_ply = Signal(range(self._max_ply))
-        b_found = Signal()
-        b_square = Signal(6)
-        b_ep_cell = Signal()
-        b_ctx = Signal(Context)
-        b_done = Signal(64)
-        b_captures = Signal()
-        b_query = Signal.like(req.move)
-        taken = self.request.valid & self.request.ready
+        m.d.comb += [ctx_read.addr.eq(req.ply), taken_read.addr.eq(req.ply), next_read.addr.eq(req.ply)]
+        ctx, nxt = ctx_read.data, next_read.data
         is_legal = req.op == GenOp.LEGAL
-        m.d.sync += busy.eq(taken)
-        with m.If(taken):
-            m.d.sync += [
-                b_op.eq(req.op),
-                b_ply.eq(req.ply),
-                b_found.eq(arbiter.found),
-                b_square.eq(Mux(is_legal, req.move.to_sq ^ Mux(side, 56, 0), arbiter.square)),
-                b_ep_cell.eq(~is_legal & arbiter.en_passant_cell),
-                b_ctx.eq(ctx),
-                b_done.eq(done),
-                b_captures.eq(~is_legal & captures),
-                b_query.eq(req.move),
-            ]
+        fresh = Signal()        # the ply starts: its first cell must be arbitrated
+        m.d.comb += fresh.eq(~is_legal & ((req.op == GenOp.FIRST) | ~ctx.started))
+        # A started ply goes on in its current cell, else in the cell found one step ahead.
+        stay = Signal()
+        m.d.comb += stay.eq(ctx.more)
 
-        # --- stage B: the attacker in that cell; the ply's context moves on ---------------------
-        checking = b_op == GenOp.LEGAL
+        # A job for the attacker: from the request cycle, or from a fresh ply's arbitration.
+        Job = data.StructLayout({
+            "op": GenOp, "ply": range(self._max_ply), "valid_cell": 1, "square": 6,
+            "en_passant_cell": 1, "slot": range(SLOT_COUNT + 1), "promotion_rank": 2, "captures": 1,
+            "taken": 64, "en_passant_done": 1, "query": MoveWord,
+        })
+        job = Signal(Job)             # entering the attacker this cycle
+        job_valid = Signal()
+        fresh_job = Signal(Job)       # a fresh ply waiting for its arbitration
+        next_cell_taken = Signal(64)
+        m.d.comb += next_cell_taken.eq(taken_read.data | Mux(nxt.en_passant_cell, 0, Const(1, 1) << nxt.square))
+        with m.If(fresh_at_s1):
+            m.d.comb += [job.eq(fresh_job), job_valid.eq(1)]
+        with m.Elif(taken & ~fresh):
+            m.d.comb += [
+                job_valid.eq(1),
+                job.op.eq(req.op), job.ply.eq(req.ply), job.captures.eq(captures & ~is_legal),
+                job.query.eq(req.move),
+                job.promotion_rank.eq(Mux(stay, ctx.promotion_rank, 3)),
+                job.slot.eq(Mux(stay & ~is_legal, ctx.slot, 0)),
+            ]
+            with m.If(is_legal):
+                m.d.comb += [job.valid_cell.eq(1), job.square.eq(req.move.to_sq ^ flip)]
+            with m.Elif(stay):
+                m.d.comb += [job.valid_cell.eq(1), job.square.eq(ctx.current),
+                             job.en_passant_cell.eq(ctx.current_en_passant),
+                             job.taken.eq(taken_read.data), job.en_passant_done.eq(ctx.en_passant_done)]
+            with m.Else():
+                m.d.comb += [job.valid_cell.eq(nxt.found), job.square.eq(nxt.square),
+                             job.en_passant_cell.eq(nxt.en_passant_cell), job.taken.eq(next_cell_taken),
+                             job.en_passant_done.eq(ctx.en_passant_done | nxt.en_passant_cell)]
         m.d.comb += [
             attacker.side.eq(side),
-            attacker.square.eq(b_square),
-            attacker.en_passant_cell.eq(b_ep_cell),
-            attacker.slot_floor.eq(Mux(checking, 0, b_ctx.slot)),
-            attacker.captures.eq(b_captures),
-            attacker.check.eq(checking),
-            attacker.query.eq(b_query),
-            attacker.promotion_rank.eq(b_ctx.promotion_rank),
+            attacker.square.eq(job.square),
+            attacker.en_passant_cell.eq(job.en_passant_cell & (job.op != GenOp.LEGAL)),
+            attacker.slot_floor.eq(job.slot),
+            attacker.captures.eq(job.captures),
+            attacker.check.eq(job.op == GenOp.LEGAL),
+            attacker.query.eq(job.query),
+            attacker.promotion_rank.eq(job.promotion_rank),
         ]
+
+        # --- the arbiter: a fresh ply's first cell, or a ply's next cell one step ahead ---------
+        Launch = data.StructLayout({"ply": range(self._max_ply), "taken": 64, "en_passant_done": 1,
+                                    "captures": 1})
+        lookahead = Signal(Launch)    # in the arbiter's first stage when lookahead_at_x1
+        at_x2 = Signal(Launch)        # what the arbiter's second stage is working on
+        launch_fresh = Signal()
+        m.d.comb += launch_fresh.eq(taken & fresh)
+        with m.If(launch_fresh):
+            m.d.comb += [arbiter.done.eq(0), arbiter.en_passant_done.eq(0), arbiter.captures.eq(captures)]
+        with m.Else():
+            m.d.comb += [arbiter.done.eq(lookahead.taken), arbiter.en_passant_done.eq(lookahead.en_passant_done),
+                         arbiter.captures.eq(lookahead.captures)]
+        m.d.sync += [fresh_at_x2.eq(launch_fresh), lookahead_at_x2.eq(lookahead_at_x1 & ~launch_fresh)]
+        with m.If(launch_fresh):
+            m.d.sync += [at_x2.ply.eq(req.ply), at_x2.captures.eq(captures),
+                         fresh_job.op.eq(req.op), fresh_job.ply.eq(req.ply), fresh_job.captures.eq(captures),
+                         fresh_job.slot.eq(0), fresh_job.promotion_rank.eq(3), fresh_job.query.eq(req.move)]
+        with m.Elif(lookahead_at_x1):
+            m.d.sync += at_x2.eq(lookahead)
+
+        # A fresh ply's cell is known: it enters the attacker next cycle, and the search for the
+        # cell after it starts.
+        winner_taken = Signal(64)
+        m.d.comb += winner_taken.eq(Mux(arbiter.en_passant_cell, 0, Const(1, 1) << arbiter.square))
+        m.d.sync += fresh_at_s1.eq(fresh_at_x2)
+        with m.If(fresh_at_x2):
+            m.d.sync += [fresh_job.valid_cell.eq(arbiter.found), fresh_job.square.eq(arbiter.square),
+                         fresh_job.en_passant_cell.eq(arbiter.en_passant_cell),
+                         fresh_job.taken.eq(winner_taken), fresh_job.en_passant_done.eq(arbiter.en_passant_cell)]
+        # A job that enters a new cell starts the search for the one after it.
+        entering_new_cell = Signal()
+        m.d.comb += entering_new_cell.eq(job_valid & (job.op != GenOp.LEGAL) & job.valid_cell
+                                         & (fresh_at_s1 | ~stay))
+        m.d.sync += lookahead_at_x1.eq(entering_new_cell)
+        with m.If(entering_new_cell):
+            m.d.sync += [lookahead.ply.eq(job.ply), lookahead.taken.eq(job.taken),
+                         lookahead.en_passant_done.eq(job.en_passant_done), lookahead.captures.eq(job.captures)]
+        # A fresh ply with nothing to emit, and every look-ahead, leave their answer for the ply.
+        m.d.comb += [
+            next_write.addr.eq(at_x2.ply),
+            next_write.en.eq(lookahead_at_x2 | (fresh_at_x2 & ~arbiter.found)),
+            next_write.data.found.eq(arbiter.found & lookahead_at_x2),
+            next_write.data.square.eq(arbiter.square),
+            next_write.data.en_passant_cell.eq(arbiter.en_passant_cell),
+        ]
+
+        # --- the attacker's second stage: the answer, and the ply's context moves on ----------
+        b_job = Signal(Job)
+        m.d.sync += [attacker_busy.eq(job_valid), b_job.eq(job)]
+        checking = b_job.op == GenOp.LEGAL
         found = Signal()
-        m.d.comb += found.eq(attacker.found & (checking | b_found))
-        m.d.sync += self.response.valid.eq(busy)
-        with m.If(busy):
+        m.d.comb += found.eq(attacker.found & b_job.valid_cell)
+        m.d.sync += self.response.valid.eq(attacker_busy)
+        with m.If(attacker_busy):
             m.d.sync += [
                 self.response.payload.found.eq(found),
                 self.response.payload.move.eq(attacker.move),
@@ -179,31 +243,24 @@ class MoveGenerator(wiring.Component):
                 self.response.payload.victim.eq(attacker.victim_code),
             ]
         # After a move: the same slot again with the next promotion piece (capture-only mode:
-        # only capture-promotions get more than the queen), else the next slot of the cell,
-        # else the cell is finished.
-        next_ctx = Signal(Context)
-        next_done = Signal(64)
+        # only capture-promotions get more than the queen), else the next slot of the cell.
         more_promotions = Signal()
-        m.d.comb += more_promotions.eq(attacker.promotion & (b_ctx.promotion_rank != 0)
-                                       & (~b_captures | attacker.move.flags.capture))
-        m.d.comb += [next_ctx.eq(b_ctx), next_done.eq(b_done)]
-        with m.If(more_promotions):
-            m.d.comb += [next_ctx.slot.eq(attacker.slot),
-                         next_ctx.promotion_rank.eq(b_ctx.promotion_rank - 1)]
-        with m.Elif(attacker.more):
-            m.d.comb += [next_ctx.slot.eq(attacker.slot + 1), next_ctx.promotion_rank.eq(3)]
-        with m.Else():
-            m.d.comb += [next_ctx.slot.eq(0), next_ctx.promotion_rank.eq(3)]
-            with m.If(b_ep_cell):
-                m.d.comb += next_ctx.en_passant_done.eq(1)
-            with m.Else():
-                m.d.comb += next_done.eq(b_done | (Const(1, 1) << b_square))
-        writing = Signal()
-        m.d.comb += writing.eq(busy & ~checking & (found | (b_op == GenOp.FIRST)))
+        m.d.comb += more_promotions.eq(attacker.promotion & (b_job.promotion_rank != 0)
+                                       & (~b_job.captures | attacker.move.flags.capture))
+        next_ctx = Signal(Context)
         m.d.comb += [
-            ctx_write.addr.eq(b_ply), ctx_write.en.eq(writing),
-            ctx_write.data.eq(Mux(found, next_ctx, b_ctx)),
-            done_write.addr.eq(b_ply), done_write.en.eq(writing),
-            done_write.data.eq(Mux(found, next_done, b_done)),
+            next_ctx.started.eq(1),
+            next_ctx.en_passant_done.eq(b_job.en_passant_done),
+            next_ctx.current.eq(b_job.square),
+            next_ctx.current_en_passant.eq(b_job.en_passant_cell),
+            next_ctx.more.eq(found & (more_promotions | attacker.more)),
+            next_ctx.slot.eq(Mux(more_promotions, attacker.slot, attacker.slot + 1)),
+            next_ctx.promotion_rank.eq(Mux(more_promotions, b_job.promotion_rank - 1, 3)),
+        ]
+        writing = Signal()      # a move was found, or a fresh ply turned out empty
+        m.d.comb += writing.eq(attacker_busy & ~checking & (found | ~b_job.valid_cell & (b_job.op == GenOp.FIRST)))
+        m.d.comb += [
+            ctx_write.addr.eq(b_job.ply), ctx_write.en.eq(writing), ctx_write.data.eq(next_ctx),
+            taken_write.addr.eq(b_job.ply), taken_write.en.eq(writing), taken_write.data.eq(b_job.taken),
         ]
         return m

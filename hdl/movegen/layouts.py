@@ -5,7 +5,7 @@ from amaranth.lib import data, enum
 from ..encoding import MoveWord, PieceType
 from .geometry import SLOT_COUNT
 
-__all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context"]
+__all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context", "NextCell"]
 
 #: The order of moves at one ply: the generator emits moves in strictly decreasing key order.
 #: Compared as an unsigned integer, fields from the most significant down: what is captured,
@@ -47,11 +47,21 @@ GenResponse = data.StructLayout({
     "victim": 4,               # the captured piece's code (the pawn for en passant), 0 if none
 })
 
-#: What a ply remembers between requests besides its 64-bit mask of finished cells: in the
-#: current (best unfinished) cell, the next slot to try and the next promotion piece.
+#: What a ply remembers between requests besides its 64-bit mask of taken cells: the cell it
+#: is emitting, the next slot and promotion piece there, and whether the cell has more.
 Context = data.StructLayout({
     "started": 1,
-    "en_passant_done": 1,
+    "en_passant_done": 1,  # the en-passant cell has been taken
+    "current": 6,          # the cell being emitted (mover's frame)
+    "current_en_passant": 1,
+    "more": 1,             # the current cell has moves left
     "slot": range(SLOT_COUNT + 1),
     "promotion_rank": 2,   # 3: queen (or no promotion) next, then 2, 1, 0: knight, rook, bishop
+})
+
+#: The best cell after the current one, found one step ahead by the arbiter.
+NextCell = data.StructLayout({
+    "found": 1,
+    "square": 6,
+    "en_passant_cell": 1,
 })
