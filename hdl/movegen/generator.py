@@ -96,11 +96,10 @@ class MoveGenerator(wiring.Component):
         attacker_busy = Signal()        # a job in the attacker's second stage
         fresh_at_x2 = Signal()          # a fresh ply's arbitration in the arbiter's second stage
         fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
-        lookahead_at_x1 = Signal()
         lookahead_at_x2 = Signal()
         busy = Signal()
         reading_soon = Signal()
-        m.d.comb += [reading_soon.eq(attacker_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x1),
+        m.d.comb += [reading_soon.eq(attacker_busy | fresh_at_x2 | fresh_at_s1),
                      busy.eq(reading_soon | lookahead_at_x2)]
 
         m.d.comb += [
@@ -182,45 +181,37 @@ class MoveGenerator(wiring.Component):
         ]
 
         # --- the arbiter: a fresh ply's first cell, or a ply's next cell one step ahead ---------
-        Launch = data.StructLayout({"ply": range(self._max_ply), "taken": 64, "en_passant_done": 1,
-                                    "captures": 1})
-        lookahead = Signal(Launch)    # in the arbiter's first stage when lookahead_at_x1
-        at_x2 = Signal(Launch)        # what the arbiter's second stage is working on
+        # A job that enters a new cell starts, in the same cycle, the search for the cell after
+        # it, so the answer is in the ply's context by the time the ply can ask again.
+        entering_new_cell = Signal()
+        m.d.comb += entering_new_cell.eq(job_valid & (job.op != GenOp.LEGAL) & job.valid_cell
+                                         & (fresh_at_s1 | ~stay))
         launch_fresh = Signal()
         m.d.comb += launch_fresh.eq(taken & fresh)
         with m.If(launch_fresh):
             m.d.comb += [arbiter.done.eq(0), arbiter.en_passant_done.eq(0), arbiter.captures.eq(captures)]
         with m.Else():
-            m.d.comb += [arbiter.done.eq(lookahead.taken), arbiter.en_passant_done.eq(lookahead.en_passant_done),
-                         arbiter.captures.eq(lookahead.captures)]
-        m.d.sync += [fresh_at_x2.eq(launch_fresh), lookahead_at_x2.eq(lookahead_at_x1 & ~launch_fresh)]
+            m.d.comb += [arbiter.done.eq(job.taken), arbiter.en_passant_done.eq(job.en_passant_done),
+                         arbiter.captures.eq(job.captures)]
+        x2_ply = Signal(range(self._max_ply))     # the ply the arbiter's second stage answers
+        m.d.sync += [fresh_at_x2.eq(launch_fresh), lookahead_at_x2.eq(entering_new_cell)]
         with m.If(launch_fresh):
-            m.d.sync += [at_x2.ply.eq(req.ply), at_x2.captures.eq(captures),
+            m.d.sync += [x2_ply.eq(req.ply),
                          fresh_job.op.eq(req.op), fresh_job.ply.eq(req.ply), fresh_job.captures.eq(captures),
                          fresh_job.slot.eq(0), fresh_job.promotion_rank.eq(3), fresh_job.query.eq(req.move)]
-        with m.Elif(lookahead_at_x1):
-            m.d.sync += at_x2.eq(lookahead)
+        with m.Elif(entering_new_cell):
+            m.d.sync += x2_ply.eq(job.ply)
 
-        # A fresh ply's cell is known: it enters the attacker next cycle, and the search for the
-        # cell after it starts.
-        winner_taken = Signal(64)
-        m.d.comb += winner_taken.eq(Mux(arbiter.en_passant_cell, 0, Const(1, 1) << arbiter.square))
+        # A fresh ply's cell is known: it enters the attacker next cycle.
         m.d.sync += fresh_at_s1.eq(fresh_at_x2)
         with m.If(fresh_at_x2):
             m.d.sync += [fresh_job.valid_cell.eq(arbiter.found), fresh_job.square.eq(arbiter.square),
                          fresh_job.en_passant_cell.eq(arbiter.en_passant_cell),
-                         fresh_job.taken.eq(winner_taken), fresh_job.en_passant_done.eq(arbiter.en_passant_cell)]
-        # A job that enters a new cell starts the search for the one after it.
-        entering_new_cell = Signal()
-        m.d.comb += entering_new_cell.eq(job_valid & (job.op != GenOp.LEGAL) & job.valid_cell
-                                         & (fresh_at_s1 | ~stay))
-        m.d.sync += lookahead_at_x1.eq(entering_new_cell)
-        with m.If(entering_new_cell):
-            m.d.sync += [lookahead.ply.eq(job.ply), lookahead.taken.eq(job.taken),
-                         lookahead.en_passant_done.eq(job.en_passant_done), lookahead.captures.eq(job.captures)]
+                         fresh_job.taken.eq(Mux(arbiter.en_passant_cell, 0, Const(1, 1) << arbiter.square)),
+                         fresh_job.en_passant_done.eq(arbiter.en_passant_cell)]
         # A fresh ply with nothing to emit, and every look-ahead, leave their answer for the ply.
         m.d.comb += [
-            next_write.addr.eq(at_x2.ply),
+            next_write.addr.eq(x2_ply),
             next_write.en.eq(lookahead_at_x2 | (fresh_at_x2 & ~arbiter.found)),
             next_write.data.found.eq(arbiter.found & lookahead_at_x2),
             next_write.data.square.eq(arbiter.square),
