@@ -149,11 +149,13 @@ class MoveGenerator(wiring.Component):
         fresh_job = Signal(Job)       # a fresh ply waiting for its arbitration
         next_cell_taken = Signal(64)
         m.d.comb += next_cell_taken.eq(taken_read.data | Mux(nxt.en_passant_cell, 0, Const(1, 1) << nxt.square))
+        # Only the valid bit waits for the handshake: the job's fields follow the request port
+        # whether or not it is taken, which keeps the handshake off the data path.
+        m.d.comb += job_valid.eq(fresh_at_s1 | (taken & ~fresh))
         with m.If(fresh_at_s1):
-            m.d.comb += [job.eq(fresh_job), job_valid.eq(1)]
-        with m.Elif(taken & ~fresh):
+            m.d.comb += job.eq(fresh_job)
+        with m.Else():
             m.d.comb += [
-                job_valid.eq(1),
                 job.op.eq(req.op), job.ply.eq(req.ply), job.captures.eq(captures & ~is_legal),
                 job.query.eq(req.move),
                 job.promotion_rank.eq(Mux(stay, ctx.promotion_rank, 3)),
@@ -188,7 +190,7 @@ class MoveGenerator(wiring.Component):
                                          & (fresh_at_s1 | ~stay))
         launch_fresh = Signal()
         m.d.comb += launch_fresh.eq(taken & fresh)
-        with m.If(launch_fresh):
+        with m.If(fresh & ~fresh_at_s1):       # (not gated by the handshake: see the job above)
             m.d.comb += [arbiter.done.eq(0), arbiter.en_passant_done.eq(0), arbiter.captures.eq(captures)]
         with m.Else():
             m.d.comb += [arbiter.done.eq(job.taken), arbiter.en_passant_done.eq(job.en_passant_done),
