@@ -23,19 +23,26 @@ class MoveGenerator(wiring.Component):
     * ``FIRST``/``NEXT`` at a ply: the best pseudo-legal move not yet returned at that ply
       (``FIRST`` starts the ply afresh), in ``ALL`` or ``CAPTURES`` mode. Moves come in strictly
       decreasing key order, each exactly once; ``found`` = 0 when the ply is exhausted. A ply's
-      context (the cells it has finished, the next slot and promotion piece in the current
-      cell) lives in small memories indexed by ply, so it survives any generation, make and
-      unmake at other plies, as long as the position at the ply is the same when it resumes.
+      context (the cells it has taken, the cell it is emitting with its next slot and promotion
+      piece, and the best cell after it) lives in small memories indexed by ply, so it survives
+      any generation, make and unmake at other plies, as long as the position at the ply is
+      the same when it resumes.
     * ``LEGAL``: whether ``move`` is a move the generator would emit here, flags included.
 
-    ``side`` is the colour to move; it and the board must be steady while a request is in
-    flight. Check, attacked squares and the king-attacked flags are continuous outputs.
+    How: the arbiter (two pipeline stages) finds a ply's best cell; the attacker select (two
+    stages) takes the move inside a cell. ``FIRST`` runs both; after that the arbiter works one
+    step ahead — in the cycle a ply enters a cell it starts looking for the cell after it — so
+    ``NEXT`` runs only the attacker.
 
-    Timing: ``halfmove`` is taken every cycle the generator is not busy; a request is taken
-    (``request.ready``) from the second cycle after the last halfmove or change of ``side``,
-    and its response is valid for one cycle, two cycles later. A ply thus
-    yields one move every two cycles. ``attacks``, ``king_attacked`` and ``in_check`` follow
-    the board with the same latency as requests.
+    ``side`` is the colour to move; it must not change while a request is in flight. Check,
+    attacked squares and the king-attacked flags are continuous outputs.
+
+    Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
+    ``LEGAL`` 2, ``FIRST`` 4; a new request is taken the cycle its predecessor's response comes
+    out, so a ply yields one move every two cycles. ``halfmove`` is taken unless a job still
+    has to read the cells (``halfmove.ready``); a request is taken from the second cycle after
+    the last halfmove or change of ``side``, which is also when ``attacks``, ``king_attacked``
+    and ``in_check`` show the new position.
 
     Interface attributes
     --------------------
