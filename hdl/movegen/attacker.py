@@ -41,13 +41,13 @@ class AttackerSelect(wiring.Component):
     """The move of one destination cell: its first open slot (NEXT) or a given origin (LEGAL).
 
     Two pipeline stages: the inputs of cycle t give the outputs of cycle t+1 (the cells'
-    outputs must hold still across both). The first reads the cell's 37 slot bits; in ``pick`` mode takes the first open slot at
-    or after ``slot_floor`` (a static priority encoder: least valuable attacker first); in
-    ``check`` mode takes the slot that leads from ``query.from_sq`` to the cell. A slot's origin
-    is a fixed offset back from the cell, or for a slider the first occupied square back along
-    its ray (one ray, looked up in a ROM of rays in the first stage and searched by a priority
-    encoder in the second). The second stage builds the absolute move word, its key and the
-    piece codes.
+    outputs must hold still across both). The first reads the cell's 37 slot bits; in ``pick``
+    mode it takes the first open slot at or after ``slot_floor`` (a static priority encoder:
+    least valuable attacker first); in ``check`` mode the slot that leads from
+    ``query.from_sq`` to the cell. A slot's origin is a fixed offset back from the cell, or for
+    a slider the first occupied square back along its ray (the first stage chooses the ray;
+    the second looks it up in a ROM of rays and searches it with a priority encoder). The
+    second stage builds the absolute move word, its key and the piece codes.
 
     Interface attributes
     --------------------
@@ -142,10 +142,6 @@ class AttackerSelect(wiring.Component):
                                   for i, s in enumerate(SLOTS) if s.kind == "ray")
         direction = Signal(3)
         m.d.comb += direction.eq(Mux(self.check, query_direction, picked_direction))
-        m.submodules.rays = rays = Memory(shape=64, depth=8 * 64, init=_backward_rays())
-        ray_port = rays.read_port(domain="comb")
-        m.d.comb += ray_port.addr.eq(Cat(sq, direction))
-        blockers = plane(m, "ray_blockers", ray_port.data & ~self.empty)
 
         # check: the slots with a fixed step that lead from the queried origin to this cell.
         fixed_matching = Signal(SLOT_COUNT)
@@ -163,7 +159,7 @@ class AttackerSelect(wiring.Component):
             m.d.sync += held.eq(value)
             return held
 
-        blockers = hold(blockers, "blockers")
+        occupied = hold(~self.empty, "occupied")
         direction = hold(direction, "direction")
         readout = hold(readout, "readout")
         first_open = hold(first_open, "first_open")
@@ -182,6 +178,11 @@ class AttackerSelect(wiring.Component):
         promotion_rank = hold(self.promotion_rank, "promotion_rank")
         side = hold(self.side, "side")
         flip = Mux(side, 56, 0)
+
+        m.submodules.rays = rays = Memory(shape=64, depth=8 * 64, init=_backward_rays())
+        ray_port = rays.read_port(domain="comb")
+        m.d.comb += ray_port.addr.eq(Cat(sq, direction))
+        blockers = plane(m, "ray_blockers", ray_port.data & occupied)
 
         # Back along N, NE, E or NW the first piece has the next lower index, else the next higher.
         lowest = onehot_index(plane(m, "ray_lowest", blockers & -blockers))
