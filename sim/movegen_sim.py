@@ -8,11 +8,13 @@ it over pipes; it speaks in the shared encodings, so tests and the CLI compare i
 import subprocess
 from dataclasses import dataclass
 
+import chess
+
 from hdl.encoding import Halfmove as HalfmoveLayout, MoveWord, pack, unpack
 from hdl.movegen.generator import MoveGenerator
 from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse, MoveKey
 
-from .models.position import setup_halfmoves, validate_board
+from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from .verilator import HARNESS, build_harness, verilog_for
 
 __all__ = ["VerilatedMovegen", "HwMove", "HwState", "movegen_executable", "make", "unmake"]
@@ -43,10 +45,7 @@ class HwMove:
     @property
     def uci(self):
         f = self.fields
-        promo = "" if not f["promotion"] else " pnbrqk"[f["promotion"]]
-        names = "abcdefgh"
-        sq = lambda s: f"{names[s & 7]}{(s >> 3) + 1}"
-        return sq(f["from_sq"]) + sq(f["to_sq"]) + promo
+        return chess.Move(f["from_sq"], f["to_sq"], f["promotion"] or None).uci()
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ class VerilatedMovegen:
 
     def apply(self, halfmoves):
         for h in halfmoves:
-            self._send(f"hm {pack(HalfmoveLayout, op=h.op, square=h.square, piece=unpack_piece(h.piece))}")
+            self._send(f"hm {h.bits}")
 
     def set_side(self, side):
         self.side = side
@@ -154,13 +153,8 @@ class VerilatedMovegen:
         return HwMove(bool(found), word, key, piece, victim, cycles)
 
 
-def unpack_piece(code):
-    return {"type": code & 7, "colour": code >> 3}
-
-
 def make(hw, board, move):
     """Make a python-chess ``move`` on both ``hw`` and ``board``; returns what :func:`unmake` needs."""
-    from .models.position import move_halfmoves
     halfmoves = move_halfmoves(board, move)
     hw.apply(halfmoves)
     hw.set_side(hw.side ^ 1)
@@ -169,7 +163,6 @@ def make(hw, board, move):
 
 
 def unmake(hw, board, halfmoves):
-    from .models.position import inverse
     hw.apply(inverse(halfmoves))
     hw.set_side(hw.side ^ 1)
     board.pop()

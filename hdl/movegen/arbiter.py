@@ -4,7 +4,9 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .bitboard import encode_onehot, highest_onehot, msb_index, plane, select_onehot, square_mask
+from .bitboard import (
+    encode_onehot, highest_onehot, msb_index, plane, registered, select_onehot, square_mask,
+)
 from .cells import EnPassantCell
 from .geometry import CENTRALITY
 
@@ -89,9 +91,9 @@ class DestinationArbiter(wiring.Component):
             best_victim.eq(select_onehot(best_class_onehot, [Const(v, 3) for v, _ in classes])),
             best_safe.eq(select_onehot(best_class_onehot, [Const(s, 1) for _, s in classes])),
         ]
-        board_found = _held(m, board_found, "board_found")
-        ep_prefix = _held(m, ep_prefix, "ep_prefix")
-        ep_open = _held(m, ep_open, "ep_open")
+        board_found = registered(m, board_found, "board_found")
+        ep_prefix = registered(m, ep_prefix, "ep_prefix")
+        ep_open = registered(m, ep_open, "ep_open")
         ring_planes = [plane(m, f"best_ring_{c}", best_class & Const(RINGS[c], 64)) for c in range(4)]
         ring_hits = Signal(4)
         m.d.comb += ring_hits.eq(Cat(*(p.any() for p in ring_planes)))
@@ -110,8 +112,3 @@ class DestinationArbiter(wiring.Component):
         ]
         return m
 
-
-def _held(m, value, name):
-    held = Signal.like(value, name=name)
-    m.d.sync += held.eq(value)
-    return held

@@ -7,7 +7,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
-from .bitboard import msb_index, onehot_index, or_all, plane
+from .bitboard import msb_index, onehot_index, or_all, plane, registered
 from .cells import EnPassantCell
 from .geometry import DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS, ray_squares
 from .layouts import MoveKey
@@ -154,10 +154,7 @@ class AttackerSelect(wiring.Component):
 
         # --- the pipeline register: everything below is the second cycle ----------------------
         def hold(value, name):
-            held = Signal.like(value, name=f"s2_{name}") if isinstance(value, Signal) else \
-                Signal(len(value), name=f"s2_{name}")
-            m.d.sync += held.eq(value)
-            return held
+            return registered(m, value, f"s2_{name}")
 
         occupied = hold(~self.empty, "occupied")
         direction = hold(direction, "direction")

@@ -14,7 +14,7 @@ from amaranth.hdl import Cat, Const, Mux, Signal
 
 __all__ = ["plane", "shift", "occluded_fill", "ray_reach", "flip_ranks", "onehot_index",
            "RANKS", "FILES", "square_mask", "msb_index", "or_all",
-           "highest_onehot", "encode_onehot", "select_onehot"]
+           "highest_onehot", "encode_onehot", "select_onehot", "registered"]
 
 FULL = (1 << 64) - 1
 FILES = [sum(1 << (r * 8 + f) for r in range(8)) for f in range(8)]
@@ -119,6 +119,13 @@ def msb_index(m, name, bb):
     m.d.comb += byte.eq(select_onehot(group, [bb[8 * g:8 * g + 8] for g in range(8)]))
     bit = highest_onehot(m, f"{name}_bit", byte)
     return Cat(encode_onehot(bit), encode_onehot(group))
+
+
+def registered(m, value, name):
+    """A register named ``name`` holding ``value`` of the previous cycle (a pipeline cut)."""
+    held = Signal.like(value, name=name) if isinstance(value, Signal) else Signal(len(value), name=name)
+    m.d.sync += held.eq(value)
+    return held
 
 
 def or_all(items):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from hdl.encoding import MARKER, HalfmoveOp, piece_code
+from hdl.encoding import MARKER, Halfmove as HalfmoveLayout, HalfmoveOp, pack, piece_code
 
 __all__ = [
     "Halfmove", "MachinePosition", "PositionError", "validate_board",
@@ -26,6 +26,12 @@ class Halfmove:
     op: HalfmoveOp
     square: int
     piece: int      # 4-bit code; MARKER for a marker
+
+    @property
+    def bits(self):
+        """The halfmove as the halfmove bus carries it."""
+        return pack(HalfmoveLayout, op=self.op, square=self.square,
+                    piece={"type": self.piece & 7, "colour": self.piece >> 3})
 
     def __str__(self):
         sign = "+" if self.op == HalfmoveOp.PLACE else "-"

@@ -13,7 +13,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
-from hdl.encoding import Halfmove, MoveWord, pack, unpack
+from hdl.encoding import MoveWord, pack, unpack
 from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
 from sim.models.movegen import candidate_moves, in_check, ordered_moves
 from sim.models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
@@ -49,8 +49,7 @@ class MovegenTB:
 
     async def halfmoves(self, halfmoves):
         for h in halfmoves:
-            await self._transfer("halfmove", pack(Halfmove, op=h.op, square=h.square,
-                                                  piece={"type": h.piece & 7, "colour": h.piece >> 3}))
+            await self._transfer("halfmove", h.bits)
 
     def set_side(self, side):
         self.side = side
