@@ -78,6 +78,8 @@ def piece_code(piece_type, colour):
 def _plain(value):
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
     if isinstance(value, py_enum.Enum):
         return value.value
     return value
@@ -89,12 +91,16 @@ def pack(layout, **fields):
 
 
 def unpack(layout, bits):
-    """A dict of the fields of ``bits`` under ``layout``, nested layouts as nested dicts."""
+    """A dict of the fields of ``bits`` under ``layout``, nested layouts as nested dicts (arrays
+    as lists)."""
     view = layout.from_bits(bits)
     return _fields(layout, view)
 
 
 def _fields(layout, view):
+    if isinstance(layout, data.ArrayLayout):
+        return [_fields(layout.elem_shape, view[i]) if isinstance(layout.elem_shape, data.Layout)
+                else int(view[i]) for i in range(layout.length)]
     out = {}
     for name, field in layout:
         value = view[name]

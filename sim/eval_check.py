@@ -1,0 +1,116 @@
+"""Checking the evaluator: random tables, random make/unmake walks, hardware against the model.
+
+``random_tables`` fills every table of an evaluator with seeded random contents (field splits,
+external bits, context selectors and shifts included), ``walk`` makes and unmakes random legal
+moves from a position, and ``compare_walk`` drives a hardware evaluator and the model through
+the same walk, comparing the value after every make and every unmake.
+"""
+
+import random
+
+from hdl.encoding import pack
+from hdl.eval.tables import STATE_BITS, ExtSource, TableKind
+
+from .models.evaluator import TableStore
+from .models.position import inverse, move_halfmoves, setup_halfmoves
+
+__all__ = ["random_tables", "random_config", "table_writes", "walk_steps", "compare_walk"]
+
+
+def _random_tops(rng, width):
+    """A random split into fields (each bit a field top with probability 1/4; the top bit always)."""
+    tops = 1 << (width - 1)
+    for bit in range(width - 1):
+        if rng.random() < 0.25:
+            tops |= 1 << bit
+    return tops
+
+
+def random_config(params, unit, rng):
+    """Random CONFIG words for a unit (every selector within range most of the time)."""
+    if params.unit_kind(unit) == "global":
+        bits = pack(params.global_config, field_tops=_random_tops(rng, params.global_bits))
+    else:
+        def external():
+            return {"source": rng.choice(list(ExtSource)), "unit": rng.randrange(8),
+                    "bit": rng.randrange(16)}
+        bits = pack(params.recognizer_config,
+                    field_tops=_random_tops(rng, STATE_BITS), ext_a=external(), ext_b=external(),
+                    context=[{"enable": rng.random() < 0.8, "unit": rng.randrange(max(1, params.globals)),
+                              "offset": rng.randrange(8)} for _ in params.context_bits],
+                    shift=rng.randrange(8))
+    return [(bits >> (24 * i)) & 0xFFFFFF for i in range(params.table_geometry(unit, TableKind.CONFIG)[0])]
+
+
+def random_tables(params, seed):
+    """A ``TableStore`` with every table filled at random from ``seed``.
+
+    Description entries are small in most fields so accumulators both carry within fields and
+    wrap; first-order values span the whole signed 16-bit range now and then.
+    """
+    rng = random.Random(seed)
+    store = TableStore(params)
+    for unit, kind in params.tables():
+        entries, bits, _ = params.table_geometry(unit, kind)
+        if kind == TableKind.CONFIG:
+            values = random_config(params, unit, rng)
+        elif kind == TableKind.DESCRIPTION and unit == 0:
+            values = [rng.randrange(-300, 300) if rng.random() < 0.95 else rng.randrange(-32768, 32768)
+                      for _ in range(entries)]
+        else:
+            values = [rng.getrandbits(bits) for _ in range(entries)]
+        for index, value in enumerate(values):
+            store.write(unit, kind, index, value)
+    return store
+
+
+def table_writes(store):
+    """Every entry of ``store`` as ``(unit, kind, index, data)`` download writes."""
+    for (unit, kind), entries in store.tables.items():
+        for index, value in enumerate(entries):
+            yield unit, kind, index, value
+
+
+def walk_steps(board, plies, rng):
+    """A random walk of up to ``plies`` legal moves from ``board`` and back.
+
+    Yields ``(label, halfmoves, side)``: the setup first, then each make, then each unmake in
+    reverse; ``side`` is the side to move after the step (1 = black).
+    """
+    board = board.copy(stack=False)
+    yield "setup", setup_halfmoves(board), 0 if board.turn else 1
+    made = []
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        halfmoves = move_halfmoves(board, move)
+        board.push(move)
+        made.append((move, halfmoves))
+        yield f"make {move.uci()}", halfmoves, 0 if board.turn else 1
+    for move, halfmoves in reversed(made):
+        board.pop()
+        yield f"unmake {move.uci()}", inverse(halfmoves), 0 if board.turn else 1
+
+
+def compare_walk(hw, model, board, plies, rng):
+    """Drive ``hw`` (anything with ``apply``/``set_side``/``value``) and ``model`` through a
+    walk; returns a list of mismatch descriptions (empty when they agree throughout), and
+    checks the value after unwinding equals the value after setup."""
+    problems = []
+    start = None
+    for label, halfmoves, side in walk_steps(board, plies, rng):
+        for h in halfmoves:
+            model.apply(h)
+        model.set_side(side)
+        hw.apply(halfmoves)
+        hw.set_side(side)
+        want, got = model.value(), hw.value()
+        if got != want:
+            problems.append(f"{board.fen()}: after {label}: hardware {got}, model {want}")
+        if start is None:
+            start = got
+    if got != start:
+        problems.append(f"{board.fen()}: unwinding ended at {got}, not the start value {start}")
+    return problems

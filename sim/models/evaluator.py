@@ -1,0 +1,164 @@
+"""Bit-exact model of the evaluator (hdl/eval/): same tables, same halfmoves -> same value.
+
+The model is the specification, written plainly: accumulators are added to field by field,
+maps are lists indexed by the addresses ``hdl/eval/tables.py`` describes, and the value is the
+first-order sum plus every recognizer's shifted output, wrapped to signed 16 bits.
+"""
+
+from hdl.encoding import HalfmoveOp, unpack
+from hdl.eval.tables import (HALF_BITS, STATE_BITS, ExtSource, TableKind, piece_square_index,
+                             table_checksum)
+
+__all__ = ["EvaluatorModel", "TableStore", "field_add", "field_sub", "signed"]
+
+
+def signed(value, bits):
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+def _fields(tops, width):
+    """``(offset, width)`` of each field of an accumulator whose field-top mask is ``tops``."""
+    fields, start = [], 0
+    for bit in range(width):
+        if (tops >> bit) & 1 or bit == width - 1:
+            fields.append((start, bit + 1 - start))
+            start = bit + 1
+    return fields
+
+
+def _per_field(a, b, tops, width, sign):
+    out = 0
+    for offset, bits in _fields(tops, width):
+        mask = (1 << bits) - 1
+        out |= ((((a >> offset) & mask) + sign * ((b >> offset) & mask)) & mask) << offset
+    return out
+
+
+def field_add(a, b, tops, width=STATE_BITS):
+    """``a + b`` in each field separately (carries never leave a field)."""
+    return _per_field(a, b, tops, width, +1)
+
+
+def field_sub(a, b, tops, width=STATE_BITS):
+    """``a - b`` in each field separately (borrows never leave a field)."""
+    return _per_field(a, b, tops, width, -1)
+
+
+class TableStore:
+    """The contents of every table of an evaluator, as the download port leaves them."""
+
+    def __init__(self, params):
+        self.params = params
+        self.tables = {(unit, kind): [0] * params.table_geometry(unit, kind)[0]
+                       for unit, kind in params.tables()}
+        self._configs = {}
+
+    def write(self, unit, kind, index, data):
+        """One download write; ignored (as by the hardware) if the table or entry does not exist."""
+        table = self.tables.get((unit, TableKind(kind)))
+        if table is not None and 0 <= index < len(table):
+            bits = self.params.table_geometry(unit, kind)[1]
+            table[index] = data & ((1 << bits) - 1)
+            self._configs.pop(unit, None)
+
+    def checksum(self, unit, kind):
+        table = self.tables.get((unit, TableKind(kind)))
+        return table_checksum(table or [])
+
+    def __getitem__(self, key):
+        return self.tables[key]
+
+    def config(self, unit):
+        """A unit's CONFIG words joined and unpacked (a dict of fields)."""
+        if unit not in self._configs:
+            self._configs[unit] = self._unpack_config(unit)
+        return self._configs[unit]
+
+    def _unpack_config(self, unit):
+        words = self.tables[(unit, TableKind.CONFIG)]
+        bits = sum(w << (24 * i) for i, w in enumerate(words))
+        kind = self.params.unit_kind(unit)
+        layout = self.params.recognizer_config if kind == "recognizer" else self.params.global_config
+        return unpack(layout, bits & ((1 << layout.size) - 1))
+
+
+class EvaluatorModel:
+    """The evaluator's state (first-order sum, accumulators, side) and its value."""
+
+    def __init__(self, params, store=None):
+        self.params = params
+        self.store = store or TableStore(params)
+        self.side = 0
+        self.clear()
+
+    def clear(self):
+        self.first_order = 0
+        self.global_state = [0] * self.params.globals
+        self.recognizer_state = [0] * self.params.recognizers
+
+    # --- inputs ------------------------------------------------------------------------------
+    def write(self, unit, kind, index, data):
+        self.store.write(unit, kind, index, data)
+
+    def apply(self, halfmove):
+        """One halfmove (``sim.models.position.Halfmove``); empty squares and markers do nothing."""
+        index = piece_square_index(halfmove.piece, halfmove.square)
+        if index is None:
+            return
+        p, store = self.params, self.store
+        place = halfmove.op == HalfmoveOp.PLACE
+        g = signed(store[(0, TableKind.DESCRIPTION)][index], 16)
+        self.first_order = signed(self.first_order + (g if place else -g), 16)
+        update = field_add if place else field_sub
+        for k in range(p.globals):
+            unit = p.global_unit(k)
+            amount = store[(unit, TableKind.DESCRIPTION)][index]
+            tops = store.config(unit)["field_tops"]
+            self.global_state[k] = update(self.global_state[k], amount, tops, p.global_bits)
+        for k in range(p.recognizers):
+            unit = p.recognizer_unit(k)
+            amount = store[(unit, TableKind.DESCRIPTION)][index]
+            tops = store.config(unit)["field_tops"]
+            self.recognizer_state[k] = update(self.recognizer_state[k], amount, tops)
+
+    def set_side(self, side):
+        self.side = side
+
+    # --- outputs -----------------------------------------------------------------------------
+    def global_output(self, k):
+        return self.store[(self.params.global_unit(k), TableKind.MAP_A)][self.global_state[k]]
+
+    def recognizer_output(self, k):
+        """The recognizer's contribution to the value (its final map output, shifted)."""
+        p, store = self.params, self.store
+        unit = p.recognizer_unit(k)
+        config = store.config(unit)
+        state = self.recognizer_state[k]
+        low = p.branch_bits - 1
+        half_a = state & ((1 << low) - 1)
+        half_b = (state >> HALF_BITS) & ((1 << low) - 1)
+        out_a = store[(unit, TableKind.MAP_A)][half_a | self._external(config["ext_a"]) << low]
+        out_b = store[(unit, TableKind.MAP_B)][half_b | self._external(config["ext_b"]) << low]
+        combined = store[(unit, TableKind.MAP_COMBINE)][
+            (out_a & ((1 << p.combine_a) - 1)) | (out_b & ((1 << p.combine_b) - 1)) << p.combine_a]
+        address = combined & ((1 << p.final_state_bits) - 1)
+        position = p.final_state_bits
+        for select, bits in zip(config["context"], p.context_bits):
+            if select["enable"] and select["unit"] < p.globals:
+                address |= ((self.global_output(select["unit"]) >> select["offset"]) & ((1 << bits) - 1)) << position
+            position += bits
+        out = store[(unit, TableKind.MAP_FINAL)][address]
+        return signed(signed(out, 8) << config["shift"], 16)
+
+    def _external(self, select):
+        source = select["source"]
+        if source == ExtSource.SIDE.value:
+            return self.side
+        if source == ExtSource.GLOBAL.value and select["unit"] < self.params.globals:
+            return (self.global_state[select["unit"]] >> select["bit"]) & 1
+        return 0
+
+    def value(self):
+        total = self.first_order + sum(self.recognizer_output(k) for k in range(self.params.recognizers))
+        return signed(total, 16)

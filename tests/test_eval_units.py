@@ -1,0 +1,163 @@
+"""Amaranth-simulator tests of the evaluator's small units and of a tiny whole evaluator,
+each against plain Python (the bit-exact model for the whole)."""
+
+import random
+import zlib
+
+import chess
+import pytest
+from amaranth import Module
+
+from hdl.eval.accumulator import FieldAccumulator
+from hdl.eval.crc import Crc32
+from hdl.eval.evaluator import Evaluator
+from hdl.eval.tables import EvaluatorParams, TableKind, table_checksum
+from hdl.eval.tree import AdderTree
+from sim.eval_check import random_tables, table_writes, walk_steps
+from sim.models.evaluator import EvaluatorModel, field_add, field_sub, signed
+from sim.testing import simulate
+
+TINY = EvaluatorParams(recognizers=2, globals=2, branch_bits=6, combine_bits=6, final_bits=7,
+                       context_bits=(1, 2, 1), global_bits=6)
+
+
+@pytest.mark.parametrize("width", [8, 24])
+def test_field_accumulator_matches_per_field_arithmetic(width):
+    dut = FieldAccumulator(width)
+    rng = random.Random(width)
+    mask = (1 << width) - 1
+
+    async def bench(ctx):
+        state = 0
+        for step in range(400):
+            tops = rng.getrandbits(width) | 1 << (width - 1)
+            amount = rng.getrandbits(width)
+            place, valid, clear = rng.random() < 0.5, rng.random() < 0.9, rng.random() < 0.02
+            ctx.set(dut.tops, tops)
+            ctx.set(dut.amount, amount)
+            ctx.set(dut.place, place)
+            ctx.set(dut.valid, valid)
+            ctx.set(dut.clear, clear)
+            if clear:
+                want = 0
+            elif valid:
+                want = (field_add if place else field_sub)(state, amount, tops, width)
+            else:
+                want = state
+            assert ctx.get(dut.next) == want, \
+                f"step {step}: {state:#x} {'+' if place else '-'} {amount:#x} tops {tops:#x}"
+            await ctx.tick()
+            assert ctx.get(dut.state) == want
+            state = want & mask
+
+    simulate(dut, bench)
+
+
+def test_field_carries_stay_in_their_field():
+    # Two 4-bit fields: 0xF + 1 in the low field wraps to 0 and leaves the high field alone.
+    assert field_add(0x0F, 0x01, 0x88, 8) == 0x00
+    assert field_sub(0x00, 0x01, 0x88, 8) == 0x0F
+    assert field_add(0x0F, 0x01, 0x80, 8) == 0x10        # one 8-bit field: the carry crosses
+
+
+def test_crc32_matches_zlib():
+    dut = Crc32(24)
+    rng = random.Random(7)
+    words = [rng.getrandbits(24) for _ in range(50)]
+
+    async def bench(ctx):
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        assert ctx.get(dut.crc) == 0
+        ctx.set(dut.update, 1)
+        for i, word in enumerate(words):
+            ctx.set(dut.data, word)
+            await ctx.tick()
+            assert ctx.get(dut.crc) == table_checksum(words[:i + 1]), f"after {i + 1} words"
+        assert ctx.get(dut.crc) == zlib.crc32(b"".join(w.to_bytes(3, "little") for w in words))
+
+    simulate(dut, bench)
+
+
+@pytest.mark.parametrize("count,stages", [(1, 0), (2, 1), (5, 0), (9, 2), (23, 1), (23, 3)])
+def test_adder_tree_sums_with_its_latency(count, stages):
+    dut = AdderTree(count, 16, stages)
+    rng = random.Random(count * 10 + stages)
+    vectors = [[rng.randrange(-32768, 32768) for _ in range(count)] for _ in range(20)]
+
+    async def bench(ctx):
+        for cycle in range(len(vectors) + stages):
+            if cycle < len(vectors):
+                for i, v in enumerate(vectors[cycle]):
+                    ctx.set(dut.terms[i], v)
+            if cycle >= stages:
+                assert ctx.get(dut.total) == signed(sum(vectors[cycle - stages]), 16), f"vector {cycle - stages}"
+            await (ctx.tick() if stages else ctx.delay(1e-8))
+
+    simulate(dut, bench, clocked=stages > 0)
+
+
+async def _write_tables(ctx, dut, store):
+    ctx.set(dut.write.valid, 1)
+    for unit, kind, index, value in table_writes(store):
+        ctx.set(dut.write.payload, {"address": {"unit": unit, "table": kind, "index": index}, "data": value})
+        await ctx.tick()
+    ctx.set(dut.write.valid, 0)
+
+
+async def _settle(ctx, dut):
+    cycles = 0
+    while not ctx.get(dut.valid):
+        await ctx.tick()
+        cycles += 1
+    return cycles
+
+
+async def _checksum(ctx, dut, unit, kind):
+    ctx.set(dut.checksum_request.payload, {"unit": unit, "table": kind})
+    ctx.set(dut.checksum_request.valid, 1)
+    await ctx.tick()
+    ctx.set(dut.checksum_request.valid, 0)
+    for _ in range(20000):
+        if ctx.get(dut.checksum.valid):
+            return ctx.get(dut.checksum.crc)
+        await ctx.tick()
+    raise AssertionError("no checksum result")
+
+
+def test_tiny_evaluator_equals_model_on_walks():
+    """Random tables, random walks from two positions: value after every step equals the model,
+    valid comes exactly ``latency`` cycles after the last halfmove, checksums read back."""
+    params = TINY
+    dut = Evaluator(params)
+    store = random_tables(params, seed=3)
+    rng = random.Random(5)
+    boards = [chess.Board(), chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")]
+
+    async def bench(ctx):
+        await _write_tables(ctx, dut, store)
+        for unit, kind in [(0, TableKind.DESCRIPTION), (1, TableKind.MAP_A), (3, TableKind.CONFIG),
+                           (4, TableKind.MAP_FINAL), (4, TableKind.DESCRIPTION), (9, TableKind.MAP_A)]:
+            assert await _checksum(ctx, dut, unit, kind) == store.checksum(unit, kind), (unit, kind)
+        for board in boards:
+            model = EvaluatorModel(params, store)
+            ctx.set(dut.clear, 1)
+            await ctx.tick()
+            ctx.set(dut.clear, 0)
+            for label, halfmoves, side in walk_steps(board, 6, rng):
+                # The side changes with the first halfmove, as the controller changes it.
+                ctx.set(dut.side, side)
+                model.set_side(side)
+                ctx.set(dut.halfmove.valid, 1)
+                for h in halfmoves:
+                    ctx.set(dut.halfmove.payload.as_value(), h.bits)
+                    await ctx.tick()
+                    model.apply(h)
+                ctx.set(dut.halfmove.valid, 0)
+                # Cycle t (the last transfer) is behind us: valid must come in cycle t + latency.
+                cycles = 1 + await _settle(ctx, dut)
+                assert ctx.get(dut.value) == model.value(), f"{board.fen()} after {label}"
+                assert cycles == params.latency, f"valid {cycles} cycles after the last halfmove, not {params.latency}"
+
+    simulate(dut, bench)
