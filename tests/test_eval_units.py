@@ -6,7 +6,6 @@ import zlib
 
 import chess
 import pytest
-from amaranth import Module
 
 from hdl.eval.accumulator import FieldAccumulator
 from hdl.eval.crc import Crc32

@@ -9,11 +9,10 @@ the number of units; ``valid`` is high exactly when nothing is still on its way 
 from amaranth import Cat, Module, Signal, signed
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
-from amaranth.utils import ceil_log2
 
-from ..encoding import Halfmove, HalfmoveOp, PieceType
+from ..encoding import Halfmove, HalfmoveOp
 from .crc import Crc32
-from .storage import Inspect, UnitWrite
+from .storage import Inspect
 from .tables import (DATA_BITS, INDEX_BITS, PIECE_SQUARES, EvaluatorParams, TableKind,
                      TableSelect, TableWrite, piece_square_index)
 from .tree import AdderTree

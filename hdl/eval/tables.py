@@ -48,16 +48,17 @@ Map addressing (bit 0 first)
 
 import zlib
 from dataclasses import dataclass
+from functools import cached_property
 
 from amaranth.lib import data, enum
 
-from ..encoding import PieceType
+from ..encoding import PieceType, unpack
 
 __all__ = [
     "EvaluatorParams", "TableKind", "ExtSource", "ExternalBit", "ContextSelect",
     "TableAddress", "TableWrite", "TableSelect", "DATA_BITS", "INDEX_BITS", "UNIT_BITS",
     "STATE_BITS", "HALF_BITS", "PIECE_SQUARES", "piece_square_index", "FieldLayout",
-    "table_checksum", "FULL", "SMALL",
+    "table_checksum", "TableStore", "FULL", "SMALL",
 ]
 
 DATA_BITS = 24          # width of one download write's data
@@ -184,7 +185,7 @@ class EvaluatorParams:
             return "recognizer"
         return None
 
-    @property
+    @cached_property
     def recognizer_config(self):
         return data.StructLayout({
             "field_tops": STATE_BITS,      # bit i set: bit i is the top bit of a field (no carry out)
@@ -194,7 +195,7 @@ class EvaluatorParams:
             "shift": 3,                    # the output is sign-extended and shifted left by this
         })
 
-    @property
+    @cached_property
     def global_config(self):
         return data.StructLayout({"field_tops": self.global_bits})
 
@@ -278,3 +279,51 @@ def table_checksum(entries, bits=DATA_BITS):
     """CRC-32 (``zlib.crc32``) of table entries, each as 3 little-endian bytes of its low bits."""
     mask = (1 << bits) - 1
     return zlib.crc32(b"".join((e & mask).to_bytes(3, "little") for e in entries))
+
+
+class TableStore:
+    """The contents of every table of an evaluator, as the download port leaves them."""
+
+    def __init__(self, params):
+        self.params = params
+        self.tables = {(unit, kind): [0] * params.table_geometry(unit, kind)[0]
+                       for unit, kind in params.tables()}
+        self._configs = {}
+
+    def write(self, unit, kind, index, data):
+        """One download write; ignored (as by the hardware) if the table or entry does not exist."""
+        table = self.tables.get((unit, TableKind(kind)))
+        if table is not None and 0 <= index < len(table):
+            bits = self.params.table_geometry(unit, kind)[1]
+            table[index] = data & ((1 << bits) - 1)
+            self._configs.pop(unit, None)
+
+    def load(self, unit, kind, entries):
+        """Replace a whole table (entries taken modulo the entry width)."""
+        key = (unit, TableKind(kind))
+        size, bits, _ = self.params.table_geometry(*key)
+        if len(entries) != size:
+            raise ValueError(f"unit {unit} {key[1].name} has {size} entries, not {len(entries)}")
+        mask = (1 << bits) - 1
+        self.tables[key] = [e & mask for e in entries]
+        self._configs.pop(unit, None)
+
+    def checksum(self, unit, kind):
+        table = self.tables.get((unit, TableKind(kind)))
+        return table_checksum(table or [])
+
+    def __getitem__(self, key):
+        return self.tables[key]
+
+    def config(self, unit):
+        """A unit's CONFIG words joined and unpacked (a dict of fields)."""
+        if unit not in self._configs:
+            self._configs[unit] = self._unpack_config(unit)
+        return self._configs[unit]
+
+    def _unpack_config(self, unit):
+        words = self.tables[(unit, TableKind.CONFIG)]
+        bits = sum(w << (24 * i) for i, w in enumerate(words))
+        kind = self.params.unit_kind(unit)
+        layout = self.params.recognizer_config if kind == "recognizer" else self.params.global_config
+        return unpack(layout, bits & ((1 << layout.size) - 1))

@@ -5,11 +5,10 @@ maps are lists indexed by the addresses ``hdl/eval/tables.py`` describes, and th
 first-order sum plus every recognizer's shifted output, wrapped to signed 16 bits.
 """
 
-from hdl.encoding import HalfmoveOp, unpack
-from hdl.eval.tables import (HALF_BITS, STATE_BITS, ExtSource, TableKind, piece_square_index,
-                             table_checksum)
+from hdl.encoding import HalfmoveOp
+from hdl.eval.tables import HALF_BITS, STATE_BITS, ExtSource, TableKind, TableStore, piece_square_index
 
-__all__ = ["EvaluatorModel", "TableStore", "field_add", "field_sub", "signed"]
+__all__ = ["EvaluatorModel", "field_add", "field_sub", "signed"]
 
 
 def signed(value, bits):
@@ -43,44 +42,6 @@ def field_add(a, b, tops, width=STATE_BITS):
 def field_sub(a, b, tops, width=STATE_BITS):
     """``a - b`` in each field separately (borrows never leave a field)."""
     return _per_field(a, b, tops, width, -1)
-
-
-class TableStore:
-    """The contents of every table of an evaluator, as the download port leaves them."""
-
-    def __init__(self, params):
-        self.params = params
-        self.tables = {(unit, kind): [0] * params.table_geometry(unit, kind)[0]
-                       for unit, kind in params.tables()}
-        self._configs = {}
-
-    def write(self, unit, kind, index, data):
-        """One download write; ignored (as by the hardware) if the table or entry does not exist."""
-        table = self.tables.get((unit, TableKind(kind)))
-        if table is not None and 0 <= index < len(table):
-            bits = self.params.table_geometry(unit, kind)[1]
-            table[index] = data & ((1 << bits) - 1)
-            self._configs.pop(unit, None)
-
-    def checksum(self, unit, kind):
-        table = self.tables.get((unit, TableKind(kind)))
-        return table_checksum(table or [])
-
-    def __getitem__(self, key):
-        return self.tables[key]
-
-    def config(self, unit):
-        """A unit's CONFIG words joined and unpacked (a dict of fields)."""
-        if unit not in self._configs:
-            self._configs[unit] = self._unpack_config(unit)
-        return self._configs[unit]
-
-    def _unpack_config(self, unit):
-        words = self.tables[(unit, TableKind.CONFIG)]
-        bits = sum(w << (24 * i) for i, w in enumerate(words))
-        kind = self.params.unit_kind(unit)
-        layout = self.params.recognizer_config if kind == "recognizer" else self.params.global_config
-        return unpack(layout, bits & ((1 << layout.size) - 1))
 
 
 class EvaluatorModel:

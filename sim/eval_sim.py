@@ -1,0 +1,110 @@
+"""The Verilated evaluator, driven through its native harness (sim/harness/evaluator.cpp).
+
+:class:`VerilatedEvaluator` builds (once, cached) the evaluator of a given
+:class:`~hdl.eval.tables.EvaluatorParams` and talks to it over pipes in the shared encodings,
+so tests and the CLI compare it with ``sim.models.evaluator`` directly.
+"""
+
+import hashlib
+import subprocess
+
+from hdl.encoding import Halfmove as HalfmoveLayout
+from hdl.eval.evaluator import ChecksumResult, Evaluator
+from hdl.eval.tables import FULL, TableKind, TableSelect, TableWrite
+
+from .verilator import HARNESS, build_harness, verilog_for
+
+__all__ = ["VerilatedEvaluator", "evaluator_executable"]
+
+LAYOUTS = {"halfmove": HalfmoveLayout, "tablewrite": TableWrite, "tableselect": TableSelect,
+           "checksumresult": ChecksumResult}
+
+_WRITES_PER_LINE = 1024
+
+
+def evaluator_executable(params=FULL, quiet=False):
+    variant = "-" + hashlib.sha256(repr(params).encode()).hexdigest()[:8]
+    verilog = verilog_for("evaluator", lambda: Evaluator(params), variant=variant, packages=("eval",))
+    return build_harness("evaluator", verilog, HARNESS / "evaluator.cpp", LAYOUTS, quiet=quiet)
+
+
+class VerilatedEvaluator:
+    """A running Verilated evaluator. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, params=FULL, executable=None):
+        self.params = params
+        exe = executable or evaluator_executable(params)
+        self._proc = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True, bufsize=1)
+        #: cycles from the last input to ``valid``, as of the last :meth:`value`
+        self.settle_cycles = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self._proc.poll() is None:
+            self._send("quit")
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+
+    def _send(self, line):
+        self._proc.stdin.write(line + "\n")
+
+    def _read(self):
+        self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the Verilated evaluator exited")
+        if line.startswith("error"):
+            raise RuntimeError(line.strip())
+        return line.split()
+
+    # --- inputs ------------------------------------------------------------------------------
+    def reset(self):
+        self._send("reset")
+
+    def write_table(self, unit, kind, entries, start=0):
+        """Download ``entries`` to consecutive indices of one table."""
+        kind = TableKind(kind).value
+        entries = list(entries)
+        for offset in range(0, len(entries), _WRITES_PER_LINE):
+            chunk = entries[offset:offset + _WRITES_PER_LINE]
+            self._send(f"W {unit} {kind} {start + offset} " + " ".join(str(e & 0xFFFFFF) for e in chunk))
+
+    def write_store(self, store):
+        """Download every table of a ``sim.models.evaluator.TableStore``."""
+        for (unit, kind), entries in store.tables.items():
+            self.write_table(unit, kind, entries)
+
+    def apply(self, halfmoves):
+        halfmoves = list(halfmoves)
+        if halfmoves:
+            self._send("hm " + " ".join(str(h.bits) for h in halfmoves))
+
+    def set_side(self, side):
+        self._send(f"side {side}")
+
+    def clear(self):
+        self._send("clear")
+
+    # --- outputs -----------------------------------------------------------------------------
+    def value(self):
+        """The value once valid; :attr:`settle_cycles` is set to how long that took."""
+        self._send("value")
+        value, cycles = self._read()
+        self.settle_cycles = int(cycles)
+        return int(value)
+
+    def checksum(self, unit, kind):
+        """``(crc, cycles)`` of one table as the hardware reads it back."""
+        self._send(f"crc {unit} {TableKind(kind).value}")
+        crc, cycles = self._read()
+        return int(crc), int(cycles)
+
+    def cycles(self):
+        self._send("cycles")
+        return int(self._read()[0])
