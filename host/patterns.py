@@ -1,0 +1,269 @@
+"""Chess patterns written with the table-building API (host/tables.py), each beside its plain
+Python definition over a ``chess.Board``. Loaded alone, a pattern's tables make the evaluator's
+value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
+
+- :class:`ShelterFirstOrder`  Hitech's pawn shelter as a first-order table: 25 for a pawn on each
+  of the three near squares in front of the castled king, 16 on the far ones.
+- :class:`ShelterRecognizer`  the same shelter, only when the king is on that wing, with a
+  non-linear penalty when two or three of the files have lost their pawns.
+- :class:`PawnStructure`      doubled and isolated pawns for both colours.
+- :class:`KingSafety`         king danger (position and pawn shield) scaled by the game phase,
+  a global-state unit's count of non-pawn material.
+
+Values are from White's side (positive good for White).
+"""
+
+import chess
+
+from .tables import Context, FirstOrder, GlobalState, Recognizer
+
+__all__ = ["ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety", "PATTERNS", "WINGS"]
+
+#: The files of each wing's shelter.
+WINGS = {"king": (5, 6, 7), "queen": (0, 1, 2)}
+
+COLOURS = (chess.WHITE, chess.BLACK)
+
+
+def _rank(colour, relative):
+    """The absolute rank of a rank counted from ``colour``'s side (0 = its back rank)."""
+    return relative if colour == chess.WHITE else 7 - relative
+
+
+def _pawn_on(board, colour, file, relative_rank):
+    piece = board.piece_at(chess.square(file, _rank(colour, relative_rank)))
+    return piece == chess.Piece(chess.PAWN, colour)
+
+
+class ShelterFirstOrder:
+    """Pawns on the six shelter squares of each side's castling wing: 25 near, 16 far."""
+
+    NEAR, FAR = 25, 16
+
+    def __init__(self, wings=("king", "king")):
+        self.wings = dict(zip(COLOURS, wings))
+
+    def definition(self, board):
+        total = 0
+        for colour, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
+            for file in WINGS[self.wings[colour]]:
+                total += sign * (self.NEAR * _pawn_on(board, colour, file, 1) + self.FAR * _pawn_on(board, colour, file, 2))
+        return total
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.PAWN or chess.square_file(square) not in WINGS[self.wings[piece.color]]:
+            return 0
+        relative = chess.square_rank(square) if piece.color == chess.WHITE else 7 - chess.square_rank(square)
+        sign = 1 if piece.color == chess.WHITE else -1
+        return sign * {1: self.NEAR, 2: self.FAR}.get(relative, 0)
+
+    def install(self, image):
+        image.add_first_order(FirstOrder(self.g))
+
+
+class ShelterRecognizer:
+    """Per side whose king stands on its back rank on the wing: 25 per near shelter pawn, 16 per
+    far one, less 20 when two files have neither and 45 when all three have neither."""
+
+    NEAR, FAR = 25, 16
+    PENALTY = {0: 0, 1: 0, 2: 20, 3: 45}
+    FIELDS = [("king", 1)] + [(f"near{i}", 1) for i in range(3)] + [(f"far{i}", 1) for i in range(3)]
+
+    def __init__(self, wing="king"):
+        self.files = WINGS[wing]
+
+    def score(self, king_home, near, far):
+        if not king_home:
+            return 0
+        missing = sum(1 for n, f in zip(near, far) if not n and not f)
+        return self.NEAR * sum(near) + self.FAR * sum(far) - self.PENALTY[missing]
+
+    def side_score(self, board, colour):
+        king = board.king(colour)
+        home = king is not None and chess.square_rank(king) == _rank(colour, 0) and chess.square_file(king) in self.files
+        return self.score(home, [_pawn_on(board, colour, f, 1) for f in self.files],
+                          [_pawn_on(board, colour, f, 2) for f in self.files])
+
+    def definition(self, board):
+        return self.side_score(board, chess.WHITE) - self.side_score(board, chess.BLACK)
+
+    def _unit(self, colour):
+        files = self.files
+
+        def description(piece, square):
+            if piece.color != colour:
+                return {}
+            file, relative = chess.square_file(square), _rank(colour, chess.square_rank(square))
+            if file not in files:
+                return {}
+            if piece.piece_type == chess.KING and relative == 0:
+                return {"king": 1}
+            if piece.piece_type == chess.PAWN and relative in (1, 2):
+                return {f"{'near' if relative == 1 else 'far'}{files.index(file)}": 1}
+            return {}
+
+        def summary(v, ext):
+            return self.score(v["king"], [v[f"near{i}"] for i in range(3)], [v[f"far{i}"] for i in range(3)])
+
+        sign = 1 if colour == chess.WHITE else -1
+        return Recognizer(fields_a=self.FIELDS, description=description, summary_a=summary,
+                          combine=lambda a, b: a, final=lambda s, contexts: sign * s)
+
+    def install(self, image):
+        for colour in COLOURS:
+            image.add_recognizer(self._unit(colour))
+
+
+class PawnStructure:
+    """``doubled`` per pawn beyond the first on a file and ``isolated`` per pawn with no own
+    pawn on a neighbouring file; White's penalties count against White, Black's for it.
+
+    Per colour: a recognizer counts pawns per file (3 bits each: files a-d in branch A, e-h in
+    branch B) and settles every file whose neighbours it sees; a global unit counts files c-f
+    and gives the isolated pawns of files d and e, which straddle the branches, as context.
+    """
+
+    FILES = "abcdefgh"
+
+    def __init__(self, doubled=12, isolated=16):
+        if doubled % 2 or isolated % 2:
+            raise ValueError("the penalties must be even (the recognizer's output is shifted by 1)")
+        self.doubled, self.isolated = doubled, isolated
+
+    def penalty_counts(self, counts):
+        """(doubled pawns, isolated pawns) of per-file pawn counts."""
+        doubled = sum(max(0, n - 1) for n in counts)
+        isolated = sum(n for f, n in enumerate(counts)
+                       if (f == 0 or counts[f - 1] == 0) and (f == 7 or counts[f + 1] == 0))
+        return doubled, isolated
+
+    def side_penalty(self, board, colour):
+        counts = [0] * 8
+        for square in board.pieces(chess.PAWN, colour):
+            counts[chess.square_file(square)] += 1
+        doubled, isolated = self.penalty_counts(counts)
+        return self.doubled * doubled + self.isolated * isolated
+
+    def definition(self, board):
+        return self.side_penalty(board, chess.BLACK) - self.side_penalty(board, chess.WHITE)
+
+    def _pawn_counter(self, colour, files):
+        def description(piece, square):
+            file = chess.square_file(square)
+            if piece == chess.Piece(chess.PAWN, colour) and file in files:
+                return {self.FILES[file]: 1}
+            return {}
+        return description
+
+    def _units(self, colour):
+        d, i = self.doubled, self.isolated
+        straddle = GlobalState(
+            fields=[(self.FILES[f], 3) for f in (2, 3, 4, 5)],
+            description=self._pawn_counter(colour, (2, 3, 4, 5)),
+            output=lambda v: v["d"] * (v["c"] == 0 and v["e"] == 0) + v["e"] * (v["d"] == 0 and v["f"] == 0),
+            where=lambda v: sum(v.values()) <= 8)
+
+        def half(names, settled):
+            def summary(v, ext):
+                counts = [v[n] for n in names]
+                doubled = sum(max(0, n - 1) for n in counts)
+                isolated = sum(counts[k] for k in settled
+                               if (k == 0 or counts[k - 1] == 0) and (k == 3 or counts[k + 1] == 0))
+                return d * doubled + i * isolated
+            return summary
+
+        sign = -1 if colour == chess.WHITE else 1
+
+        def final(penalty, contexts):
+            total = penalty + i * (contexts[0] + 4 * contexts[1])
+            # Eight pawns give at most 7 doubled and 8 isolated: anything more is unreachable.
+            return sign * total if total <= 7 * d + 8 * i else None
+
+        return straddle, Recognizer(
+            fields_a=[(n, 3) for n in "abcd"], fields_b=[(n, 3) for n in "efgh"],
+            description=self._pawn_counter(colour, range(8)),
+            # a (0), b (1), c (2) settle in A; f, g, h (1, 2, 3 of e..h) in B
+            summary_a=half("abcd", (0, 1, 2)), summary_b=half("efgh", (1, 2, 3)),
+            where_a=lambda v: sum(v.values()) <= 8, where_b=lambda v: sum(v.values()) <= 8,
+            combine=lambda a, b: a + b, final=final,
+            contexts=[Context(straddle, 0), Context(straddle, 2)], shift=1)
+
+    def install(self, image):
+        for colour in COLOURS:
+            image.add_recognizer(self._units(colour)[1])
+
+
+class KingSafety:
+    """Each king's danger: on its back rank on a wing, 12 per missing pawn of the three in
+    front; elsewhere 20 + 5 per rank advanced, + 8 on the four centre files. The value is
+    (Black's danger - White's) x (phase + 1) // 2, with the phase 0..3 from the non-pawn
+    material on the board (knight and bishop 3, rook 5, queen 9): <= 12, <= 30, <= 50, more."""
+
+    MATERIAL = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+    SHIELD = {"king": (5, 6, 7), "queen": (0, 1, 2)}
+
+    @staticmethod
+    def phase(material):
+        return 0 if material <= 12 else 1 if material <= 30 else 2 if material <= 50 else 3
+
+    def danger(self, king_relative, kingside, queenside):
+        rank, file = king_relative >> 3, king_relative & 7
+        if rank == 0 and file >= 5:
+            return 12 * (3 - sum(kingside))
+        if rank == 0 and file <= 2:
+            return 12 * (3 - sum(queenside))
+        return 20 + 5 * rank + (8 if 2 <= file <= 5 else 0)
+
+    def side_danger(self, board, colour):
+        king = board.king(colour)
+        relative = king if colour == chess.WHITE else chess.square_mirror(king)
+        return self.danger(relative, [_pawn_on(board, colour, f, 1) for f in self.SHIELD["king"]],
+                           [_pawn_on(board, colour, f, 1) for f in self.SHIELD["queen"]])
+
+    def definition(self, board):
+        material = sum(self.MATERIAL.get(p.piece_type, 0) for p in board.piece_map().values())
+        diff = self.side_danger(board, chess.BLACK) - self.side_danger(board, chess.WHITE)
+        return diff * (self.phase(material) + 1) // 2
+
+    def _side(self, colour, prefix):
+        def description(piece, square):
+            if piece.color != colour:
+                return {}
+            relative = square if colour == chess.WHITE else chess.square_mirror(square)
+            if piece.piece_type == chess.KING:
+                return {f"{prefix}king": relative}
+            if piece.piece_type == chess.PAWN and relative >> 3 == 1:
+                for wing, letter in (("king", "s"), ("queen", "q")):
+                    if relative & 7 in self.SHIELD[wing]:
+                        return {f"{prefix}{letter}{self.SHIELD[wing].index(relative & 7)}": 1}
+            return {}
+
+        fields = [(f"{prefix}king", 6)] + [(f"{prefix}{w}{i}", 1) for w in "sq" for i in range(3)]
+
+        def summary(v, ext):
+            return self.danger(v[f"{prefix}king"], [v[f"{prefix}s{i}"] for i in range(3)],
+                               [v[f"{prefix}q{i}"] for i in range(3)])
+        return fields, description, summary
+
+    def install(self, image):
+        material = GlobalState(
+            fields=[("material", 8)],
+            description=lambda piece, square: {"material": self.MATERIAL.get(piece.piece_type, 0)},
+            output=lambda v: self.phase(v["material"]))
+        fields_w, describe_w, summary_w = self._side(chess.WHITE, "w")
+        fields_b, describe_b, summary_b = self._side(chess.BLACK, "b")
+        image.add_recognizer(Recognizer(
+            fields_a=fields_w, fields_b=fields_b,
+            description=lambda piece, square: describe_w(piece, square) or describe_b(piece, square),
+            summary_a=summary_w, summary_b=summary_b,
+            combine=lambda white, black: black - white,
+            final=lambda diff, contexts: diff * (contexts[0] + 1) // 2,
+            contexts=[Context(material)]))
+
+
+PATTERNS = {
+    "shelter-first-order": ShelterFirstOrder,
+    "shelter-recognizer": ShelterRecognizer,
+    "pawn-structure": PawnStructure,
+    "king-safety": KingSafety,
+}

@@ -1,0 +1,290 @@
+"""Building evaluator tables from plain Python functions (what the Oracle's pattern compiler uses).
+
+A pattern is written as functions over chess terms; this module turns them into the tables of
+``hdl/eval/tables.py`` and refuses, with a :class:`TableError` saying what and by how much,
+anything the hardware cannot hold.
+
+- :class:`FirstOrder`: g(piece, square) -> value.
+- :class:`GlobalState`: named fields counted per piece x square, and an 8-bit output of them.
+- :class:`Recognizer`: fields per branch, a *summary* function per branch, a ``combine``
+  function of the two summaries and a ``final`` function of the combined summary and up to three
+  global contexts. Summaries are any hashable Python values: the compiler enumerates every
+  state a map can see, numbers the distinct summaries, and checks they fit the next level's
+  address bits (Hitech's maps were compiled the same way). States a pattern declares unreachable
+  (``where``) and final values it returns as ``None`` are don't-cares.
+- :class:`EvaluatorImage`: allocates units and assembles the :class:`~hdl.eval.tables.TableStore`
+  to download.
+
+Description functions get a ``chess.Piece`` and a square and return ``{field: amount}``;
+amounts may be negative (taken modulo the field's width).
+"""
+
+from dataclasses import dataclass
+
+import chess
+
+from hdl.encoding import pack
+from hdl.eval.tables import (HALF_BITS, PIECE_SQUARES, STATE_BITS, ExtSource, FieldLayout,
+                             TableKind, TableStore)
+
+__all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context", "External",
+           "EvaluatorImage", "PIECES"]
+
+#: Every (piece, square) a description table has an entry for, in index order.
+PIECES = [(chess.Piece(kind, colour), square)
+          for colour in (chess.WHITE, chess.BLACK) for kind in range(1, 7) for square in range(64)]
+assert len(PIECES) == PIECE_SQUARES
+
+
+class TableError(ValueError):
+    """A pattern that the evaluator's tables cannot hold."""
+
+
+def _description(layout, amounts):
+    """The description table of ``amounts(piece, square) -> {field: amount}``."""
+    entries = []
+    for piece, square in PIECES:
+        changes = amounts(piece, square) or {}
+        unknown = set(changes) - set(layout.widths)
+        if unknown:
+            raise TableError(f"description of {piece.symbol()}@{chess.square_name(square)} "
+                             f"names unknown fields {sorted(unknown)}")
+        entries.append(layout.pack(**changes))
+    return entries
+
+
+class FirstOrder:
+    """A first-order table: ``value(piece, square)`` summed over the board (signed 16-bit)."""
+
+    def __init__(self, value):
+        self.entries = []
+        for piece, square in PIECES:
+            v = int(value(piece, square))
+            if not -32768 <= v <= 32767:
+                raise TableError(f"g({piece.symbol()}, {chess.square_name(square)}) = {v} is not a signed 16-bit value")
+            self.entries.append(v & 0xFFFF)
+
+
+class GlobalState:
+    """A global-state unit: ``fields`` [(name, bits)], their ``description``, and an ``output``
+    function of the field values giving 0..255 (``where`` marks reachable states)."""
+
+    def __init__(self, fields, description, output, where=None):
+        self.fields = list(fields)
+        self.description = description
+        self.output = output
+        self.where = where
+
+    def tables(self, params):
+        used = sum(bits for _, bits in self.fields)
+        if used > params.global_bits:
+            raise TableError(f"global fields need {used} bits; the unit has {params.global_bits}")
+        layout = FieldLayout(self.fields, params.global_bits)
+        out = []
+        for state in range(1 << params.global_bits):
+            values = layout.unpack(state)
+            if self.where is not None and not self.where(values):
+                out.append(0)
+                continue
+            v = int(self.output(values))
+            if not 0 <= v <= 255:
+                raise TableError(f"global output {v} for {values} is not 0..255")
+            out.append(v)
+        config = pack(params.global_config, field_tops=layout.tops)
+        return {TableKind.DESCRIPTION: _description(layout, self.description),
+                TableKind.MAP_A: out, TableKind.CONFIG: _words(config, params, "global")}
+
+
+@dataclass(frozen=True)
+class External:
+    """A branch's external address bit: nothing, the side to move, or a global unit's state bit."""
+    source: ExtSource = ExtSource.ZERO
+    unit: GlobalState = None
+    bit: int = 0
+
+    @classmethod
+    def side(cls):
+        return cls(ExtSource.SIDE)
+
+    @classmethod
+    def global_bit(cls, unit, bit):
+        return cls(ExtSource.GLOBAL, unit, bit)
+
+
+@dataclass(frozen=True)
+class Context:
+    """A final-level context: ``bits`` bits (set by the evaluator's shape) of a global unit's
+    output from ``offset``."""
+    unit: GlobalState
+    offset: int = 0
+
+
+class Recognizer:
+    """A recognizer's tables from plain functions.
+
+    ``fields_a`` / ``fields_b``: [(name, bits)] for each branch's half of the state;
+    ``summary_a(values, ext)`` / ``summary_b``: any hashable summary of a branch's field values
+    (``ext`` the external bit); ``combine(a, b)``: a hashable summary of both;
+    ``final(summary, contexts)``: the value (contexts: one int per :class:`Context`), which must
+    be ``v << shift`` for an 8-bit signed v, or None if unreachable.
+    ``where_a`` / ``where_b`` mark reachable branch states.
+    """
+
+    def __init__(self, *, fields_a=(), fields_b=(), description, summary_a=None, summary_b=None,
+                 combine=None, final, where_a=None, where_b=None, ext_a=External(), ext_b=External(),
+                 contexts=(), shift=0):
+        self.fields_a, self.fields_b = list(fields_a), list(fields_b)
+        self.description = description
+        self.summary_a = summary_a or (lambda values, ext: None)
+        self.summary_b = summary_b or (lambda values, ext: None)
+        self.combine = combine or (lambda a, b: (a, b))
+        self.final = final
+        self.where_a, self.where_b = where_a, where_b
+        self.ext_a, self.ext_b = ext_a, ext_b
+        self.contexts = list(contexts)
+        self.shift = shift
+
+    def state_layout(self, params):
+        """The accumulator's fields: branch A's from bit 0, branch B's from bit 12."""
+        room = params.branch_bits - 1
+        for name, fields in (("A", self.fields_a), ("B", self.fields_b)):
+            used = sum(bits for _, bits in fields)
+            if used > room:
+                raise TableError(f"branch {name} fields need {used} bits; the maps see {room}")
+        names = [n for n, _ in self.fields_a + self.fields_b]
+        if len(set(names)) != len(names):
+            raise TableError(f"field names repeat: {names}")
+        gap = HALF_BITS - sum(bits for _, bits in self.fields_a)
+        return FieldLayout(self.fields_a + [("_gap", gap)] + self.fields_b, STATE_BITS)
+
+    def tables(self, params, global_index):
+        """Every table of the unit; ``global_index(GlobalState)`` numbers the global units."""
+        if len(self.contexts) > len(params.context_bits):
+            raise TableError(f"{len(self.contexts)} contexts; the evaluator has {len(params.context_bits)} selectors")
+        if not 0 <= self.shift <= 7:
+            raise TableError(f"shift {self.shift} is not 0..7")
+        layout = self.state_layout(params)
+        map_a, summaries_a = self._branch(params, layout, self.fields_a, 0, self.summary_a, self.where_a,
+                                          self.ext_a, params.combine_a, "A")
+        map_b, summaries_b = self._branch(params, layout, self.fields_b, HALF_BITS, self.summary_b,
+                                          self.where_b, self.ext_b, params.combine_b, "B")
+        combine, codes = [], {}
+        for address in range(1 << params.combine_bits):
+            a, b = address & ((1 << params.combine_a) - 1), address >> params.combine_a
+            if a >= len(summaries_a) or b >= len(summaries_b):
+                combine.append(0)       # no branch gives this code
+                continue
+            summary = self.combine(summaries_a[a], summaries_b[b])
+            combine.append(self._code(codes, summary, params.final_state_bits, "combined"))
+        summaries = list(codes)         # dicts keep insertion order: index = code
+        used = params.context_bits[:len(self.contexts)]
+        final = []
+        for address in range(1 << params.final_bits):
+            code, rest = address & ((1 << params.final_state_bits) - 1), address >> params.final_state_bits
+            contexts = []
+            for bits in used:
+                contexts.append(rest & ((1 << bits) - 1))
+                rest >>= bits
+            if code >= len(summaries) or rest:      # rest: the bits of selectors left off (always 0)
+                final.append(0)
+                continue
+            value = self.final(summaries[code], tuple(contexts))
+            final.append(self._output(value, summaries[code], contexts))
+        off = {"enable": 0, "unit": 0, "offset": 0}
+        config = pack(params.recognizer_config, field_tops=layout.tops,
+                      ext_a=self._external(self.ext_a, global_index), ext_b=self._external(self.ext_b, global_index),
+                      context=[{"enable": 1, "unit": global_index(c.unit), "offset": c.offset} for c in self.contexts]
+                      + [off] * (len(params.context_bits) - len(self.contexts)),
+                      shift=self.shift)
+        return {TableKind.DESCRIPTION: _description(layout, self.description),
+                TableKind.MAP_A: map_a, TableKind.MAP_B: map_b, TableKind.MAP_COMBINE: combine,
+                TableKind.MAP_FINAL: final, TableKind.CONFIG: _words(config, params, "recognizer")}
+
+    def _branch(self, params, layout, fields, offset, summary, where, ext, code_bits, name):
+        """A first-level map, and its summaries in code order."""
+        room = params.branch_bits - 1
+        own = {n for n, _ in fields}
+        codes = {}
+        table = []
+        for ext_bit in (0, 1):
+            for state in range(1 << room):
+                values = {n: v for n, v in layout.unpack(state << offset).items() if n in own}
+                if (ext.source == ExtSource.ZERO and ext_bit) or (where is not None and not where(values)):
+                    table.append(0)     # never addressed
+                    continue
+                table.append(self._code(codes, summary(values, ext_bit), code_bits, f"branch {name}"))
+        return table, list(codes)
+
+    @staticmethod
+    def _code(codes, summary, bits, what):
+        if summary not in codes:
+            if len(codes) == 1 << bits:
+                raise TableError(f"the {what} summaries need more than {1 << bits} codes ({bits} bits)")
+            codes[summary] = len(codes)
+        return codes[summary]
+
+    def _output(self, value, summary, contexts):
+        if value is None:
+            return 0
+        value = int(value)
+        step = 1 << self.shift
+        if value % step or not -128 <= value // step <= 127:
+            raise TableError(f"final value {value} (summary {summary!r}, contexts {contexts}) is not an "
+                             f"8-bit signed value shifted left by {self.shift}")
+        return (value // step) & 0xFF
+
+    @staticmethod
+    def _external(ext, global_index):
+        return {"source": ext.source, "unit": global_index(ext.unit) if ext.unit is not None else 0,
+                "bit": ext.bit}
+
+
+def _words(bits, params, kind):
+    size = params.table_geometry(1 if kind == "global" else 1 + params.globals, TableKind.CONFIG)[0]
+    return [(bits >> (24 * i)) & 0xFFFFFF for i in range(size)]
+
+
+class EvaluatorImage:
+    """Everything to download to an evaluator: units allocated in the order they are added."""
+
+    def __init__(self, params):
+        self.params = params
+        self.first_order_terms = []
+        self.globals = []
+        self.recognizers = []
+
+    def add_first_order(self, table):
+        self.first_order_terms.append(table)
+
+    def add_global(self, unit):
+        if unit not in self.globals:
+            if len(self.globals) == self.params.globals:
+                raise TableError(f"all {self.params.globals} global-state units are taken")
+            self.globals.append(unit)
+        return unit
+
+    def add_recognizer(self, unit):
+        if len(self.recognizers) == self.params.recognizers:
+            raise TableError(f"all {self.params.recognizers} recognizers are taken")
+        for needed in [c.unit for c in unit.contexts] + [e.unit for e in (unit.ext_a, unit.ext_b) if e.unit]:
+            self.add_global(needed)
+        self.recognizers.append(unit)
+        return unit
+
+    def store(self):
+        """The :class:`TableStore` holding every table (unused units all zero)."""
+        p = self.params
+        store = TableStore(p)
+        g = [0] * PIECE_SQUARES
+        for term in self.first_order_terms:
+            g = [(a + b) & 0xFFFF for a, b in zip(g, term.entries)]
+        store.load(0, TableKind.DESCRIPTION, g)
+        for k, unit in enumerate(self.globals):
+            for kind, entries in unit.tables(p).items():
+                store.load(p.global_unit(k), kind, entries)
+        index = self.globals.index
+        for k, unit in enumerate(self.recognizers):
+            for kind, entries in unit.tables(p, index).items():
+                store.load(p.recognizer_unit(k), kind, entries)
+        return store
+
