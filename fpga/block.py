@@ -27,18 +27,20 @@ def _evaluator(**changes):
     def make():
         from dataclasses import replace
         from hdl.eval.evaluator import Evaluator
-        from hdl.eval.tables import FULL, SMALL
-        base = SMALL if changes.get("small") else FULL
-        return Evaluator(replace(base, **{k: v for k, v in changes.items() if k != "small"}))
+        from hdl.eval.tables import FULL, HITECH, SMALL
+        options = dict(changes)
+        base = {"small": SMALL, "hitech": HITECH}.get(options.pop("base", None), FULL)
+        return Evaluator(replace(base, **options))
     return make
 
 
 #: name -> (constructor, the hdl/ subpackages it is built from)
 BLOCKS = {
     "movegen": (_movegen, ("movegen",)),
-    "evaluator": (_evaluator(), ("eval",)),                       # FULL: 14 recognizers, 8 global
-    "evaluator-small": (_evaluator(small=True), ("eval",)),       # SMALL (iCE40)
-    "evaluator-0": (_evaluator(recognizers=0), ("eval",)),        # first-order + 8 global units
+    "evaluator": (_evaluator(), ("eval",)),                       # FULL: 10 recognizers, 8 global
+    "evaluator-pipelined": (_evaluator(tree_stages=1), ("eval",)),
+    "evaluator-hitech": (_evaluator(base="hitech"), ("eval",)),   # 14 + 8, narrower maps
+    "evaluator-small": (_evaluator(base="small"), ("eval",)),     # SMALL (iCE40)
     "evaluator-2": (_evaluator(recognizers=2), ("eval",)),
     "evaluator-8": (_evaluator(recognizers=8), ("eval",)),
 }

@@ -49,45 +49,94 @@ def cmd_moves(args):
     return 0
 
 
-def cmd_verify_movegen(args):
+def _checked_positions(path, limit):
+    """The readable, possible positions of an EPD/FEN file, up to ``limit``; lines that are
+    not are reported and skipped. Returns ``(records, rejected)``; OSError if unreadable."""
     from host.epd import EpdError, read_positions
     from sim.models.position import PositionError, validate_board
-    from sim.movegen_check import compare_position
-    from sim.movegen_sim import VerilatedMovegen
+    with open(path) as f:
+        lines = f.read().splitlines()
+    records, rejected = [], 0
+    for record in read_positions(lines):
+        if limit is not None and len(records) >= limit:
+            break
+        if isinstance(record, EpdError):
+            print(f"{path}: {record}")
+            rejected += 1
+            continue
+        try:
+            validate_board(record.board)
+        except PositionError as error:
+            print(f"{path}: line {record.line}: rejected: {error}")
+            rejected += 1
+            continue
+        records.append(record)
+    return records, rejected
+
+
+def _verify(args, check):
+    """Run ``check(record) -> list of differences`` on every position of ``args.file``."""
     try:
-        with open(args.file) as f:
-            lines = f.read().splitlines()
+        records, rejected = _checked_positions(args.file, args.limit)
     except OSError as error:
         print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
         return 2
-    positions = mismatches = rejected = shown = 0
-    with VerilatedMovegen() as hw:
-        for record in read_positions(lines):
-            if args.limit is not None and positions >= args.limit:
-                break
-            if isinstance(record, EpdError):
-                print(f"{args.file}: {record}")
-                rejected += 1
-                continue
-            try:
-                validate_board(record.board)
-            except PositionError as error:
-                print(f"{args.file}: line {record.line}: rejected: {error}")
-                rejected += 1
-                continue
-            positions += 1
-            diffs = compare_position(hw, record.board)
-            if diffs:
-                mismatches += 1
-                if shown < args.show:
-                    shown += 1
-                    print(f"mismatch at line {record.line}: FEN {record.board.fen()}")
-                    for line in diffs:
-                        print("  " + line)
+    mismatches = shown = 0
+    for record in records:
+        diffs = check(record)
+        if diffs:
+            mismatches += 1
+            if shown < args.show:
+                shown += 1
+                print(f"mismatch at line {record.line}: FEN {record.board.fen()}")
+                for line in diffs:
+                    print("  " + line)
     if rejected:
         print(f"{rejected} lines not checked (malformed or impossible positions)")
-    print(f"{positions} positions, {mismatches} mismatches")
+    print(f"{len(records)} positions, {mismatches} mismatches")
     return 1 if mismatches else 0
+
+
+def cmd_verify_movegen(args):
+    from sim.movegen_check import compare_position
+    from sim.movegen_sim import VerilatedMovegen
+    with VerilatedMovegen() as hw:
+        return _verify(args, lambda record: compare_position(hw, record.board))
+
+
+EVALUATOR_CONFIGS = ("full", "hitech", "small")
+
+
+def cmd_verify_eval(args):
+    """Random tables, random make/unmake walks from each position: hardware against the model."""
+    import random
+
+    from hdl.eval import tables
+    from sim.eval_check import compare_walk, random_tables
+    from sim.eval_sim import VerilatedEvaluator
+    from sim.models.evaluator import EvaluatorModel
+    params = getattr(tables, args.config.upper())
+    rng = random.Random(args.seed)
+    loaded = {"positions": 0, "store": None}
+
+    with VerilatedEvaluator(params) as hw:
+        def check(record):
+            diffs = []
+            if loaded["positions"] % args.tables_every == 0:
+                store = random_tables(params, rng.getrandbits(64))
+                hw.write_store(store)
+                for unit, kind in params.tables():
+                    crc, _ = hw.checksum(unit, kind)
+                    if crc != store.checksum(unit, kind):
+                        diffs.append(f"unit {unit} {kind.name}: read back CRC {crc:#010x}, "
+                                     f"downloaded {store.checksum(unit, kind):#010x}")
+                loaded["store"] = store
+            loaded["positions"] += 1
+            hw.clear()
+            model = EvaluatorModel(params, loaded["store"])
+            return diffs + compare_walk(hw, model, record.board, args.plies, rng)
+
+        return _verify(args, check)
 
 
 def build_parser():
@@ -104,6 +153,18 @@ def build_parser():
     movegen.add_argument("--limit", type=int, help="check at most N positions")
     movegen.add_argument("--show", type=int, default=5, help="details of the first N mismatches (5)")
     movegen.set_defaults(func=cmd_verify_movegen)
+    evaluator = units.add_parser("eval", help="the evaluator with random tables on random make/unmake "
+                                              "walks from every position of an EPD/FEN file")
+    evaluator.add_argument("file")
+    evaluator.add_argument("--limit", type=int, help="check at most N positions")
+    evaluator.add_argument("--seed", type=int, default=1, help="seed of the tables and walks (1)")
+    evaluator.add_argument("--plies", type=int, default=8, help="moves made (and unmade) per walk (8)")
+    evaluator.add_argument("--tables-every", type=int, default=100, metavar="N",
+                           help="download fresh random tables every N positions (100)")
+    evaluator.add_argument("--config", choices=EVALUATOR_CONFIGS, default="full",
+                           help="evaluator configuration (full: ULX3S-85F)")
+    evaluator.add_argument("--show", type=int, default=5, help="details of the first N mismatches (5)")
+    evaluator.set_defaults(func=cmd_verify_eval)
     return parser
 
 

@@ -47,3 +47,30 @@ def test_verify_movegen_reports_lines_and_counts(tmp_path, capsys):
 def test_verify_movegen_missing_file(tmp_path, capsys):
     assert main(["verify", "movegen", str(tmp_path / "nothing.epd")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def _mixed_file(tmp_path):
+    path = tmp_path / "mixed.epd"
+    path.write_text("\n".join([START, "8/8/8 w - -", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+                               "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"]) + "\n")
+    return path
+
+
+def test_verify_eval_counts_positions(tmp_path, capsys):
+    path = _mixed_file(tmp_path)
+    assert main(["verify", "eval", str(path), "--config", "small", "--seed", "3", "--tables-every", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "3 positions, 0 mismatches"
+    assert any("line 2: not a valid FEN" in line for line in out)
+
+
+def test_verify_eval_reports_a_difference_with_its_fen(tmp_path, capsys, monkeypatch):
+    from sim.models.evaluator import EvaluatorModel
+    right = EvaluatorModel.value
+    monkeypatch.setattr(EvaluatorModel, "value", lambda self: right(self) + 1)   # a wrong model
+    path = _mixed_file(tmp_path)
+    assert main(["verify", "eval", str(path), "--config", "small", "--limit", "1"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "1 positions, 1 mismatches"
+    assert any(line.startswith(f"mismatch at line 1: FEN {START}") for line in out)
+    assert any("after setup: hardware" in line and "model" in line for line in out)

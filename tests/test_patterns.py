@@ -119,7 +119,7 @@ def test_builder_errors_say_what_is_wrong():
     with pytest.raises(TableError, match="is not an 8-bit signed value shifted left by 2"):
         _build(Recognizer(fields_a=[("x", 2)], description=lambda p, s: {}, summary_a=lambda v, e: v["x"],
                           final=lambda s, c: s[0] * 3, shift=2))
-    with pytest.raises(TableError, match="branch A summaries need more than 128 codes"):
+    with pytest.raises(TableError, match="branch A summaries need more than 64 codes"):
         _build(Recognizer(fields_a=[("x", 12)], description=lambda p, s: {}, summary_a=lambda v, e: v["x"],
                           final=lambda s, c: 0))
     with pytest.raises(TableError, match="global output 300"):

@@ -1,24 +1,25 @@
 """A state accumulator whose carries stop at field boundaries (Hitech's broken carry chains)."""
 
-from amaranth import Module, Signal
+from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["FieldAccumulator", "field_add_expr", "field_sub_expr"]
+__all__ = ["FieldAccumulator", "field_add_sub_expr"]
 
 
-def field_add_expr(a, b, tops):
-    """``a + b`` field by field: the top bit of each field (``tops``) is left out of the carry
-    chain and put back by XOR, so no carry leaves a field."""
+def field_add_sub_expr(a, b, tops, subtract):
+    """``a + b`` (or ``a - b`` when ``subtract``) field by field, on one carry chain.
+
+    Each field's top bit (``tops``) is kept out of the chain: it is 0 in both operands when
+    adding, so no carry leaves the field; when subtracting (``a + ~b + 1`` per field) it is 1 in
+    both, so every field passes exactly the "+1" its upper neighbour needs, and the adder's
+    carry-in gives bit 0 its own. The true top bits are put back by XOR.
+    """
     low = ~tops
-    return ((a & low) + (b & low)) ^ ((a ^ b) & tops)
-
-
-def field_sub_expr(a, b, tops):
-    """``a - b`` field by field: each field's top bit of ``a`` is forced to 1 so no borrow leaves
-    the field, and the true top bit is put back by XOR."""
-    low = ~tops
-    return ((a | tops) - (b & low)) ^ ((a ^ ~b) & tops)
+    spread = subtract.replicate(len(a))
+    x = (a & low) | (tops & spread)
+    y = ((b ^ spread) & low) | (tops & spread)
+    return (x + y + subtract)[:len(a)] ^ ((a ^ b ^ spread) & tops)
 
 
 class FieldAccumulator(wiring.Component):
@@ -51,21 +52,15 @@ class FieldAccumulator(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        width = self._width
-        added = Signal(width)
-        subtracted = Signal(width)
+        subtract = Signal()
+        amount = Signal(self._width)
+        result = Signal(self._width)
+        # Not applying is adding 0; clearing wins over both.
         m.d.comb += [
-            added.eq(field_add_expr(self.state, self.amount, self.tops)),
-            subtracted.eq(field_sub_expr(self.state, self.amount, self.tops)),
+            subtract.eq(self.valid & ~self.place),
+            amount.eq(Mux(self.valid, self.amount, 0)),
+            result.eq(field_add_sub_expr(self.state, amount, self.tops, subtract)),
+            self.next.eq(Mux(self.clear, 0, result)),
         ]
-        with m.If(self.clear):
-            m.d.comb += self.next.eq(0)
-        with m.Elif(self.valid):
-            with m.If(self.place):
-                m.d.comb += self.next.eq(added)
-            with m.Else():
-                m.d.comb += self.next.eq(subtracted)
-        with m.Else():
-            m.d.comb += self.next.eq(self.state)
         m.d.sync += self.state.eq(self.next)
         return m

@@ -58,7 +58,7 @@ __all__ = [
     "EvaluatorParams", "TableKind", "ExtSource", "ExternalBit", "ContextSelect",
     "TableAddress", "TableWrite", "TableSelect", "DATA_BITS", "INDEX_BITS", "UNIT_BITS",
     "STATE_BITS", "HALF_BITS", "PIECE_SQUARES", "piece_square_index", "FieldLayout",
-    "table_checksum", "TableStore", "FULL", "SMALL",
+    "table_checksum", "TableStore", "FULL", "HITECH", "SMALL",
 ]
 
 DATA_BITS = 24          # width of one download write's data
@@ -225,8 +225,15 @@ class EvaluatorParams:
                 if self.table_geometry(unit, kind) is not None]
 
 
-#: The full configuration for the ULX3S-85F.
-FULL = EvaluatorParams()
+#: The full configuration for the ULX3S-85F: 10 recognizers and 8 global units in 165 of the
+#: 208 block RAMs, leaving the rest to the search (BENCHMARKS.md has the arithmetic).
+FULL = EvaluatorParams(recognizers=10, globals=8, branch_bits=13, combine_bits=12, final_bits=12,
+                       context_bits=(2, 2, 1), global_bits=12)
+
+#: Hitech's complement, 14 recognizers and 8 global units, with maps narrow enough to fit the
+#: 85F (11-bit branches: the four-field patterns of host/patterns.py do not fit it).
+HITECH = EvaluatorParams(recognizers=14, globals=8, branch_bits=12, combine_bits=11, final_bits=11,
+                         context_bits=(2, 2, 1), global_bits=12)
 
 #: A small configuration for an iCE40UP5K: two recognizers with 1K maps, one global unit.
 SMALL = EvaluatorParams(recognizers=2, globals=1, branch_bits=10, combine_bits=10, final_bits=10,
