@@ -18,6 +18,8 @@ from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
 from sim.models.movegen import candidate_moves, in_check, ordered_moves
 from sim.models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
 
+from ports import transfer
+
 
 class MovegenTB:
     """Bus-functional model of the generator's ports."""
@@ -35,21 +37,9 @@ class MovegenTB:
         await RisingEdge(self.dut.clk)
         self.dut.rst.value = 0
 
-    async def _transfer(self, stream, payload):
-        """Offer ``payload`` on a valid/ready port until the clock edge that takes it."""
-        getattr(self.dut, f"{stream}__payload").value = payload
-        getattr(self.dut, f"{stream}__valid").value = 1
-        while True:
-            await ReadOnly()
-            taken = int(getattr(self.dut, f"{stream}__ready").value)
-            await RisingEdge(self.dut.clk)
-            if taken:
-                break
-        getattr(self.dut, f"{stream}__valid").value = 0
-
     async def halfmoves(self, halfmoves):
         for h in halfmoves:
-            await self._transfer("halfmove", h.bits)
+            await transfer(self.dut, "halfmove", h.bits)
 
     def set_side(self, side):
         self.side = side
@@ -61,7 +51,7 @@ class MovegenTB:
         self.set_side(0 if board.turn else 1)
 
     async def request(self, op, ply=0, mode=GenMode.ALL, move=0):
-        await self._transfer("request", pack(GenRequest, op=op, ply=ply, mode=mode,
+        await transfer(self.dut, "request", pack(GenRequest, op=op, ply=ply, mode=mode,
                                              move=unpack(MoveWord, move)))
         while True:
             await ReadOnly()
