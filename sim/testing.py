@@ -27,7 +27,10 @@ def run_cocotb(name, make_top, test_module, test_dir, *, extra_env=None, testcas
     """
     from cocotb_tools.runner import get_runner
     verilog = verilog_for(name, make_top, packages=packages)
-    digest = hashlib.sha256(verilog.read_bytes() + " ".join(COCOTB_BUILD_ARGS).encode()).hexdigest()[:16]
+    import cocotb
+    # The build's makefiles name cocotb's own sources by path: key on the installation too.
+    digest = hashlib.sha256(verilog.read_bytes() + " ".join(COCOTB_BUILD_ARGS).encode()
+                            + cocotb.__file__.encode() + cocotb.__version__.encode()).hexdigest()[:16]
     build_dir = cache_dir() / "cocotb" / f"{name}-{digest}"
     os.environ.update(verilator_env())
     runner = get_runner("verilator")
