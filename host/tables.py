@@ -27,7 +27,7 @@ from hdl.encoding import pack
 from hdl.eval.tables import (HALF_BITS, PIECE_SQUARES, STATE_BITS, ExtSource, FieldLayout,
                              TableKind, TableStore)
 
-__all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context", "External",
+__all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context",
            "EvaluatorImage", "PIECES"]
 
 #: Every (piece, square) a description table has an entry for, in index order.
@@ -96,22 +96,6 @@ class GlobalState:
 
 
 @dataclass(frozen=True)
-class External:
-    """A branch's external address bit: nothing, the side to move, or a global unit's state bit."""
-    source: ExtSource = ExtSource.ZERO
-    unit: GlobalState = None
-    bit: int = 0
-
-    @classmethod
-    def side(cls):
-        return cls(ExtSource.SIDE)
-
-    @classmethod
-    def global_bit(cls, unit, bit):
-        return cls(ExtSource.GLOBAL, unit, bit)
-
-
-@dataclass(frozen=True)
 class Context:
     """A final-level context: ``bits`` bits (set by the evaluator's shape) of a global unit's
     output from ``offset``."""
@@ -131,7 +115,7 @@ class Recognizer:
     """
 
     def __init__(self, *, fields_a=(), fields_b=(), description, summary_a=None, summary_b=None,
-                 combine=None, final, where_a=None, where_b=None, ext_a=External(), ext_b=External(),
+                 combine=None, final, where_a=None, where_b=None, ext_a=ExtSource.ZERO, ext_b=ExtSource.ZERO,
                  contexts=(), shift=0):
         self.fields_a, self.fields_b = list(fields_a), list(fields_b)
         self.description = description
@@ -192,7 +176,7 @@ class Recognizer:
             final.append(self._output(value, summaries[code], contexts))
         off = {"enable": 0, "unit": 0, "offset": 0}
         config = pack(params.recognizer_config, field_tops=layout.tops,
-                      ext_a=self._external(self.ext_a, global_index), ext_b=self._external(self.ext_b, global_index),
+                      ext_a=self.ext_a, ext_b=self.ext_b,
                       context=[{"enable": 1, "unit": global_index(c.unit), "offset": c.offset} for c in self.contexts]
                       + [off] * (len(params.context_bits) - len(self.contexts)),
                       shift=self.shift)
@@ -209,7 +193,7 @@ class Recognizer:
         for ext_bit in (0, 1):
             for state in range(1 << room):
                 values = {n: v for n, v in layout.unpack(state << offset).items() if n in own}
-                if (ext.source == ExtSource.ZERO and ext_bit) or (where is not None and not where(values)):
+                if (ext == ExtSource.ZERO and ext_bit) or (where is not None and not where(values)):
                     table.append(0)     # never addressed
                     continue
                 table.append(self._code(codes, summary(values, ext_bit), code_bits, f"branch {name}"))
@@ -232,11 +216,6 @@ class Recognizer:
             raise TableError(f"final value {value} (summary {summary!r}, contexts {contexts}) is not an "
                              f"8-bit signed value shifted left by {self.shift}")
         return (value // step) & 0xFF
-
-    @staticmethod
-    def _external(ext, global_index):
-        return {"source": ext.source, "unit": global_index(ext.unit) if ext.unit is not None else 0,
-                "bit": ext.bit}
 
 
 def _words(bits, params, kind):
@@ -266,7 +245,7 @@ class EvaluatorImage:
     def add_recognizer(self, unit):
         if len(self.recognizers) == self.params.recognizers:
             raise TableError(f"all {self.params.recognizers} recognizers are taken")
-        for needed in [c.unit for c in unit.contexts] + [e.unit for e in (unit.ext_a, unit.ext_b) if e.unit]:
+        for needed in [c.unit for c in unit.contexts]:
             self.add_global(needed)
         self.recognizers.append(unit)
         return unit

@@ -31,11 +31,8 @@ def random_config(params, unit, rng):
     if params.unit_kind(unit) == "global":
         bits = pack(params.global_config, field_tops=_random_tops(rng, params.global_bits))
     else:
-        def external():
-            return {"source": rng.choice(list(ExtSource)), "unit": rng.randrange(8),
-                    "bit": rng.randrange(16)}
-        bits = pack(params.recognizer_config,
-                    field_tops=_random_tops(rng, STATE_BITS), ext_a=external(), ext_b=external(),
+        bits = pack(params.recognizer_config, field_tops=_random_tops(rng, STATE_BITS),
+                    ext_a=rng.choice(list(ExtSource)), ext_b=rng.choice(list(ExtSource)),
                     context=[{"enable": rng.random() < 0.8, "unit": rng.randrange(max(1, params.globals)),
                               "offset": rng.randrange(8)} for _ in params.context_bits],
                     shift=rng.randrange(8))

@@ -107,8 +107,7 @@ class Evaluator(wiring.Component):
         for unit in recognizers:
             m.d.comb += unit.side.eq(side)
             for k, source in enumerate(globals_):
-                m.d.comb += [unit.global_state[k].eq(source.state),
-                             unit.global_output[k].eq(source.output)]
+                m.d.comb += unit.global_output[k].eq(source.output)
 
         # --- the value ------------------------------------------------------------------------
         m.submodules.tree = tree = AdderTree(1 + p.recognizers, 16, p.tree_stages)

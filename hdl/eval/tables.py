@@ -9,8 +9,7 @@ The evaluator is a set of *units*, numbered on the download port:
 
 - unit 0, the **first-order unit**: one table g(piece, square) of signed 16-bit values;
 - units 1 .. G, the **global-state units**: an accumulator and one map; their map outputs are
-  the *context* of the recognizers' final level, their accumulator bits can be a recognizer
-  branch's *external bit*;
+  the *context* of the recognizers' final level;
 - units G+1 .. G+R, the **recognizers**: a 24-bit accumulator split into fields, two first-level
   maps (branches A and B), a combining map and a final map; the final map's 8-bit output,
   sign-extended and shifted left by the unit's shift, is its contribution to the value.
@@ -55,7 +54,7 @@ from amaranth.lib import data, enum
 from ..encoding import PieceType, unpack
 
 __all__ = [
-    "EvaluatorParams", "TableKind", "ExtSource", "ExternalBit", "ContextSelect",
+    "EvaluatorParams", "TableKind", "ExtSource", "ContextSelect",
     "TableAddress", "TableWrite", "TableSelect", "DATA_BITS", "INDEX_BITS", "UNIT_BITS",
     "STATE_BITS", "HALF_BITS", "PIECE_SQUARES", "piece_square_index", "FieldLayout",
     "table_checksum", "TableStore", "FULL", "HITECH", "SMALL",
@@ -79,14 +78,10 @@ class TableKind(enum.Enum, shape=3):
     CONFIG = 5          # words of RecognizerConfig / GlobalConfig
 
 
-class ExtSource(enum.Enum, shape=2):
+class ExtSource(enum.Enum, shape=1):
+    """Where a branch's external (13th) address bit comes from."""
     ZERO = 0
     SIDE = 1            # the side to move (1 = black)
-    GLOBAL = 2          # a bit of a global unit's accumulator
-
-
-#: Where a branch's external (13th) address bit comes from.
-ExternalBit = data.StructLayout({"source": ExtSource, "unit": 3, "bit": 4})
 
 #: One of a recognizer's (up to three) context selectors for its final map.
 ContextSelect = data.StructLayout({"enable": 1, "unit": 3, "offset": 3})
@@ -189,8 +184,8 @@ class EvaluatorParams:
     def recognizer_config(self):
         return data.StructLayout({
             "field_tops": STATE_BITS,      # bit i set: bit i is the top bit of a field (no carry out)
-            "ext_a": ExternalBit,
-            "ext_b": ExternalBit,
+            "ext_a": ExtSource,
+            "ext_b": ExtSource,
             "context": data.ArrayLayout(ContextSelect, len(self.context_bits)),
             "shift": 3,                    # the output is sign-extended and shifted left by this
         })

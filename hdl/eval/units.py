@@ -15,14 +15,13 @@ t+4   a recognizer's ``value`` (its final map output, shifted) is valid
 ====  ===========================================================================
 """
 
-from amaranth import Cat, Const, Module, Mux, Signal, signed
+from amaranth import Cat, Module, Mux, Signal, signed
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from .accumulator import FieldAccumulator
 from .storage import ConfigWords, Inspect, TableMemory, UnitWrite
-from .tables import (DATA_BITS, HALF_BITS, MAP_WIDTH, PIECE_SQUARES, STATE_BITS, ExtSource,
-                     TableKind)
+from .tables import DATA_BITS, HALF_BITS, MAP_WIDTH, PIECE_SQUARES, STATE_BITS, ExtSource, TableKind
 
 __all__ = ["Apply", "FirstOrderUnit", "GlobalStateUnit", "RecognizerUnit"]
 
@@ -75,14 +74,13 @@ class FirstOrderUnit(wiring.Component):
 class GlobalStateUnit(wiring.Component):
     """A global-state recognizer: a field accumulator and one map.
 
-    ``state`` is the accumulator's next value (for recognizers' external bits, same cycle as
-    their own accumulators); ``output`` is the map at that state, one cycle later.
+    ``output`` is the map at the accumulator's next value, one cycle after ``apply``.
     """
 
     def __init__(self, params):
         self._params = params
         super().__init__(_common_signature() | {
-            "state": Out(params.global_bits), "output": Out(MAP_WIDTH),
+            "output": Out(MAP_WIDTH),
         })
 
     def elaborate(self, platform):
@@ -100,7 +98,6 @@ class GlobalStateUnit(wiring.Component):
             accumulator.valid.eq(self.apply.valid),
             accumulator.place.eq(self.apply.place),
             accumulator.clear.eq(self.clear),
-            self.state.eq(accumulator.next),
             state_map.addr.eq(accumulator.next),
             self.output.eq(state_map.data),
         ]
@@ -117,7 +114,6 @@ class RecognizerUnit(wiring.Component):
     Interface attributes (besides the common ones)
     ----------------------------------------------
     side : In(1)             the side to move, registered like ``apply`` (aligned with it)
-    global_state : In(array of global_bits)   every global unit's ``state``
     global_output : In(array of 8)            every global unit's ``output``
     value : Out(signed(16))
     """
@@ -127,7 +123,6 @@ class RecognizerUnit(wiring.Component):
         globals_ = max(1, params.globals)
         super().__init__(_common_signature() | {
             "side": In(1),
-            "global_state": In(data.ArrayLayout(params.global_bits, globals_)),
             "global_output": In(data.ArrayLayout(MAP_WIDTH, globals_)),
             "value": Out(signed(_VALUE_BITS)),
         })
@@ -156,8 +151,8 @@ class RecognizerUnit(wiring.Component):
         state = accumulator.next
         low = p.branch_bits - 1
         m.d.comb += [
-            map_a.addr.eq(Cat(state[:low], self._external(m, config.ext_a, "ext_a"))),
-            map_b.addr.eq(Cat(state[HALF_BITS:HALF_BITS + low], self._external(m, config.ext_b, "ext_b"))),
+            map_a.addr.eq(Cat(state[:low], self.side & (config.ext_a == ExtSource.SIDE))),
+            map_b.addr.eq(Cat(state[HALF_BITS:HALF_BITS + low], self.side & (config.ext_b == ExtSource.SIDE))),
             combine.addr.eq(Cat(map_a.data[:p.combine_a], map_b.data[:p.combine_b])),
             final.addr.eq(Cat(combine.data[:p.final_state_bits],
                               *(self._context(m, config.context[k], bits, k)
@@ -169,20 +164,6 @@ class RecognizerUnit(wiring.Component):
             self.value.eq(shifted),
         ]
         return m
-
-    def _external(self, m, select, name):
-        """The branch's external address bit."""
-        bit = Signal(name=name)
-        with m.Switch(select.source):
-            with m.Case(ExtSource.SIDE):
-                m.d.comb += bit.eq(self.side)
-            with m.Case(ExtSource.GLOBAL):
-                with m.Switch(select.unit):
-                    for k in range(self._params.globals):
-                        with m.Case(k):
-                            padded = Cat(self.global_state[k], Const(0, 16))
-                            m.d.comb += bit.eq(padded.bit_select(select.bit, 1))
-        return bit
 
     def _context(self, m, select, bits, k):
         """``bits`` bits of the selected global unit's output from the selector's offset."""

@@ -99,8 +99,10 @@ class EvaluatorModel:
         low = p.branch_bits - 1
         half_a = state & ((1 << low) - 1)
         half_b = (state >> HALF_BITS) & ((1 << low) - 1)
-        out_a = store[(unit, TableKind.MAP_A)][half_a | self._external(config["ext_a"]) << low]
-        out_b = store[(unit, TableKind.MAP_B)][half_b | self._external(config["ext_b"]) << low]
+        ext_a = self.side if config["ext_a"] == ExtSource.SIDE.value else 0
+        ext_b = self.side if config["ext_b"] == ExtSource.SIDE.value else 0
+        out_a = store[(unit, TableKind.MAP_A)][half_a | ext_a << low]
+        out_b = store[(unit, TableKind.MAP_B)][half_b | ext_b << low]
         combined = store[(unit, TableKind.MAP_COMBINE)][
             (out_a & ((1 << p.combine_a) - 1)) | (out_b & ((1 << p.combine_b) - 1)) << p.combine_a]
         address = combined & ((1 << p.final_state_bits) - 1)
@@ -111,14 +113,6 @@ class EvaluatorModel:
             position += bits
         out = store[(unit, TableKind.MAP_FINAL)][address]
         return signed(signed(out, 8) << config["shift"], 16)
-
-    def _external(self, select):
-        source = select["source"]
-        if source == ExtSource.SIDE.value:
-            return self.side
-        if source == ExtSource.GLOBAL.value and select["unit"] < self.params.globals:
-            return (self.global_state[select["unit"]] >> select["bit"]) & 1
-        return 0
 
     def value(self):
         total = self.first_order + sum(self.recognizer_output(k) for k in range(self.params.recognizers))
