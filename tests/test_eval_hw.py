@@ -75,3 +75,32 @@ def test_writes_past_a_table_end_are_ignored(evaluator):
     evaluator.write_table(0, TableKind.DESCRIPTION, [0x1234], start=768)    # g has 768 entries
     evaluator.write_table(evaluator.params.units, TableKind.MAP_A, [1, 2, 3])  # no such unit
     assert evaluator.checksum(0, TableKind.DESCRIPTION)[0] == store.checksum(0, TableKind.DESCRIPTION)
+
+
+def test_context_reaches_the_final_map(evaluator):
+    """A global unit counts the pawns; a recognizer's final map reads the count back through all
+    its context selectors (each a slice of the global output), so the value is the count."""
+    from host.tables import Context, EvaluatorImage, GlobalState, Recognizer
+    from sim.models.position import setup_halfmoves
+    params = evaluator.params
+    pawns = GlobalState([("pawns", 5)], lambda piece, square: {"pawns": piece.piece_type == chess.PAWN},
+                        lambda v: v["pawns"])
+    offsets, position = [], 0
+    for bits in params.context_bits:
+        offsets.append(position)
+        position += bits
+
+    def final(summary, contexts):
+        return sum(c << offset for c, offset in zip(contexts, offsets))
+
+    image = EvaluatorImage(params)
+    image.add_recognizer(Recognizer(description=lambda piece, square: {}, final=final,
+                                    contexts=[Context(pawns, offset) for offset in offsets]))
+    evaluator.write_store(image.store())
+    for record in shared_positions("random-positions.epd", limit=40):
+        board = record.board
+        evaluator.clear()
+        evaluator.apply(setup_halfmoves(board))
+        want = len(board.pieces(chess.PAWN, chess.WHITE)) + len(board.pieces(chess.PAWN, chess.BLACK))
+        # The selectors together see the low ``position`` bits of the count.
+        assert evaluator.value() == want % (1 << position), board.fen()

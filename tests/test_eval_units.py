@@ -160,3 +160,29 @@ def test_tiny_evaluator_equals_model_on_walks():
                 assert cycles == params.latency, f"valid {cycles} cycles after the last halfmove, not {params.latency}"
 
     simulate(dut, bench)
+
+
+@pytest.mark.parametrize("changes,message", [
+    ({"globals": 9}, "0..8 global units"),
+    ({"recognizers": 30}, "at most 31 units"),
+    ({"branch_bits": 14}, "branch_bits must be 2..13"),
+    ({"final_bits": 6, "context_bits": (2, 2, 2)}, "leave no room"),
+    ({"context_bits": (2, 2, 2, 2)}, "up to three context selectors"),
+    ({"global_bits": 0}, "global_bits must be 1..13"),
+    ({"tree_stages": -1}, "tree_stages must be >= 0"),
+])
+def test_params_say_what_is_wrong(changes, message):
+    with pytest.raises(ValueError, match=message):
+        EvaluatorParams(**changes)
+
+
+def test_address_map_geometry():
+    p = EvaluatorParams()
+    assert p.table_geometry(0, TableKind.DESCRIPTION) == (768, 16, True)
+    assert p.table_geometry(0, TableKind.MAP_A) is None
+    assert p.table_geometry(p.global_unit(0), TableKind.MAP_A) == (1 << p.global_bits, 8, False)
+    assert p.table_geometry(p.recognizer_unit(0), TableKind.MAP_FINAL) == (1 << p.final_bits, 8, False)
+    assert p.table_geometry(p.units, TableKind.DESCRIPTION) is None
+    with pytest.raises(IndexError):
+        p.recognizer_unit(p.recognizers)
+    assert len(p.tables()) == 1 + 3 * p.globals + 6 * p.recognizers

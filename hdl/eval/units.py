@@ -39,7 +39,7 @@ def _common_signature():
 
 
 def _storage(m, unit, *tables):
-    """Connect the download write and the sweep to ``tables`` (submodules named by kind) and
+    """Connect the download write and the sweep to the unit's ``tables`` and
     drive ``unit.inspect_data`` from the one the sweep names."""
     for table in tables:
         m.d.comb += [table.write.eq(unit.write), table.inspect.eq(unit.inspect)]
