@@ -9,8 +9,8 @@ together with the description data it read. Timing from a halfmove transferred i
 t     description tables read at the halfmove's index
 t+1   accumulators and first-order sum take their next value; first-level maps
       (and the global maps) are read at that next value
-t+2   combining maps read
-t+3   final maps read, with the context from the global maps (read at t+1)
+t+2   combining maps read; the global map outputs selected as context (registered)
+t+3   final maps read, with that context
 t+4   a recognizer's ``value`` (its final map output, shifted) is valid
 ====  ===========================================================================
 """
@@ -166,11 +166,16 @@ class RecognizerUnit(wiring.Component):
         return m
 
     def _context(self, m, select, bits, k):
-        """``bits`` bits of the selected global unit's output from the selector's offset."""
+        """``bits`` bits of the selected global unit's output from the selector's offset.
+
+        Registered: the global maps are read a cycle before the combining maps, so the
+        selection has a cycle of its own before the final map's address (no added latency).
+        """
         part = Signal(bits, name=f"context{k}")
+        m.d.sync += part.eq(0)
         with m.If(select.enable):
             with m.Switch(select.unit):
                 for j in range(self._params.globals):
                     with m.Case(j):
-                        m.d.comb += part.eq(self.global_output[j] >> select.offset)
+                        m.d.sync += part.eq(self.global_output[j] >> select.offset)
         return part
