@@ -34,6 +34,15 @@ def _evaluator(**changes):
     return make
 
 
+def _unit(kind, small=False):
+    def make():
+        from hdl.eval import units
+        from hdl.eval.tables import FULL, SMALL
+        params = SMALL if small else FULL
+        return {"recognizer": units.RecognizerUnit, "global": units.GlobalStateUnit}[kind](params)
+    return make
+
+
 #: name -> (constructor, the hdl/ subpackages it is built from)
 BLOCKS = {
     "movegen": (_movegen, ("movegen",)),
@@ -43,6 +52,11 @@ BLOCKS = {
     "evaluator-small": (_evaluator(base="small"), ("eval",)),     # SMALL (iCE40)
     "evaluator-2": (_evaluator(recognizers=2), ("eval",)),
     "evaluator-8": (_evaluator(recognizers=8), ("eval",)),
+    # one unit alone, FULL (ECP5) and SMALL (iCE40) shapes
+    "recognizer": (_unit("recognizer"), ("eval",)),
+    "global-unit": (_unit("global"), ("eval",)),
+    "recognizer-small": (_unit("recognizer", small=True), ("eval",)),
+    "global-unit-small": (_unit("global", small=True), ("eval",)),
 }
 
 DEVICES = {

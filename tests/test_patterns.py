@@ -98,11 +98,11 @@ def test_patterns_that_do_not_fit_are_refused():
     # The small iCE40 evaluator has one global unit; the pawn structure needs one per colour.
     with pytest.raises(TableError, match="all 1 global-state units are taken"):
         _store(PawnStructure(), SMALL)
-    # Its global units have 8 bits; four 3-bit pawn counts need 12. Its branches see 9 state
+    # Its global units have 8 bits; four 3-bit pawn counts need 12. Its branches see 8 state
     # bits; a king square and six shield pawns need 12.
     with pytest.raises(TableError, match="global fields need 12 bits; the unit has 8"):
         _store(PawnStructure(), replace(SMALL, globals=2))
-    with pytest.raises(TableError, match="branch A fields need 12 bits; the maps see 9"):
+    with pytest.raises(TableError, match="branch A fields need 12 bits; the maps see 8"):
         _store(KingSafety(), SMALL)
     # Two recognizers only: the third is refused.
     image = EvaluatorImage(SMALL)

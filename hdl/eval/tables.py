@@ -230,8 +230,9 @@ FULL = EvaluatorParams(recognizers=10, globals=8, branch_bits=13, combine_bits=1
 HITECH = EvaluatorParams(recognizers=14, globals=8, branch_bits=12, combine_bits=11, final_bits=11,
                          context_bits=(2, 2, 1), global_bits=12)
 
-#: A small configuration for an iCE40UP5K: two recognizers with 1K maps, one global unit.
-SMALL = EvaluatorParams(recognizers=2, globals=1, branch_bits=10, combine_bits=10, final_bits=10,
+#: A small configuration for an iCE40UP5K: two recognizers with 512-entry maps (one 4 Kb block
+#: each) and one global unit, 24 of the 30 block RAMs.
+SMALL = EvaluatorParams(recognizers=2, globals=1, branch_bits=9, combine_bits=9, final_bits=9,
                         context_bits=(2, 2), global_bits=8, tree_stages=1)
 
 
