@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import chess
 
 from hdl.encoding import pack
-from hdl.eval.tables import (HALF_BITS, PIECE_SQUARES, STATE_BITS, ExtSource, FieldLayout,
+from hdl.eval.tables import (DATA_BITS, HALF_BITS, PIECE_SQUARES, STATE_BITS, ExtSource, FieldLayout,
                              TableKind, TableStore)
 
 __all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context",
@@ -90,9 +90,8 @@ class GlobalState:
             if not 0 <= v <= 255:
                 raise TableError(f"global output {v} for {values} is not 0..255")
             out.append(v)
-        config = pack(params.global_config, field_tops=layout.tops)
-        return {TableKind.DESCRIPTION: _description(layout, self.description),
-                TableKind.MAP_A: out, TableKind.CONFIG: _words(config, params, "global")}
+        return {TableKind.DESCRIPTION: _description(layout, self.description), TableKind.MAP_A: out,
+                TableKind.CONFIG: _words(params.global_config, field_tops=layout.tops)}
 
 
 @dataclass(frozen=True)
@@ -175,14 +174,14 @@ class Recognizer:
             value = self.final(summaries[code], tuple(contexts))
             final.append(self._output(value, summaries[code], contexts))
         off = {"enable": 0, "unit": 0, "offset": 0}
-        config = pack(params.recognizer_config, field_tops=layout.tops,
-                      ext_a=self.ext_a, ext_b=self.ext_b,
-                      context=[{"enable": 1, "unit": global_index(c.unit), "offset": c.offset} for c in self.contexts]
-                      + [off] * (len(params.context_bits) - len(self.contexts)),
-                      shift=self.shift)
         return {TableKind.DESCRIPTION: _description(layout, self.description),
                 TableKind.MAP_A: map_a, TableKind.MAP_B: map_b, TableKind.MAP_COMBINE: combine,
-                TableKind.MAP_FINAL: final, TableKind.CONFIG: _words(config, params, "recognizer")}
+                TableKind.MAP_FINAL: final,
+                TableKind.CONFIG: _words(
+                    params.recognizer_config, field_tops=layout.tops, ext_a=self.ext_a, ext_b=self.ext_b,
+                    context=[{"enable": 1, "unit": global_index(c.unit), "offset": c.offset} for c in self.contexts]
+                    + [off] * (len(params.context_bits) - len(self.contexts)),
+                    shift=self.shift)}
 
     def _branch(self, params, layout, fields, offset, summary, where, ext, code_bits, name):
         """A first-level map, and its summaries in code order."""
@@ -218,9 +217,10 @@ class Recognizer:
         return (value // step) & 0xFF
 
 
-def _words(bits, params, kind):
-    size = params.table_geometry(1 if kind == "global" else 1 + params.globals, TableKind.CONFIG)[0]
-    return [(bits >> (24 * i)) & 0xFFFFFF for i in range(size)]
+def _words(layout, **fields):
+    """A configuration register packed with ``layout``, as CONFIG words."""
+    bits = pack(layout, **fields)
+    return [(bits >> (DATA_BITS * i)) & ((1 << DATA_BITS) - 1) for i in range(-(-layout.size // DATA_BITS))]
 
 
 class EvaluatorImage:
