@@ -233,7 +233,7 @@ HITECH = EvaluatorParams(recognizers=14, globals=8, branch_bits=12, combine_bits
 #: A small configuration for an iCE40UP5K: two recognizers with 512-entry maps (one 4 Kb block
 #: each) and one global unit, 24 of the 30 block RAMs.
 SMALL = EvaluatorParams(recognizers=2, globals=1, branch_bits=9, combine_bits=9, final_bits=9,
-                        context_bits=(2, 2), global_bits=8, tree_stages=1)
+                        context_bits=(2, 2), global_bits=8)
 
 
 class FieldLayout:

@@ -10,6 +10,8 @@
 //   clear                          zero the accumulators (no answer)
 //   value                          clock until valid: "<value> <cycles since the last input>"
 //   crc <unit> <table>             checksum read-back: "<crc> <cycles>"
+//   spin <n>                       n halfmoves back to back (a knight placed on and removed from
+//                                  each square in turn), for simulation speed: "<cycles>"
 //   cycles                         "<cycles since start>"
 //   quit
 #include <cstdint>
@@ -108,6 +110,16 @@ int main(int argc, char **argv) {
             while (!field(top->checksum, CHECKSUMRESULT_VALID_OFFSET, 1)) tick();
             std::printf("%llu %llu\n", (unsigned long long)field(top->checksum, CHECKSUMRESULT_CRC_OFFSET, 32),
                         (unsigned long long)(cycles - start));
+            std::fflush(stdout);
+        }
+        else if (cmd == "spin") {
+            uint64_t n, start = cycles; in >> n;
+            for (uint64_t i = 0; i < n; i++) {
+                top->halfmove___05Fpayload = put(i & 1 ? 0 : 1, HALFMOVE_OP_OFFSET)
+                                           | put((i >> 1) & 63, HALFMOVE_SQUARE_OFFSET) | put(2, HALFMOVE_PIECE_OFFSET);
+                transfer(top->halfmove___05Fvalid, top->halfmove___05Fready);
+            }
+            std::printf("%llu\n", (unsigned long long)(cycles - start));
             std::fflush(stdout);
         }
         else if (cmd == "cycles") { std::printf("%llu\n", (unsigned long long)cycles); std::fflush(stdout); }
