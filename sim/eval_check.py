@@ -27,14 +27,15 @@ def _random_tops(rng, width):
 
 
 def random_config(params, unit, rng):
-    """Random CONFIG words for a unit (every selector within range most of the time)."""
+    """Random CONFIG words for a unit. Context selectors may name a global unit past the last
+    one (the hardware and the model read 0 from it)."""
     if params.unit_kind(unit) == "global":
         bits = pack(params.global_config, field_tops=_random_tops(rng, params.global_bits))
     else:
         bits = pack(params.recognizer_config, field_tops=_random_tops(rng, STATE_BITS),
                     ext_a=rng.choice(list(ExtSource)), ext_b=rng.choice(list(ExtSource)),
-                    context=[{"enable": rng.random() < 0.8, "unit": rng.randrange(max(1, params.globals)),
-                              "offset": rng.randrange(8)} for _ in params.context_bits],
+                    context=[{"enable": rng.random() < 0.8, "unit": rng.randrange(8), "offset": rng.randrange(8)}
+                             for _ in params.context_bits],
                     shift=rng.randrange(8))
     return [(bits >> (24 * i)) & 0xFFFFFF for i in range(params.table_geometry(unit, TableKind.CONFIG)[0])]
 
