@@ -1,0 +1,164 @@
+"""The microsequencer (shared/DESIGN.md §4.3): Hitech's next-address-field sequencing.
+
+Each microinstruction carries the address of the next one. A branch ORs up to four selected
+status signals into that address's low bits, so an aligned block of 2, 4, 8 or 16
+instructions is a 2/4/8/16-way branch in one cycle. CALL pushes the address after its own on a
+return-address stack and goes to its target; RETURN pops it (and may branch the same way).
+The micro-store is a RAM with a default image, rewritable through ``write`` without
+resynthesis.
+
+One microinstruction per cycle: the next address is computed combinationally from the word
+being executed and the status, and read from the micro-store at the clock edge, so the word
+is on ``control`` in the following cycle. ``stall`` holds the current word (the datapath
+waits on a unit); ``start`` goes to ``entry`` whatever is executing.
+"""
+
+from amaranth import Cat, Const, Module, Signal
+from amaranth.lib import data, enum, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+from amaranth.utils import ceil_log2
+
+__all__ = ["SeqOp", "MicroSpec", "Microsequencer"]
+
+#: How many status signals a branch can OR in (16-way at most).
+BRANCH_BITS = 4
+
+
+class SeqOp(enum.Enum, shape=2):
+    GOTO = 0        # next address | selected status bits
+    CALL = 1        # push the address after this one; then as GOTO
+    RETURN = 2      # popped address | selected status bits
+
+
+class MicroSpec:
+    """The shape of a microprogram: the datapath's control fields, the status signals a branch
+    can test (by name; selector 0 is the constant 0) and the micro-store's size.
+
+    ``word`` is the microinstruction layout: ``{"op", "next", "cond": [4 selectors], "control"}``,
+    defined once here for the hardware and the assembler.
+    """
+
+    def __init__(self, control, statuses, address_bits=9):
+        self.control = data.Layout.cast(control)
+        self.statuses = list(statuses)
+        if len(set(self.statuses)) != len(self.statuses):
+            raise ValueError(f"status names repeat: {self.statuses}")
+        self.address_bits = address_bits
+        self.select_bits = max(1, ceil_log2(len(self.statuses) + 1))
+        self.sequencing = data.StructLayout({
+            "op": SeqOp,
+            "next": address_bits,
+            "cond": data.ArrayLayout(self.select_bits, BRANCH_BITS),
+        })
+        self.word = data.StructLayout({"seq": self.sequencing, "control": self.control})
+
+    @property
+    def depth(self):
+        return 1 << self.address_bits
+
+    def status_index(self, name):
+        """The selector of a status signal (1-based; 0 selects the constant 0)."""
+        try:
+            return 1 + self.statuses.index(name)
+        except ValueError:
+            raise KeyError(f"no status signal {name!r} (there are {self.statuses})") from None
+
+
+class Microsequencer(wiring.Component):
+    """Executes a microprogram one word per cycle.
+
+    Interface attributes
+    --------------------
+    status : In(len(statuses))      the signals branches test, in ``spec.statuses`` order
+    start : In(1)                   go to ``entry`` (the stack is emptied)
+    entry : In(address_bits)
+    stall : In(1)                   execute the current word again
+    write : In({en, address, word}) rewrite one word of the micro-store
+    control : Out(spec.control)     the control fields of the word executing
+    address : Out(address_bits)     its address
+    stack_error : Out(1)            sticky: a CALL overflowed or a RETURN underflowed the stack
+    """
+
+    def __init__(self, spec, image=None, *, stack_depth=8):
+        if stack_depth < 1:
+            raise ValueError(f"the return stack needs at least one entry, not {stack_depth}")
+        image = list(image or [])
+        if len(image) > spec.depth:
+            raise ValueError(f"a {len(image)}-word image does not fit a {spec.depth}-word micro-store")
+        self._spec, self._image, self._stack_depth = spec, image, stack_depth
+        super().__init__({
+            "status": In(max(1, len(spec.statuses))),
+            "start": In(1),
+            "entry": In(spec.address_bits),
+            "stall": In(1),
+            "write": In(data.StructLayout({"en": 1, "address": spec.address_bits, "word": spec.word})),
+            "control": Out(spec.control),
+            "address": Out(spec.address_bits),
+            "stack_error": Out(1),
+        })
+
+    @property
+    def spec(self):
+        return self._spec
+
+    def elaborate(self, platform):
+        m = Module()
+        spec = self._spec
+        # Stored as plain bits, so the image is the assembler's integers.
+        m.submodules.store = store = Memory(shape=spec.word.size, depth=spec.depth, init=self._image)
+        write = store.write_port()
+        read = store.read_port(transparent_for=(write,))
+        m.d.comb += [write.en.eq(self.write.en), write.addr.eq(self.write.address),
+                     write.data.eq(self.write.word)]
+
+        word = spec.word(read.data)
+        seq = word.seq
+        m.d.comb += self.control.eq(word.control)
+
+        # The address of the word on ``read.data``: the address read at the last edge.
+        current = Signal(spec.address_bits)
+        m.d.comb += self.address.eq(current)
+
+        # Branch bits: status selected by each cond field (selector 0 = constant 0).
+        selectable = Cat(Const(0, 1), self.status)
+        branch = Signal(BRANCH_BITS)
+        for i in range(BRANCH_BITS):
+            m.d.comb += branch[i].eq(selectable.bit_select(seq.cond[i], 1))
+
+        stack = Signal(data.ArrayLayout(spec.address_bits, self._stack_depth))
+        depth = Signal(range(self._stack_depth + 1))
+        top = Signal(spec.address_bits)
+        with m.Switch(depth):
+            for level in range(1, self._stack_depth + 1):
+                with m.Case(level):
+                    m.d.comb += top.eq(stack[level - 1])
+
+        following = Signal(spec.address_bits)
+        m.d.comb += following.eq(current + 1)
+        target = Signal(spec.address_bits)
+        with m.If(self.start):
+            m.d.comb += target.eq(self.entry)
+            m.d.sync += depth.eq(0)
+        with m.Elif(self.stall):
+            m.d.comb += target.eq(current)
+        with m.Elif(seq.op == SeqOp.RETURN):
+            m.d.comb += target.eq(top | branch)
+            with m.If(depth == 0):
+                m.d.sync += self.stack_error.eq(1)
+            with m.Else():
+                m.d.sync += depth.eq(depth - 1)
+        with m.Else():
+            m.d.comb += target.eq(seq.next | branch)
+            with m.If(seq.op == SeqOp.CALL):
+                with m.If(depth == self._stack_depth):
+                    m.d.sync += self.stack_error.eq(1)
+                with m.Else():
+                    m.d.sync += depth.eq(depth + 1)
+                    with m.Switch(depth):
+                        for level in range(self._stack_depth):
+                            with m.Case(level):
+                                m.d.sync += stack[level].eq(following)
+        m.d.comb += read.addr.eq(target)
+        m.d.sync += current.eq(target)
+        return m
