@@ -1,0 +1,75 @@
+"""The Zobrist unit in the Amaranth simulator against the from-scratch model: random walks from
+shared positions, transpositions and unwinding."""
+
+import random
+
+import chess
+
+from hdl.search.zobrist import SIDE_KEY, ZobristUnit, piece_square_key
+from sim.eval_check import walk_steps
+from sim.models.position import MachinePosition, move_halfmoves
+from sim.models.zobrist import position_key
+from sim.testing import simulate
+
+from .conftest import shared_positions
+
+
+def _drive(boards, plies, seed):
+    """Per board, (label, hardware key, model key) after every step of a walk from it."""
+    dut = ZobristUnit()
+    rng = random.Random(seed)
+    seen = []
+
+    async def bench(ctx):
+        for board in boards:
+            ctx.set(dut.clear, 1)
+            await ctx.tick()
+            ctx.set(dut.clear, 0)
+            position = MachinePosition()
+            seen.append([])
+            for label, halfmoves, side in walk_steps(board, plies, rng):
+                ctx.set(dut.side, side)
+                ctx.set(dut.halfmove.valid, 1)
+                for h in halfmoves:
+                    ctx.set(dut.halfmove.payload.as_value(), h.bits)
+                    await ctx.tick()
+                    position.apply(h)
+                ctx.set(dut.halfmove.valid, 0)
+                await ctx.tick()            # the last halfmove's XOR lands
+                seen[-1].append((f"{board.fen()} {label}", ctx.get(dut.key), position_key(position, side)))
+
+    simulate(dut, bench)
+    return seen
+
+
+def test_keys_equal_the_model_after_every_make_and_unmake():
+    boards = [r.board for r in shared_positions("special-positions.epd", limit=15)]
+    boards += [r.board for r in shared_positions("random-positions.epd", limit=15)]
+    walks = _drive(boards, 10, 1)
+    bad = [f"{where}: hardware {hw:#018x}, model {model:#018x}"
+           for walk in walks for where, hw, model in walk if hw != model]
+    assert not bad, "\n".join(bad[:5])
+    for walk in walks:
+        assert walk[-1][1] == walk[0][1], f"{walk[0][0]}: unwinding did not restore the key"
+    starts = [walk[0][1] for walk in walks]
+    assert len(set(starts)) == len(starts), "two different positions share a key"
+
+
+def test_transpositions_share_a_key_and_rights_and_side_change_it():
+    def key(board):
+        return position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
+
+    a, b = chess.Board(), chess.Board()
+    for uci in ("g1f3", "g8f6", "b1c3", "b8c6"):
+        a.push_uci(uci)
+    for uci in ("b1c3", "b8c6", "g1f3", "g8f6"):
+        b.push_uci(uci)
+    assert key(a) == key(b)
+    no_rights = chess.Board(a.fen().replace("KQkq", "Qkq"))
+    assert key(no_rights) != key(a)
+    assert key(a) ^ key(chess.Board(a.fen().replace(" w ", " b "))) == SIDE_KEY
+    assert piece_square_key(0, 12) == 0 and piece_square_key(7, 20) == piece_square_key(15, 20) != 0
+    board = chess.Board()
+    assert move_halfmoves(board, chess.Move.from_uci("e2e4"))   # the double push places a marker
+    board.push_uci("e2e4")
+    assert key(board) != key(chess.Board(board.fen().replace("e3", "-")))
