@@ -1,0 +1,93 @@
+"""Repetition detection in the move stack (Deep Blue: the last 32 plies), in one cycle.
+
+The controller pushes each position it reaches (its Zobrist key, and whether the move that
+reached it was irreversible: a capture, a pawn move, a change of castling rights) and pops it
+when it unmakes the move; the game's positions before the root are pushed first. The newest
+``window`` + 1 entries sit in registers, the top at 0, so ``window`` / 2 comparators in
+parallel find whether the top position stood on the board 2, 4, ... ``window`` plies earlier
+with only reversible moves since. Every entry is also written to a stack in block RAM, from
+which the window's bottom is refilled when it pops.
+
+Timing: ``repeated`` describes the top from the cycle after its push or pop (the comparators
+work on the registered window). A push or pop is taken only every second cycle (``ready``): the
+refill read for a pop is addressed from the depth before it. Making or unmaking a move takes
+two cycles or more anyway.
+"""
+
+from amaranth import Cat, Module, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from .zobrist import KEY_BITS
+
+__all__ = ["RepetitionDetector", "StackEntry"]
+
+#: What the detector remembers of a position.
+StackEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 1})
+
+
+class RepetitionDetector(wiring.Component):
+    """Interface attributes
+    --------------------
+    push : In({valid, entry})   a position reached by a move (or from the game's history)
+    pop : In(1)                 the top position is left (its move unmade)
+    clear : In(1)               empty the stack
+    ready : Out(1)              a push or pop this cycle is taken
+    repeated : Out(1)           the top position repeats one within the window
+    depth : Out               entries on the stack
+    """
+
+    def __init__(self, *, window=32, capacity=256):
+        if window < 2 or window % 2:
+            raise ValueError(f"the window must be an even number of plies >= 2, not {window}")
+        if capacity < window + 1:
+            raise ValueError(f"a capacity of {capacity} entries cannot hold a {window}-ply window")
+        self._window, self._capacity = window, capacity
+        super().__init__({
+            "push": In(data.StructLayout({"valid": 1, "entry": StackEntry})),
+            "pop": In(1),
+            "clear": In(1),
+            "ready": Out(1),
+            "repeated": Out(1),
+            "depth": Out(range(capacity + 1)),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        w = self._window
+        slots = [Signal(StackEntry, name=f"slot{i}") for i in range(w + 1)]
+        valid = Signal(w + 1)                   # slot i holds an entry
+        m.submodules.stack = stack = Memory(shape=StackEntry, depth=self._capacity, init=[])
+        write, read = stack.write_port(), stack.read_port()
+
+        busy = Signal()                         # a push or pop was taken last cycle
+        m.d.comb += self.ready.eq(~busy)
+        push = self.push.valid & self.ready & (self.depth < self._capacity)
+        pop = self.pop & self.ready & (self.depth != 0)
+        m.d.sync += busy.eq(push | pop)
+
+        # The entry just below the window, for a pop to refill the bottom slot.
+        m.d.comb += [read.addr.eq(self.depth - (w + 2)),
+                     write.addr.eq(self.depth), write.data.eq(self.push.entry), write.en.eq(push)]
+        below_exists = self.depth >= w + 2
+
+        with m.If(self.clear):
+            m.d.sync += [self.depth.eq(0), valid.eq(0)]
+        with m.Elif(push):
+            m.d.sync += [self.depth.eq(self.depth + 1), slots[0].eq(self.push.entry),
+                         valid.eq(valid << 1 | 1)]
+            m.d.sync += [slots[i].eq(slots[i - 1]) for i in range(1, w + 1)]
+        with m.Elif(pop):
+            m.d.sync += [self.depth.eq(self.depth - 1), slots[w].eq(read.data),
+                         valid.eq(valid >> 1 | below_exists << w)]
+            m.d.sync += [slots[i].eq(slots[i + 1]) for i in range(w)]
+
+        # Slot k (even) is comparable when no move from it up to the top was irreversible.
+        reversible = Signal(w + 1)              # the moves reaching slots 0..k-1 were reversible
+        m.d.comb += reversible[0].eq(1)
+        for k in range(1, w + 1):
+            m.d.comb += reversible[k].eq(reversible[k - 1] & ~slots[k - 1].irreversible)
+        matches = [valid[k] & reversible[k] & (slots[k].key == slots[0].key) for k in range(2, w + 1, 2)]
+        m.d.comb += self.repeated.eq(valid[0] & Cat(*matches).any())
+        return m
