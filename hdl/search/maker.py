@@ -1,0 +1,189 @@
+"""Making and unmaking moves: the halfmoves of a generated move, played onto the halfmove bus.
+
+MAKE takes the generator's answer (move word, moving piece, victim) and the marker plane of the
+position (castling rights and the en-passant square, hdl/movegen cells' ``board``) and emits
+the move's halfmoves in the canonical order of ``sim/models/position.move_halfmoves``: markers
+lost (a1, h1, the en-passant square, a8, h8 — ascending), the victim, the mover (and a castling
+rook) taken away, the arriving piece (and the rook) placed, a new en-passant marker. It keeps an
+undo record per ply, so UNMAKE needs only the ply: it emits the same halfmoves inverted, in
+reverse order.
+
+Timing: a command is taken when the maker is idle; the first halfmove is offered in the next
+cycle and one follows every cycle the bus takes one (2 to 9 halfmoves per move).
+``irreversible`` (for the repetition detector) says whether the last MAKE captured, moved a
+pawn or lost a castling right.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ..encoding import MARKER, Halfmove, HalfmoveOp, MoveWord, PieceType
+
+__all__ = ["MakerOp", "MakerCommand", "MoveMaker"]
+
+
+class MakerOp(enum.Enum, shape=1):
+    MAKE = 0
+    UNMAKE = 1
+
+
+MakerCommand = data.StructLayout({
+    "op": MakerOp,
+    "ply": 6,
+    "move": MoveWord,       # MAKE only, as are piece and victim
+    "piece": 4,
+    "victim": 4,
+})
+
+#: What UNMAKE needs of a ply: the move and the markers its MAKE took away.
+UndoRecord = data.StructLayout({
+    "move": MoveWord, "piece": 4, "victim": 4,
+    "lost_castling": 4,     # a1, h1, a8, h8
+    "lost_en_passant": 1,
+    "en_passant_square": 6,
+})
+
+_CASTLING_HOMES = (0, 7, 56, 63)
+_SLOTS = 11     # lost a1, h1, e.p., a8, h8; victim; mover; rook away; arrival; rook placed; new e.p.
+
+
+class MoveMaker(wiring.Component):
+    """Interface attributes
+    --------------------
+    command : In(stream of MakerCommand)
+    markers : In(64)                the marker plane before the MAKE (ignored by UNMAKE)
+    halfmove : Out(stream of Halfmove)
+    idle : Out(1)
+    irreversible : Out(1)           of the last MAKE
+    """
+
+    def __init__(self, *, max_ply=64):
+        self._max_ply = max_ply
+        super().__init__({
+            "command": In(stream.Signature(MakerCommand)),
+            "markers": In(64),
+            "halfmove": Out(stream.Signature(Halfmove)),
+            "idle": Out(1),
+            "irreversible": Out(1),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.undo = undo = Memory(shape=UndoRecord, depth=self._max_ply, init=[])
+        save, load = undo.write_port(), undo.read_port()
+        command = self.command.payload
+
+        # --- MAKE: the undo record, from the command and the marker plane ----------------------
+        move = command.move
+        king_move = (command.piece[:3] == PieceType.KING.value) & ((move.from_sq == 4) | (move.from_sq == 60))
+        record = Signal(UndoRecord)
+        lost_castling = []
+        for home in _CASTLING_HOMES:
+            rank_of_home = home >> 3
+            touched = (move.from_sq == home) | (move.to_sq == home) | (king_move & (move.from_sq[3:] == rank_of_home))
+            lost_castling.append(self.markers[home] & touched)
+        en_passant_plane = self.markers & 0x0000FF0000FF0000
+        m.d.comb += [
+            record.move.eq(move), record.piece.eq(command.piece), record.victim.eq(command.victim),
+            record.lost_castling.eq(Cat(*lost_castling)),
+            record.lost_en_passant.eq(en_passant_plane != 0),
+        ]
+        for square in list(range(16, 24)) + list(range(40, 48)):
+            with m.If(self.markers[square]):
+                m.d.comb += record.en_passant_square.eq(square)
+
+        taken = self.command.valid & self.command.ready
+        is_make = command.op == MakerOp.MAKE
+        m.d.comb += [save.addr.eq(command.ply), save.data.eq(record), save.en.eq(taken & is_make),
+                     load.addr.eq(command.ply)]
+
+        # --- the record being played: a MAKE's from a register, an UNMAKE's from the memory -----
+        made = Signal(UndoRecord)
+        undoing = Signal()
+        with m.If(taken & is_make):
+            m.d.sync += made.eq(record)
+            m.d.sync += self.irreversible.eq((record.victim != 0) | (command.piece[:3] == PieceType.PAWN.value)
+                                             | (record.lost_castling != 0))
+        with m.If(taken):
+            m.d.sync += undoing.eq(~is_make)
+        current = Signal(UndoRecord)
+        m.d.comb += current.eq(Mux(undoing, load.data, made))
+
+        slots = self._slots(m, current)             # list of (enable, Halfmove bits)
+        enabled = Signal(_SLOTS)
+        m.d.comb += enabled.eq(Cat(*(e for e, _ in slots)))
+
+        # --- playing: the remaining slots, forward for MAKE, backward (inverted) for UNMAKE ----
+        remaining = Signal(_SLOTS)
+        playing = Signal()
+        first = Signal()                            # the cycle after the command: load the mask
+        m.d.sync += first.eq(taken)
+        mask = Signal(_SLOTS)
+        m.d.comb += mask.eq(Mux(first, enabled, remaining))
+        m.d.comb += [self.idle.eq(~playing & ~first), self.command.ready.eq(self.idle)]
+
+        choice = Signal(range(_SLOTS))
+        with m.If(undoing):
+            for i in range(_SLOTS):                 # highest remaining slot
+                with m.If(mask[i]):
+                    m.d.comb += choice.eq(i)
+        with m.Else():
+            for i in reversed(range(_SLOTS)):       # lowest remaining slot
+                with m.If(mask[i]):
+                    m.d.comb += choice.eq(i)
+        chosen = Signal(Halfmove)
+        with m.Switch(choice):
+            for i, (_, bits) in enumerate(slots):
+                with m.Case(i):
+                    m.d.comb += chosen.eq(bits)
+        m.d.comb += [
+            self.halfmove.valid.eq((playing | first) & (mask != 0)),
+            self.halfmove.payload.eq(chosen),
+        ]
+        with m.If(undoing):
+            m.d.comb += self.halfmove.payload.op.eq(Mux(chosen.op == HalfmoveOp.PLACE,
+                                                        HalfmoveOp.REMOVE, HalfmoveOp.PLACE))
+        left = Signal(_SLOTS)
+        m.d.comb += left.eq(mask & ~(Const(1, _SLOTS) << choice))
+        with m.If(first | playing):
+            with m.If(self.halfmove.ready | (mask == 0)):
+                m.d.sync += [remaining.eq(left), playing.eq(left != 0)]
+            with m.Else():
+                m.d.sync += [remaining.eq(mask), playing.eq(1)]
+        return m
+
+    @staticmethod
+    def _slots(m, record):
+        """The eleven possible halfmoves of a move, in MAKE order: ``(enable, Halfmove)``."""
+        move, flags = record.move, record.move.flags
+        colour = record.piece[3]
+        slots = []
+
+        def slot(name, enable, op, square, piece):
+            bits = Signal(Halfmove, name=f"slot_{name}")
+            on = Signal(name=f"slot_{name}_on")
+            m.d.comb += [on.eq(enable), bits.op.eq(op), bits.square.eq(square), bits.piece.as_value().eq(piece)]
+            slots.append((on, bits))
+
+        remove, place = HalfmoveOp.REMOVE, HalfmoveOp.PLACE
+        lost = record.lost_castling
+        slot("lost_a1", lost[0], remove, 0, MARKER)
+        slot("lost_h1", lost[1], remove, 7, MARKER)
+        slot("lost_ep", record.lost_en_passant, remove, record.en_passant_square, MARKER)
+        slot("lost_a8", lost[2], remove, 56, MARKER)
+        slot("lost_h8", lost[3], remove, 63, MARKER)
+        victim_square = Mux(flags.en_passant, Mux(colour, move.to_sq + 8, move.to_sq - 8), move.to_sq)
+        slot("victim", record.victim != 0, remove, victim_square, record.victim)
+        slot("mover", 1, remove, move.from_sq, record.piece)
+        kingside = move.to_sq[:3] == 6
+        rank = move.to_sq & 0b111000
+        rook = Cat(Const(PieceType.ROOK.value, 3), colour)
+        slot("rook_away", flags.castle, remove, rank | Mux(kingside, 7, 0), rook)
+        promotion = move.promotion.as_value()
+        arriving = Mux(promotion != 0, Cat(promotion, colour), record.piece)
+        slot("arrival", 1, place, move.to_sq, arriving)
+        slot("rook_placed", flags.castle, place, rank | Mux(kingside, 5, 3), rook)
+        slot("new_ep", flags.double_push, place, (move.from_sq + move.to_sq) >> 1, MARKER)
+        return slots

@@ -1,0 +1,98 @@
+"""The move maker in the Amaranth simulator: for every pseudo-legal move of shared positions,
+MAKE emits exactly ``move_halfmoves`` and UNMAKE its inverse, nested two plies deep, with the
+bus holding halfmoves back at random."""
+
+import random
+
+import chess
+
+from hdl.encoding import Halfmove as HalfmoveLayout, HalfmoveOp, unpack
+from hdl.search.maker import MakerOp, MoveMaker
+from sim.models.movegen import candidate_moves
+from sim.models.position import Halfmove, MachinePosition, inverse, move_halfmoves
+from sim.testing import simulate
+
+from .conftest import shared_positions
+
+
+def _boards():
+    boards = [r.board for r in shared_positions("perft-standard.epd")]
+    boards += [r.board for r in shared_positions("special-positions.epd", limit=40)]
+    return boards
+
+
+def test_make_and_unmake_emit_the_canonical_halfmoves():
+    dut = MoveMaker()
+    rng = random.Random(2)
+    problems = []
+    checked = {"moves": 0, "irreversible": 0, "castle": 0, "en_passant": 0, "promotion": 0}
+
+    async def command(ctx, op, ply, move=None):
+        while not ctx.get(dut.command.ready):
+            await ctx.tick()
+        ctx.set(dut.command.valid, 1)
+        ctx.set(dut.command.payload.op, op)
+        ctx.set(dut.command.payload.ply, ply)
+        if move is not None:
+            ctx.set(dut.command.payload.move.as_value(), move.word)
+            ctx.set(dut.command.payload.piece, move.piece)
+            ctx.set(dut.command.payload.victim, move.victim)
+        await ctx.tick()
+        ctx.set(dut.command.valid, 0)
+        out = []
+        while True:
+            ready = rng.random() < 0.7
+            ctx.set(dut.halfmove.ready, ready)
+            if ctx.get(dut.halfmove.valid) and ready:
+                fields = unpack(HalfmoveLayout, ctx.get(dut.halfmove.payload.as_value()))
+                out.append(Halfmove(HalfmoveOp(fields["op"]), fields["square"],
+                                    fields["piece"]["type"] | fields["piece"]["colour"] << 3))
+            elif ctx.get(dut.idle):
+                return out
+            await ctx.tick()
+
+    async def bench(ctx):
+        for board in _boards():
+            position = MachinePosition.from_board(board)
+            side = 0 if board.turn else 1
+            moves = candidate_moves(position, side)
+            special = [m for m in moves if m.castle or m.en_passant or m.promotion]
+            for move in special + rng.sample(moves, min(10, len(moves))):
+                chess_move = chess.Move.from_uci(move.uci)
+                want = move_halfmoves(board, chess_move)
+                ctx.set(dut.markers, position.markers)
+                got = await command(ctx, MakerOp.MAKE, 3, move)
+                checked["moves"] += 1
+                checked["castle"] += move.castle
+                checked["en_passant"] += move.en_passant
+                checked["promotion"] += bool(move.promotion)
+                if got != want:
+                    problems.append(f"{board.fen()} {move.uci}: made {[str(h) for h in got]}, want {[str(h) for h in want]}")
+                    continue
+                irreversible = board.is_zeroing(chess_move) or any(h.square in (0, 7, 56, 63) and h.piece == 7
+                                                                   and h.op == HalfmoveOp.REMOVE for h in want)
+                checked["irreversible"] += irreversible
+                if ctx.get(dut.irreversible) != irreversible:
+                    problems.append(f"{board.fen()} {move.uci}: irreversible {ctx.get(dut.irreversible)}")
+                # one ply deeper, then back out of both
+                inner = None
+                board.push(chess_move)
+                position.apply_all(want)
+                replies = candidate_moves(position, side ^ 1)
+                if replies:
+                    reply = rng.choice(replies)
+                    inner = move_halfmoves(board, chess.Move.from_uci(reply.uci))
+                    ctx.set(dut.markers, position.markers)
+                    if await command(ctx, MakerOp.MAKE, 4, reply) != inner:
+                        problems.append(f"{board.fen()} {reply.uci}: nested make differs")
+                    ctx.set(dut.markers, 0)         # UNMAKE must not need the markers
+                    if await command(ctx, MakerOp.UNMAKE, 4) != inverse(inner):
+                        problems.append(f"{board.fen()} {reply.uci}: nested unmake differs")
+                board.pop()
+                position = MachinePosition.from_board(board)
+                if await command(ctx, MakerOp.UNMAKE, 3) != inverse(want):
+                    problems.append(f"{board.fen()} {move.uci}: unmake differs")
+
+    simulate(dut, bench)
+    assert not problems, "\n".join(problems[:8])
+    assert checked["moves"] > 400 and min(checked.values()) > 5, checked
