@@ -15,8 +15,12 @@ names and values that do not fit are errors) and how to go on:
 
 Placement: the targets of a multiway branch go in an aligned block (its low address bits are
 the branch bits), and the op after a CALL goes right after it (the return address is the
-CALL's address + 1). Blocks are placed first, largest first, at the lowest aligned free place;
-everything else fills the holes first-fit in program order, so little is wasted. ``assemble`` gives
+CALL's address + 1). A target that cannot sit in its slot — it is in another block already,
+named in two slots, or a call or a call's return point — gets a *trampoline* there instead (a
+bare goto: one more cycle on that path; the listing shows it as ``(label)``). Blocks are placed
+first, largest first, at the lowest aligned free place; everything else fills the holes
+first-fit in program order, so little is wasted. Enumerated control fields take their
+members' names as strings. ``assemble`` gives
 the micro-store image; ``listing`` shows address, labels and fields.
 """
 
@@ -24,7 +28,7 @@ import inspect
 import os
 from dataclasses import dataclass, field
 
-from amaranth.lib import data
+from amaranth.lib import data, enum
 
 from ..encoding import pack
 from .microsequencer import BRANCH_BITS, SeqOp
@@ -70,6 +74,7 @@ class Program:
         self._labels = {}           # label -> op index (None until the next op arrives)
         self._pending = []          # labels waiting for their op
         self._label_where = {}      # label -> where it was defined
+        self._trampolines = []      # gotos the placement put in branch slots
         self._assembled = None
 
     # --- writing -----------------------------------------------------------------------------
@@ -118,8 +123,16 @@ class Program:
             if name not in names:
                 raise AssemblyError(f"{where}: unknown control field {name!r} (there are {sorted(names)})")
             shape = layout[name].shape
+            if isinstance(shape, enum.EnumType):
+                members = {member.name: member for member in shape}
+                if isinstance(value, str):
+                    if value not in members:
+                        raise AssemblyError(f"{where}: control field {name!r} has no value {value!r} "
+                                            f"(it has {sorted(members)})")
+                    control[name] = members[value]
+                continue
             if isinstance(shape, data.Layout) or not isinstance(value, int) or isinstance(value, bool):
-                continue        # enums, nested layouts and flags are checked when packed
+                continue        # nested layouts and flags are checked when packed
             width = layout[name].width
             if not 0 <= value < 1 << width:
                 raise AssemblyError(f"{where}: control field {name!r} is {width} bits wide; {value} does not fit")
@@ -145,34 +158,35 @@ class Program:
         depth = self.spec.depth
         used = set()
 
-        # Multiway blocks: each distinct target tuple once; every op in at most one of them.
-        blocks, owner = {}, {}
+        # Multiway blocks: each distinct target tuple once. A target op sits in its block's slot
+        # itself unless it cannot (it is already in a block, or named twice here, or a call or a
+        # call's return point, which must stay next to each other): then the slot holds a
+        # trampoline, a bare goto to it (one more cycle on that path).
+        self._trampolines = []
+        self._block_base = {}       # targets -> address of slot 0
+        blocks, owned = {}, set()
         for op in ops:
             if not op.targets or op.targets in blocks:
                 continue
-            members = [self._labels[t] for t in op.targets]
-            for slot, member in enumerate(members):
-                target = ops[member]
-                if target.op == SeqOp.CALL:
-                    raise AssemblyError(f"{op.where}: branch target {op.targets[slot]!r} is a call; its return "
-                                        f"point would need the block's next slot (put the call after a goto)")
-                if member > 0 and ops[member - 1].op == SeqOp.CALL:
-                    raise AssemblyError(f"{op.where}: branch target {op.targets[slot]!r} is the return point of "
-                                        f"the call before it, which must stay right after that call")
-                if member in owner:
-                    raise AssemblyError(f"{op.where}: label {op.targets[slot]!r} is also a target of the branch "
-                                        f"at {owner[member]}: an op can sit in one block only")
-                owner[member] = op.where
-            if len(set(members)) != len(members):
-                raise AssemblyError(f"{op.where}: a branch names one label at two slots: {list(op.targets)}")
+            members = []
+            for name in op.targets:
+                target = ops[self._labels[name]]
+                pinned = target.op == SeqOp.CALL or (target.index > 0 and ops[target.index - 1].op == SeqOp.CALL)
+                if pinned or target.index in owned:
+                    target = _Op(-1, op.where, {}, goto=name, labels=[f"({name})"])
+                    self._trampolines.append(target)
+                else:
+                    owned.add(target.index)
+                members.append(target)
             blocks[op.targets] = (op, members)
         for op, members in sorted(blocks.values(), key=lambda block: -len(block[1])):
             size = len(members)
             base = next((b for b in range(0, depth, size) if not used & set(range(b, b + size))), None)
             if base is None:
                 raise AssemblyError(f"{op.where}: no aligned room left for a {size}-way block in {depth} words")
+            self._block_base[op.targets] = base
             for slot, member in enumerate(members):
-                ops[member].address = base + slot
+                member.address = base + slot
                 used.add(base + slot)
 
         # Everything else in program order, first fit; the op after a CALL right after it.
@@ -199,10 +213,10 @@ class Program:
         spec = self.spec
         image = [pack(spec.word, seq={"op": SeqOp.GOTO, "next": a, "cond": [0] * BRANCH_BITS}, control={})
                  for a in range(spec.depth)]
-        for op in self._ops:
+        for op in self._ops + self._trampolines:
             cond = [spec.status_index(name) for name in op.branch] + [0] * (BRANCH_BITS - len(op.branch))
             if op.targets:
-                nxt = self._ops[self._labels[op.targets[0]]].address
+                nxt = self._block_base[op.targets]
             elif op.goto is not None:
                 nxt = self._ops[self._labels[op.goto]].address
             elif op.op == SeqOp.RETURN:
@@ -227,7 +241,7 @@ class Program:
         """One line per placed op: address, labels, sequencing and the control fields set."""
         self.assemble()
         lines = []
-        for op in sorted(self._ops, key=lambda o: o.address):
+        for op in sorted(self._ops + self._trampolines, key=lambda o: o.address):
             labels = ",".join(op.labels)
             if op.targets:
                 flow = f"branch {'|'.join(op.branch)} -> {' '.join(op.targets)}"
