@@ -82,7 +82,7 @@ class Controller(wiring.Component):
     def __init__(self, image, entry, *, max_ply=64):
         self._image, self._entry, self._max_ply = image, entry, max_ply
         super().__init__({
-            "start": In(data.StructLayout({"valid": 1, "depth": range(max_ply)})),
+            "start": In(data.StructLayout({"valid": 1, "depth": 6})),
             "busy": Out(1),
             "leaves": Out(64),
             "cycles": Out(64),
@@ -101,7 +101,7 @@ class Controller(wiring.Component):
         control = seq.control
 
         ply = Signal(range(self._max_ply))
-        depth = Signal(range(self._max_ply))
+        depth = Signal(6)
         requested = Signal()
         response = Signal(GenResponse)
         answered = Signal()

@@ -1,0 +1,79 @@
+// Native Verilator harness for the machine's top level (hdl/top.py).
+//
+// Commands on stdin, one per line; answers on stdout. The Python driver (sim/machine_sim.py)
+// is the intended client; bit formats come from layouts.h.
+//
+//   reset                 reset the machine (empty board)
+//   hm <bits>...          halfmoves on the setup port (no answer)
+//   side <0|1>            the side to move (no answer)
+//   perft <depth>         hardware perft: "<leaves> <cycles>"
+//   quit
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "Vmachine.h"
+#include "verilated.h"
+#include "layouts.h"
+
+static Vmachine *top;
+
+static void tick() {
+    top->clk = 0; top->eval();
+    top->clk = 1; top->eval();
+}
+
+static void reset() {
+    top->rst = 1; tick(); tick(); top->rst = 0; top->eval();
+    for (int i = 0; i < 4; i++) tick();     // the sequencer reaches its idle loop
+}
+
+static void transfer(CData &valid, const CData &ready) {
+    valid = 1;
+    top->eval();
+    while (!ready) { tick(); top->eval(); }
+    tick();
+    valid = 0;
+    top->eval();
+}
+
+int main(int argc, char **argv) {
+    Verilated::commandArgs(argc, argv);
+    top = new Vmachine;
+    top->clk = 0; top->rst = 0;
+    top->setup___05Fvalid = 0; top->side_in = 0; top->start = 0;
+    reset();
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        std::istringstream in(line);
+        std::string cmd;
+        in >> cmd;
+        if (cmd == "reset") { reset(); }
+        else if (cmd == "hm") {
+            uint64_t bits;
+            while (in >> bits) { top->setup___05Fpayload = bits; transfer(top->setup___05Fvalid, top->setup___05Fready); }
+        }
+        else if (cmd == "side") {
+            int s; in >> s;
+            top->side_in = (s << SIDEIN_SIDE_OFFSET) | (1 << SIDEIN_VALID_OFFSET);
+            tick();
+            top->side_in = 0; top->eval();
+        }
+        else if (cmd == "perft") {
+            uint64_t depth; in >> depth;
+            top->start = (depth << START_DEPTH_OFFSET) | (1ull << START_VALID_OFFSET);
+            tick();
+            top->start = 0; top->eval();
+            while (top->busy) tick();
+            std::printf("%llu %llu\n", (unsigned long long)top->leaves, (unsigned long long)top->cycles);
+            std::fflush(stdout);
+        }
+        else if (cmd == "quit") break;
+        else if (!cmd.empty()) { std::printf("error unknown command %s\n", cmd.c_str()); std::fflush(stdout); }
+    }
+    top->final();
+    delete top;
+    return 0;
+}

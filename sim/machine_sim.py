@@ -1,0 +1,73 @@
+"""The Verilated machine (hdl/top.py), driven through its native harness (sim/harness/machine.cpp)."""
+
+import subprocess
+
+from hdl.encoding import Halfmove as HalfmoveLayout
+from hdl.top import Machine, SideIn, Start
+
+from .models.position import setup_halfmoves, validate_board
+from .verilator import HARNESS, build_harness, verilog_for
+
+__all__ = ["VerilatedMachine", "machine_executable"]
+
+LAYOUTS = {"halfmove": HalfmoveLayout, "sidein": SideIn, "start": Start}
+
+
+def machine_executable(quiet=False):
+    verilog = verilog_for("machine", Machine, packages=("movegen", "search"))
+    return build_harness("machine", verilog, HARNESS / "machine.cpp", LAYOUTS, quiet=quiet)
+
+
+class VerilatedMachine:
+    """A running Verilated machine. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, executable=None):
+        self._proc = subprocess.Popen([str(executable or machine_executable())], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self._proc.poll() is None:
+            self._send("quit")
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+
+    def _send(self, line):
+        self._proc.stdin.write(line + "\n")
+
+    def _read(self):
+        self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the Verilated machine exited")
+        if line.startswith("error"):
+            raise RuntimeError(line.strip())
+        return line.split()
+
+    def apply(self, halfmoves):
+        halfmoves = list(halfmoves)
+        if halfmoves:
+            self._send("hm " + " ".join(str(h.bits) for h in halfmoves))
+
+    def set_side(self, side):
+        self._send(f"side {side}")
+
+    def set_board(self, board):
+        """Load a python-chess position (rejecting impossible ones with ``PositionError``)."""
+        validate_board(board)
+        self._send("reset")
+        self.apply(setup_halfmoves(board))
+        self.set_side(0 if board.turn else 1)
+
+    def perft(self, depth):
+        """Hardware perft from the position loaded: ``(leaves, cycles)``."""
+        if not 0 <= depth < 64:
+            raise ValueError(f"perft depth must be 0..63, not {depth}")
+        self._send(f"perft {depth}")
+        leaves, cycles = self._read()
+        return int(leaves), int(cycles)

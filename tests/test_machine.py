@@ -1,0 +1,38 @@
+"""Hardware perft on the Verilated machine (generator, move maker and microcoded controller):
+the published counts of the standard positions, and perft 2 of random positions."""
+
+import pytest
+
+from sim.machine_sim import VerilatedMachine
+
+from .conftest import shared_positions
+
+
+@pytest.fixture(scope="module")
+def machine():
+    with VerilatedMachine() as hw:
+        yield hw
+
+
+def test_perft_standard_positions_to_depth_3(machine):
+    for record in shared_positions("perft-standard.epd"):
+        machine.set_board(record.board)
+        assert machine.perft(0) == (1, 1)
+        for depth in (1, 2, 3):
+            leaves, cycles = machine.perft(depth)
+            assert leaves == int(record.operations[f"D{depth}"]), f"{record.board.fen()} depth {depth}"
+            assert cycles > leaves
+
+
+def test_perft_2_random_positions(machine):
+    for record in shared_positions("random-positions.epd", limit=150):
+        machine.set_board(record.board)
+        assert machine.perft(2)[0] == int(record.operations["perft2"]), record.board.fen()
+
+
+@pytest.mark.slow
+def test_perft_standard_positions_depth_4(machine):
+    for record in shared_positions("perft-standard.epd"):
+        if "D4" in record.operations:
+            machine.set_board(record.board)
+            assert machine.perft(4)[0] == int(record.operations["D4"]), record.board.fen()
