@@ -49,6 +49,27 @@ def cmd_moves(args):
     return 0
 
 
+def cmd_perft(args):
+    """Hardware perft on the Verilated machine."""
+    from sim.machine_sim import VerilatedMachine
+    board = _board_from_arg(args.fen)
+    if not 0 <= args.depth < 64:
+        print(f"suprem: perft depth must be 0..63, not {args.depth}", file=sys.stderr)
+        return 2
+    with VerilatedMachine() as hw:
+        hw.set_board(board)
+        if args.divide and args.depth >= 1:
+            counts, cycles = hw.divide(board, args.depth)
+            for uci, count in counts.items():
+                print(f"{uci}: {count}")
+            leaves = sum(counts.values())
+        else:
+            leaves, cycles = hw.perft(args.depth)
+    per_leaf = f" ({cycles / leaves:.1f} cycles per leaf)" if leaves else ""
+    print(f"perft {args.depth}: {leaves} leaves in {cycles} cycles{per_leaf}")
+    return 0
+
+
 def _checked_positions(path, limit):
     """The readable, possible positions of an EPD/FEN file, up to ``limit``; lines that are
     not are reported and skipped. Returns ``(records, rejected)``; OSError if unreadable."""
@@ -146,6 +167,11 @@ def build_parser():
     moves.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     moves.add_argument("--captures", action="store_true", help="capture-only mode")
     moves.set_defaults(func=cmd_moves)
+    perft = sub.add_parser("perft", help="count the legal leaves DEPTH plies down, by hardware perft")
+    perft.add_argument("fen", help="a FEN (quoted), or 'startpos'")
+    perft.add_argument("depth", type=int)
+    perft.add_argument("--divide", action="store_true", help="the count after each legal root move")
+    perft.set_defaults(func=cmd_perft)
     verify = sub.add_parser("verify", help="check a hardware unit against its model and python-chess")
     units = verify.add_subparsers(dest="unit", required=True)
     movegen = units.add_parser("movegen", help="the move generator on every position of an EPD/FEN file")

@@ -5,7 +5,7 @@ import subprocess
 from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.top import Machine, SideIn, Start
 
-from .models.position import setup_halfmoves, validate_board
+from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from .verilator import HARNESS, build_harness, verilog_for
 
 __all__ = ["VerilatedMachine", "machine_executable"]
@@ -71,3 +71,21 @@ class VerilatedMachine:
         self._send(f"perft {depth}")
         leaves, cycles = self._read()
         return int(leaves), int(cycles)
+
+    def divide(self, board, depth):
+        """Per legal root move of ``board`` (loaded by :meth:`set_board`), the hardware perft of
+        ``depth`` - 1 after it: ``{uci: leaves}`` and the cycles of all the sub-perfts."""
+        if depth < 1:
+            raise ValueError(f"divide needs a depth of at least 1, not {depth}")
+        side = 0 if board.turn else 1
+        counts, cycles = {}, 0
+        for move in sorted(board.legal_moves, key=lambda m: m.uci()):
+            halfmoves = move_halfmoves(board, move)
+            self.apply(halfmoves)
+            self.set_side(side ^ 1)
+            counts[move.uci()], spent = self.perft(depth - 1)
+            cycles += spent
+            self.apply(inverse(halfmoves))
+            self.set_side(side)
+        return counts, cycles
+

@@ -74,3 +74,16 @@ def test_verify_eval_reports_a_difference_with_its_fen(tmp_path, capsys, monkeyp
     assert out[-1] == "1 positions, 1 mismatches"
     assert any(line.startswith(f"mismatch at line 1: FEN {START}") for line in out)
     assert any("after setup: hardware" in line and "model" in line for line in out)
+
+
+def test_perft_counts_and_divides(capsys):
+    assert main(["perft", "startpos", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("perft 2: 400 leaves in ")
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    assert main(["perft", kiwipete, "2", "--divide"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    moves = dict(line.split(": ") for line in out[:-1])
+    assert len(moves) == 48 and moves["e1g1"] == "43" and sum(map(int, moves.values())) == 2039
+    assert out[-1].startswith("perft 2: 2039 leaves")
+    assert main(["perft", "startpos", "64"]) == 2
+    assert "depth must be 0..63" in capsys.readouterr().err
