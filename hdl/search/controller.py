@@ -9,7 +9,8 @@ cycle it completes.
 Control fields (``CONTROL``): ``gen`` issues FIRST/NEXT at the current ply; ``maker`` issues
 MAKE/UNMAKE at the current ply; ``wait`` holds until the generator's response, the maker's last
 halfmove, or the generator's settling on the new position; ``ply`` steps the ply (and with it
-the side to move); ``count`` adds one leaf; ``clear`` zeroes the counters; ``done`` reports the
+the side to move; UNMAKE names the parent's ply, so it goes in the same microinstruction as
+the step up); ``count`` adds one leaf; ``clear`` zeroes the counters; ``done`` reports the
 end of a job.
 """
 
@@ -136,7 +137,9 @@ class Controller(wiring.Component):
         with m.If(control.gen == GenIssue.NEXT):
             m.d.comb += self.gen_request.payload.op.eq(GenOp.NEXT)
         with m.If(control.maker == MakerIssue.UNMAKE):
-            m.d.comb += self.maker_command.payload.op.eq(MakerOp.UNMAKE)
+            # The move to unmake was made at the parent's ply: UNMAKE goes with the step UP.
+            m.d.comb += [self.maker_command.payload.op.eq(MakerOp.UNMAKE),
+                         self.maker_command.payload.ply.eq(ply - 1)]
         stall = Signal()
         waiting = {
             Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker_idle,
