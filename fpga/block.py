@@ -43,9 +43,15 @@ def _unit(kind, small=False):
     return make
 
 
+def _machine():
+    from hdl.top import Machine
+    return Machine()
+
+
 #: name -> (constructor, the hdl/ subpackages it is built from)
 BLOCKS = {
     "movegen": (_movegen, ("movegen",)),
+    "machine": (_machine, ("movegen", "search")),      # generator + move maker + controller
     "evaluator": (_evaluator(), ("eval",)),                       # FULL: 10 recognizers, 8 global
     "evaluator-pipelined": (_evaluator(tree_stages=1), ("eval",)),
     "evaluator-hitech": (_evaluator(base="hitech"), ("eval",)),   # 14 + 8, narrower maps
