@@ -6,13 +6,12 @@ so tests and the CLI compare it with ``sim.models.evaluator`` directly.
 """
 
 import hashlib
-import subprocess
 
 from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.eval.evaluator import ChecksumResult, Evaluator
 from hdl.eval.tables import FULL, TableKind, TableSelect, TableWrite
 
-from .verilator import HARNESS, build_harness, verilog_for
+from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
 __all__ = ["VerilatedEvaluator", "evaluator_executable"]
 
@@ -28,40 +27,16 @@ def evaluator_executable(params=FULL, quiet=False):
     return build_harness("evaluator", verilog, HARNESS / "evaluator.cpp", LAYOUTS, quiet=quiet)
 
 
-class VerilatedEvaluator:
+class VerilatedEvaluator(HarnessProcess):
     """A running Verilated evaluator. Use as a context manager, or call :meth:`close`."""
 
+    what = "evaluator"
+
     def __init__(self, params=FULL, executable=None):
+        super().__init__(executable or evaluator_executable(params))
         self.params = params
-        exe = executable or evaluator_executable(params)
-        self._proc = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      text=True, bufsize=1)
         #: cycles from the last input to ``valid``, as of the last :meth:`value`
         self.settle_cycles = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
-        if self._proc.poll() is None:
-            self._send("quit")
-            self._proc.stdin.close()
-            self._proc.wait(timeout=10)
-
-    def _send(self, line):
-        self._proc.stdin.write(line + "\n")
-
-    def _read(self):
-        self._proc.stdin.flush()
-        line = self._proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the Verilated evaluator exited")
-        if line.startswith("error"):
-            raise RuntimeError(line.strip())
-        return line.split()
 
     # --- inputs ------------------------------------------------------------------------------
     def reset(self):

@@ -1,12 +1,11 @@
 """The Verilated machine (hdl/top.py), driven through its native harness (sim/harness/machine.cpp)."""
 
-import subprocess
 
 from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.top import Machine, SideIn, Start
 
 from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
-from .verilator import HARNESS, build_harness, verilog_for
+from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
 __all__ = ["VerilatedMachine", "machine_executable"]
 
@@ -18,36 +17,13 @@ def machine_executable(quiet=False):
     return build_harness("machine", verilog, HARNESS / "machine.cpp", LAYOUTS, quiet=quiet)
 
 
-class VerilatedMachine:
+class VerilatedMachine(HarnessProcess):
     """A running Verilated machine. Use as a context manager, or call :meth:`close`."""
 
+    what = "machine"
+
     def __init__(self, executable=None):
-        self._proc = subprocess.Popen([str(executable or machine_executable())], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
-        if self._proc.poll() is None:
-            self._send("quit")
-            self._proc.stdin.close()
-            self._proc.wait(timeout=10)
-
-    def _send(self, line):
-        self._proc.stdin.write(line + "\n")
-
-    def _read(self):
-        self._proc.stdin.flush()
-        line = self._proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the Verilated machine exited")
-        if line.startswith("error"):
-            raise RuntimeError(line.strip())
-        return line.split()
+        super().__init__(executable or machine_executable())
 
     def apply(self, halfmoves):
         halfmoves = list(halfmoves)

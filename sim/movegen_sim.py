@@ -5,7 +5,6 @@ it over pipes; it speaks in the shared encodings, so tests and the CLI compare i
 ``sim.models.movegen`` and python-chess directly.
 """
 
-import subprocess
 from dataclasses import dataclass
 
 import chess
@@ -15,7 +14,7 @@ from hdl.movegen.generator import MoveGenerator
 from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse, MoveKey
 
 from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
-from .verilator import HARNESS, build_harness, verilog_for
+from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
 __all__ = ["VerilatedMovegen", "HwMove", "HwState", "movegen_executable", "make", "unmake"]
 
@@ -56,37 +55,14 @@ class HwState:
     planes: tuple         # type0, type1, type2, colour, markers
 
 
-class VerilatedMovegen:
+class VerilatedMovegen(HarnessProcess):
     """A running Verilated generator. Use as a context manager, or call :meth:`close`."""
 
+    what = "generator"
+
     def __init__(self, executable=None):
-        exe = executable or movegen_executable()
-        self._proc = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      text=True, bufsize=1)
+        super().__init__(executable or movegen_executable())
         self.side = 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
-        if self._proc.poll() is None:
-            self._send("quit")
-            self._proc.stdin.close()
-            self._proc.wait(timeout=10)
-
-    def _send(self, line):
-        self._proc.stdin.write(line + "\n")
-
-    def _read(self):
-        line = self._proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the Verilated generator exited")
-        if line.startswith("error"):
-            raise RuntimeError(line.strip())
-        return line.split()
 
     # --- state -------------------------------------------------------------------------------
     def reset(self):

@@ -18,7 +18,8 @@ import amaranth
 from amaranth.back import rtlil
 from amaranth.lib import data
 
-__all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "to_verilog", "verilog_for", "build_harness"]
+__all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "to_verilog", "verilog_for", "build_harness",
+           "HarnessProcess"]
 
 REPO = Path(__file__).resolve().parent.parent
 HDL = REPO / "hdl"
@@ -157,3 +158,41 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
     if not quiet:
         print(f"suprem: built {exe.name}", file=sys.stderr, flush=True)
     return exe
+
+
+class HarnessProcess:
+    """A running native harness (``sim/harness/*.cpp``), spoken to a line at a time.
+
+    Use as a context manager, or call :meth:`close`. ``what`` names it in errors.
+    """
+
+    what = "harness"
+
+    def __init__(self, executable):
+        self._proc = subprocess.Popen([str(executable)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True, bufsize=1)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self._proc.poll() is None:
+            self._send("quit")
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+
+    def _send(self, line):
+        self._proc.stdin.write(line + "\n")
+
+    def _read(self):
+        """The next answer's words; RuntimeError if the harness reported an error or exited."""
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the Verilated {self.what} exited")
+        if line.startswith("error"):
+            raise RuntimeError(line.strip())
+        return line.split()
+
