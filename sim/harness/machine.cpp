@@ -15,28 +15,18 @@
 #include <string>
 
 #include "Vmachine.h"
-#include "verilated.h"
+#include "common.h"
 #include "layouts.h"
 
 static Vmachine *top;
+static uint64_t cycles = 0;
 
-static void tick() {
-    top->clk = 0; top->eval();
-    top->clk = 1; top->eval();
-}
+static void tick() { tick(top, cycles); }
+static void transfer(CData &valid, const CData &ready) { transfer(top, cycles, valid, ready); }
 
 static void reset() {
-    top->rst = 1; tick(); tick(); top->rst = 0; top->eval();
+    reset(top, cycles);
     for (int i = 0; i < 4; i++) tick();     // the sequencer reaches its idle loop
-}
-
-static void transfer(CData &valid, const CData &ready) {
-    valid = 1;
-    top->eval();
-    while (!ready) { tick(); top->eval(); }
-    tick();
-    valid = 0;
-    top->eval();
 }
 
 int main(int argc, char **argv) {

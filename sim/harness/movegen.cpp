@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "Vmovegen.h"
-#include "verilated.h"
+#include "common.h"
 #include "layouts.h"
 
 static Vmovegen *top;
@@ -36,11 +36,7 @@ static inline uint64_t field(uint64_t word, int offset, int width) {
 }
 static inline uint64_t put(uint64_t value, int offset) { return value << offset; }
 
-static void tick() {
-    top->clk = 0; top->eval();
-    top->clk = 1; top->eval();
-    cycles++;
-}
+static void tick() { tick(top, cycles); }
 
 static uint64_t plane(const VlWide<10> &w, int index) {
     return (uint64_t)w[2 * index] | ((uint64_t)w[2 * index + 1] << 32);
@@ -49,19 +45,8 @@ static uint64_t wide64(const VlWide<4> &w, int index) {
     return (uint64_t)w[2 * index] | ((uint64_t)w[2 * index + 1] << 32);
 }
 
-static void reset() {
-    top->rst = 1; tick(); tick(); top->rst = 0; top->eval();
-}
-
-// Hold valid until a clock edge takes the transfer (ready high before the edge).
-static void transfer(CData &valid, const CData &ready) {
-    valid = 1;
-    top->eval();
-    while (!ready) { tick(); top->eval(); }
-    tick();
-    valid = 0;
-    top->eval();
-}
+static void reset() { reset(top, cycles); }
+static void transfer(CData &valid, const CData &ready) { transfer(top, cycles, valid, ready); }
 
 static void halfmove(int op, int square, int piece) {
     top->halfmove___05Fpayload = put(op, HALFMOVE_OP_OFFSET) | put(square, HALFMOVE_SQUARE_OFFSET)
