@@ -55,11 +55,6 @@ class VerilatedEvaluator(HarnessProcess):
         for (unit, kind), entries in store.tables.items():
             self.write_table(unit, kind, entries)
 
-    def apply(self, halfmoves):
-        halfmoves = list(halfmoves)
-        if halfmoves:
-            self._send("hm " + " ".join(str(h.bits) for h in halfmoves))
-
     def set_side(self, side):
         self._send(f"side {side}")
 

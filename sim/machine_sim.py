@@ -25,11 +25,6 @@ class VerilatedMachine(HarnessProcess):
     def __init__(self, executable=None):
         super().__init__(executable or machine_executable())
 
-    def apply(self, halfmoves):
-        halfmoves = list(halfmoves)
-        if halfmoves:
-            self._send("hm " + " ".join(str(h.bits) for h in halfmoves))
-
     def set_side(self, side):
         self._send(f"side {side}")
 

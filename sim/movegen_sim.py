@@ -68,10 +68,6 @@ class VerilatedMovegen(HarnessProcess):
     def reset(self):
         self._send("reset")
 
-    def apply(self, halfmoves):
-        for h in halfmoves:
-            self._send(f"hm {h.bits}")
-
     def set_side(self, side):
         self.side = side
         self._send(f"side {side}")

@@ -190,6 +190,12 @@ class HarnessProcess:
     def _send(self, line):
         self._proc.stdin.write(line + "\n")
 
+    def apply(self, halfmoves):
+        """Play halfmoves (``sim.models.position.Halfmove``) onto the top's halfmove port."""
+        halfmoves = list(halfmoves)
+        if halfmoves:
+            self._send("hm " + " ".join(str(h.bits) for h in halfmoves))
+
     def _read(self):
         """The next answer's words; RuntimeError if the harness reported an error or exited."""
         line = self._proc.stdout.readline()

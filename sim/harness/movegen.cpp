@@ -6,7 +6,7 @@
 // spells the "__" of Amaranth port names as "___05F".
 //
 //   reset                 clear the board (every plane to zero)
-//   hm <bits>             apply one halfmove (no answer)
+//   hm <bits>...          apply halfmoves (no answer)
 //   side <0|1>            set the side to move (no answer)
 //   req <bits>            one request; answers "<found> <move> <key> <piece> <victim> <cycles>"
 //   gen <ply> <mode>      FIRST then NEXT until exhausted; a line per move as for req, then
@@ -167,9 +167,9 @@ int main(int argc, char **argv) {
         std::string cmd;
         in >> cmd;
         if (cmd == "reset") { reset(); }
-        else if (cmd == "hm") { uint64_t b; in >> b;
-            halfmove(field(b, HALFMOVE_OP_OFFSET, 1), field(b, HALFMOVE_SQUARE_OFFSET, 6),
-                     field(b, HALFMOVE_PIECE_OFFSET, 4)); }
+        else if (cmd == "hm") { uint64_t b;
+            while (in >> b) halfmove(field(b, HALFMOVE_OP_OFFSET, 1), field(b, HALFMOVE_SQUARE_OFFSET, 6),
+                                     field(b, HALFMOVE_PIECE_OFFSET, 4)); }
         else if (cmd == "side") { int s; in >> s; set_side(s); }
         else if (cmd == "req") { uint64_t b; in >> b; print_response(request(b)); std::fflush(stdout); }
         else if (cmd == "gen") {
