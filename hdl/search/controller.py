@@ -41,7 +41,8 @@ class Wait(enum.Enum, shape=2):
     NONE = 0
     GEN = 1         # the response to the last request
     MAKER = 2       # the maker idle again
-    SETTLED = 3     # the generator takes requests: the board and side have reached its outputs
+    SETTLED = 3     # the maker is done and the generator takes requests: the board and side
+                    # have reached its outputs
 
 
 class PlyStep(enum.Enum, shape=2):
@@ -123,7 +124,8 @@ class Controller(wiring.Component):
 
         # --- issuing and waiting --------------------------------------------------------------
         m.d.comb += [
-            self.gen_request.valid.eq(control.gen != GenIssue.NONE),
+            # A request waits for the maker: the generator must see whole moves only.
+            self.gen_request.valid.eq((control.gen != GenIssue.NONE) & self.maker_idle),
             self.gen_request.payload.op.eq(GenOp.FIRST),
             self.gen_request.payload.mode.eq(GenMode.ALL),
             self.gen_request.payload.ply.eq(ply),
@@ -143,13 +145,14 @@ class Controller(wiring.Component):
         stall = Signal()
         waiting = {
             Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker_idle,
-            Wait.SETTLED: ~self.gen_request.ready,
+            Wait.SETTLED: ~self.gen_request.ready | ~self.maker_idle,
         }
+        issuing = control.gen != GenIssue.NONE
         with m.Switch(control.wait):
             for kind, condition in waiting.items():
                 with m.Case(kind):
                     m.d.comb += stall.eq(condition
-                                         | (self.gen_request.valid & ~self.gen_request.ready)
+                                         | (issuing & ~(self.gen_request.valid & self.gen_request.ready))
                                          | (self.maker_command.valid & ~self.maker_command.ready))
         m.d.comb += seq.stall.eq(stall)
 

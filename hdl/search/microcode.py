@@ -22,8 +22,7 @@ def perft(p):
     p.op(gen="FIRST")                                     # a ply's first move
     p.op(wait="GEN", branch=["found"], targets=["perft_exhausted", "perft_make"])
     p.label("perft_make")
-    p.op(maker="MAKE")
-    p.op(wait="MAKER", ply="DOWN")
+    p.op(maker="MAKE", ply="DOWN")      # the side toggles while the maker plays the move
     # illegal is bit 0, at_leaf bit 1
     p.op(wait="SETTLED", branch=["illegal", "at_leaf"],
          targets=["perft_root", "perft_undo", "perft_leaf", "perft_undo"])
@@ -31,8 +30,7 @@ def perft(p):
     p.op(count=1, goto="perft_undo")
     p.label("perft_undo")
     p.op(ply="UP", maker="UNMAKE")
-    p.op(wait="MAKER")
-    p.op(gen="NEXT")
+    p.op(gen="NEXT")                    # taken once the maker is done and the board settled
     p.op(wait="GEN", branch=["found"], targets=["perft_exhausted", "perft_make"])
     p.label("perft_exhausted")
     p.op(branch=["at_root"], targets=["perft_undo", "perft_finish"])
