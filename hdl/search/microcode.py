@@ -27,9 +27,10 @@ def perft(p):
     p.op(wait="SETTLED", branch=["illegal", "at_leaf"],
          targets=["perft_root", "perft_undo", "perft_leaf", "perft_undo"])
     p.label("perft_leaf")
-    p.op(count=1, goto="perft_undo")
+    p.op(count=1, ply="UP", maker="UNMAKE", goto="perft_next")
     p.label("perft_undo")
     p.op(ply="UP", maker="UNMAKE")
+    p.label("perft_next")
     p.op(gen="NEXT")                    # taken once the maker is done and the board settled
     p.op(wait="GEN", branch=["found"], targets=["perft_exhausted", "perft_make"])
     p.label("perft_exhausted")
