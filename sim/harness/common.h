@@ -2,6 +2,10 @@
 // clk and rst). ``cycles`` counts rising edges.
 #pragma once
 #include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
 
 #include "verilated.h"
 
@@ -23,4 +27,18 @@ template <class Top> inline void transfer(Top *top, uint64_t &cycles, CData &val
     tick(top, cycles);
     valid = 0;
     top->eval();
+}
+
+// The command loop: a line per command, ``handle(cmd, args)`` returns false for a command it
+// does not know (answered "error unknown command ..."); "quit" or the end of input stops.
+template <class Handle> inline void serve(Handle handle) {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        std::istringstream in(line);
+        std::string cmd;
+        in >> cmd;
+        if (cmd.empty()) continue;
+        if (cmd == "quit") break;
+        if (!handle(cmd, in)) { std::printf("error unknown command %s\n", cmd.c_str()); std::fflush(stdout); }
+    }
 }

@@ -16,9 +16,6 @@
 //   quit
 #include <cstdint>
 #include <cstdio>
-#include <iostream>
-#include <sstream>
-#include <string>
 
 #include "Vevaluator.h"
 #include "common.h"
@@ -62,11 +59,7 @@ int main(int argc, char **argv) {
     top->clk = 0; top->rst = 0; top->side = 0; top->clear = 0;
     top->halfmove___05Fvalid = 0; top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0;
     reset();
-    std::string line;
-    while (std::getline(std::cin, line)) {
-        std::istringstream in(line);
-        std::string cmd;
-        in >> cmd;
+    serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
         else if (cmd == "W") {
             uint64_t unit, table, index, data;
@@ -111,9 +104,9 @@ int main(int argc, char **argv) {
             std::fflush(stdout);
         }
         else if (cmd == "cycles") { std::printf("%llu\n", (unsigned long long)cycles); std::fflush(stdout); }
-        else if (cmd == "quit") break;
-        else if (!cmd.empty()) { std::printf("error unknown command %s\n", cmd.c_str()); std::fflush(stdout); }
-    }
+        else return false;
+        return true;
+    });
     top->final();
     delete top;
     return 0;

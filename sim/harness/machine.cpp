@@ -10,9 +10,6 @@
 //   quit
 #include <cstdint>
 #include <cstdio>
-#include <iostream>
-#include <sstream>
-#include <string>
 
 #include "Vmachine.h"
 #include "common.h"
@@ -35,11 +32,7 @@ int main(int argc, char **argv) {
     top->clk = 0; top->rst = 0;
     top->setup___05Fvalid = 0; top->side_in = 0; top->start = 0;
     reset();
-    std::string line;
-    while (std::getline(std::cin, line)) {
-        std::istringstream in(line);
-        std::string cmd;
-        in >> cmd;
+    serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
         else if (cmd == "hm") {
             uint64_t bits;
@@ -60,9 +53,9 @@ int main(int argc, char **argv) {
             std::printf("%llu %llu\n", (unsigned long long)top->leaves, (unsigned long long)top->cycles);
             std::fflush(stdout);
         }
-        else if (cmd == "quit") break;
-        else if (!cmd.empty()) { std::printf("error unknown command %s\n", cmd.c_str()); std::fflush(stdout); }
-    }
+        else return false;
+        return true;
+    });
     top->final();
     delete top;
     return 0;

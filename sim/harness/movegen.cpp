@@ -19,9 +19,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <iostream>
-#include <sstream>
-#include <string>
 #include <vector>
 
 #include "Vmovegen.h"
@@ -161,11 +158,7 @@ int main(int argc, char **argv) {
     top->clk = 0; top->rst = 0; top->side = 0;
     top->halfmove___05Fvalid = 0; top->request___05Fvalid = 0;
     reset();
-    std::string line;
-    while (std::getline(std::cin, line)) {
-        std::istringstream in(line);
-        std::string cmd;
-        in >> cmd;
+    serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
         else if (cmd == "hm") { uint64_t b;
             while (in >> b) halfmove(field(b, HALFMOVE_OP_OFFSET, 1), field(b, HALFMOVE_SQUARE_OFFSET, 6),
@@ -197,9 +190,9 @@ int main(int argc, char **argv) {
             std::fflush(stdout);
         }
         else if (cmd == "cycles") { std::printf("%llu\n", (unsigned long long)cycles); std::fflush(stdout); }
-        else if (cmd == "quit") break;
-        else if (!cmd.empty()) { std::printf("error unknown command %s\n", cmd.c_str()); std::fflush(stdout); }
-    }
+        else return false;
+        return true;
+    });
     top->final();
     delete top;
     return 0;
