@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .verilator import REPO, cache_dir, verilator_env, verilog_for
 
-__all__ = ["run_cocotb", "simulate"]
+__all__ = ["run_cocotb", "simulate", "play_halfmoves"]
 
 COCOTB_BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign", "fast",
                      "--x-initial", "fast", "-CFLAGS", "-O1"]
@@ -70,3 +70,16 @@ def simulate(component, *testbenches, clocked=True, vcd=None):
             sim.run()
     else:
         sim.run()
+
+
+async def play_halfmoves(ctx, port, halfmoves):
+    """Offer ``halfmoves`` back to back on a halfmove stream ``port`` in an async testbench;
+    returns after the clock edge that takes the last one."""
+    ctx.set(port.valid, 1)
+    for h in halfmoves:
+        ctx.set(port.payload.as_value(), h.bits)
+        while not ctx.get(port.ready):
+            await ctx.tick()
+        await ctx.tick()
+    ctx.set(port.valid, 0)
+

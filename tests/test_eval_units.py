@@ -14,7 +14,7 @@ from hdl.eval.tables import EvaluatorParams, TableKind, table_checksum
 from hdl.eval.tree import AdderTree
 from sim.eval_check import random_tables, table_writes, walk_steps
 from sim.models.evaluator import EvaluatorModel, field_add, field_sub, signed
-from sim.testing import simulate
+from sim.testing import play_halfmoves, simulate
 
 TINY = EvaluatorParams(recognizers=2, globals=2, branch_bits=6, combine_bits=6, final_bits=7,
                        context_bits=(1, 2, 1), global_bits=6)
@@ -148,12 +148,9 @@ def test_tiny_evaluator_equals_model_on_walks():
                 # The side changes with the first halfmove, as the controller changes it.
                 ctx.set(dut.side, side)
                 model.set_side(side)
-                ctx.set(dut.halfmove.valid, 1)
+                await play_halfmoves(ctx, dut.halfmove, halfmoves)
                 for h in halfmoves:
-                    ctx.set(dut.halfmove.payload.as_value(), h.bits)
-                    await ctx.tick()
                     model.apply(h)
-                ctx.set(dut.halfmove.valid, 0)
                 # Cycle t (the last transfer) is behind us: valid must come in cycle t + latency.
                 cycles = 1 + await _settle(ctx, dut)
                 assert ctx.get(dut.value) == model.value(), f"{board.fen()} after {label}"

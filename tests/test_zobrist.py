@@ -9,7 +9,7 @@ from hdl.search.zobrist import SIDE_KEY, ZobristUnit, piece_square_key
 from sim.eval_check import walk_steps
 from sim.models.position import MachinePosition, move_halfmoves
 from sim.models.zobrist import position_key
-from sim.testing import simulate
+from sim.testing import play_halfmoves, simulate
 
 from .conftest import shared_positions
 
@@ -29,12 +29,8 @@ def _drive(boards, plies, seed):
             seen.append([])
             for label, halfmoves, side in walk_steps(board, plies, rng):
                 ctx.set(dut.side, side)
-                ctx.set(dut.halfmove.valid, 1)
-                for h in halfmoves:
-                    ctx.set(dut.halfmove.payload.as_value(), h.bits)
-                    await ctx.tick()
-                    position.apply(h)
-                ctx.set(dut.halfmove.valid, 0)
+                await play_halfmoves(ctx, dut.halfmove, halfmoves)
+                position.apply_all(halfmoves)
                 await ctx.tick()            # the last halfmove's XOR lands
                 seen[-1].append((f"{board.fen()} {label}", ctx.get(dut.key), position_key(position, side)))
 
