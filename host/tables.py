@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 import chess
 
-from hdl.encoding import pack
-from hdl.eval.tables import (DATA_BITS, HALF_BITS, PIECE_SQUARES, STATE_BITS, ExtSource, FieldLayout,
+from hdl.eval.tables import (HALF_BITS, config_words, PIECE_SQUARES, STATE_BITS, ExtSource, FieldLayout,
                              TableKind, TableStore)
 
 __all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context",
@@ -91,7 +90,7 @@ class GlobalState:
                 raise TableError(f"global output {v} for {values} is not 0..255")
             out.append(v)
         return {TableKind.DESCRIPTION: _description(layout, self.description), TableKind.MAP_A: out,
-                TableKind.CONFIG: _words(params.global_config, field_tops=layout.tops)}
+                TableKind.CONFIG: config_words(params.global_config, field_tops=layout.tops)}
 
 
 @dataclass(frozen=True)
@@ -177,7 +176,7 @@ class Recognizer:
         return {TableKind.DESCRIPTION: _description(layout, self.description),
                 TableKind.MAP_A: map_a, TableKind.MAP_B: map_b, TableKind.MAP_COMBINE: combine,
                 TableKind.MAP_FINAL: final,
-                TableKind.CONFIG: _words(
+                TableKind.CONFIG: config_words(
                     params.recognizer_config, field_tops=layout.tops, ext_a=self.ext_a, ext_b=self.ext_b,
                     context=[{"enable": 1, "unit": global_index(c.unit), "offset": c.offset} for c in self.contexts]
                     + [off] * (len(params.context_bits) - len(self.contexts)),
@@ -215,12 +214,6 @@ class Recognizer:
             raise TableError(f"final value {value} (summary {summary!r}, contexts {contexts}) is not an "
                              f"8-bit signed value shifted left by {self.shift}")
         return (value // step) & 0xFF
-
-
-def _words(layout, **fields):
-    """A configuration register packed with ``layout``, as CONFIG words."""
-    bits = pack(layout, **fields)
-    return [(bits >> (DATA_BITS * i)) & ((1 << DATA_BITS) - 1) for i in range(-(-layout.size // DATA_BITS))]
 
 
 class EvaluatorImage:

@@ -8,8 +8,7 @@ the same walk, comparing the value after every make and every unmake.
 
 import random
 
-from hdl.encoding import pack
-from hdl.eval.tables import STATE_BITS, ExtSource, TableKind
+from hdl.eval.tables import STATE_BITS, ExtSource, TableKind, config_words
 
 from hdl.eval.tables import TableStore
 from .models.position import inverse, move_halfmoves, setup_halfmoves
@@ -30,14 +29,12 @@ def random_config(params, unit, rng):
     """Random CONFIG words for a unit. Context selectors may name a global unit past the last
     one (the hardware and the model read 0 from it)."""
     if params.unit_kind(unit) == "global":
-        bits = pack(params.global_config, field_tops=_random_tops(rng, params.global_bits))
-    else:
-        bits = pack(params.recognizer_config, field_tops=_random_tops(rng, STATE_BITS),
-                    ext_a=rng.choice(list(ExtSource)), ext_b=rng.choice(list(ExtSource)),
-                    context=[{"enable": rng.random() < 0.8, "unit": rng.randrange(8), "offset": rng.randrange(8)}
-                             for _ in params.context_bits],
-                    shift=rng.randrange(8))
-    return [(bits >> (24 * i)) & 0xFFFFFF for i in range(params.table_geometry(unit, TableKind.CONFIG)[0])]
+        return config_words(params.global_config, field_tops=_random_tops(rng, params.global_bits))
+    return config_words(params.recognizer_config, field_tops=_random_tops(rng, STATE_BITS),
+                        ext_a=rng.choice(list(ExtSource)), ext_b=rng.choice(list(ExtSource)),
+                        context=[{"enable": rng.random() < 0.8, "unit": rng.randrange(8), "offset": rng.randrange(8)}
+                                 for _ in params.context_bits],
+                        shift=rng.randrange(8))
 
 
 def random_tables(params, seed):

@@ -51,13 +51,13 @@ from functools import cached_property
 
 from amaranth.lib import data, enum
 
-from ..encoding import PieceType, unpack
+from ..encoding import PieceType, pack, unpack
 
 __all__ = [
     "EvaluatorParams", "TableKind", "ExtSource", "ContextSelect",
     "TableAddress", "TableWrite", "TableSelect", "DATA_BITS", "INDEX_BITS", "UNIT_BITS",
     "STATE_BITS", "HALF_BITS", "PIECE_SQUARES", "piece_square_index", "FieldLayout",
-    "table_checksum", "TableStore", "FULL", "HITECH", "SMALL",
+    "config_words", "config_fields", "table_checksum", "TableStore", "FULL", "HITECH", "SMALL",
 ]
 
 DATA_BITS = 24          # width of one download write's data
@@ -279,6 +279,18 @@ class FieldLayout:
         return {name: (word >> offset) & ((1 << self.widths[name]) - 1) for name, offset in self.offsets.items()}
 
 
+def config_words(layout, **fields):
+    """A configuration register packed with ``layout``, as the CONFIG words that load it."""
+    bits = pack(layout, **fields)
+    return [(bits >> (DATA_BITS * i)) & ((1 << DATA_BITS) - 1) for i in range(-(-layout.size // DATA_BITS))]
+
+
+def config_fields(layout, words):
+    """The fields (a dict) of a configuration register loaded with CONFIG ``words``."""
+    bits = sum(word << (DATA_BITS * i) for i, word in enumerate(words))
+    return unpack(layout, bits & ((1 << layout.size) - 1))
+
+
 def table_checksum(entries, bits=DATA_BITS):
     """CRC-32 (``zlib.crc32``) of table entries, each as 3 little-endian bytes of its low bits."""
     mask = (1 << bits) - 1
@@ -326,8 +338,6 @@ class TableStore:
         return self._configs[unit]
 
     def _unpack_config(self, unit):
-        words = self.tables[(unit, TableKind.CONFIG)]
-        bits = sum(w << (24 * i) for i, w in enumerate(words))
         kind = self.params.unit_kind(unit)
         layout = self.params.recognizer_config if kind == "recognizer" else self.params.global_config
-        return unpack(layout, bits & ((1 << layout.size) - 1))
+        return config_fields(layout, self.tables[(unit, TableKind.CONFIG)])
