@@ -1,28 +1,26 @@
-"""The machine's top level (so far): move generator, move maker and search controller on one
-halfmove bus, with a host port to set up positions and start jobs (the UART link drives it in
-issue 5; until then tests and the simulated machine drive it directly).
-
-The evaluator, the Zobrist unit and the repetition detector join the bus with the search
-microprogram; today's microprogram is hardware perft.
+"""The machine's top level: move generator, evaluator, material counter, move maker and search
+controller on one halfmove bus, with a host port to set up positions, download tables and start
+jobs (the UART link drives it in issue 5; until then tests and the simulated machine drive it
+directly). The microprogram runs hardware perft and the alpha-beta search.
 """
 
-from amaranth import Module
+from amaranth import Module, Signal, signed
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .encoding import Halfmove
+from .encoding import Halfmove, MoveWord
+from .eval.evaluator import ChecksumResult, Evaluator
+from .eval.tables import FULL, TableSelect, TableWrite
 from .movegen.generator import MoveGenerator
-from .search.controller import Controller
+from .search.controller import Controller, StartCommand
 from .search.maker import MoveMaker
+from .search.material import MaterialCounter
 from .search.microcode import program
 
-__all__ = ["Machine", "SideIn", "Start"]
+__all__ = ["Machine", "SideIn", "StartCommand"]
 
 #: Setting the side to move from the host.
 SideIn = data.StructLayout({"valid": 1, "side": 1})
-
-#: Starting a job from the host.
-Start = data.StructLayout({"valid": 1, "depth": 6})
 
 
 class Machine(wiring.Component):
@@ -30,54 +28,88 @@ class Machine(wiring.Component):
     --------------------
     setup : In(stream of Halfmove)   halfmoves from the host, taken while no job runs
     side_in : In({valid, side})      the side to move, set while no job runs
-    start : In({valid, depth})       run hardware perft from the position set up
+    start : In(StartCommand)         run hardware perft or a search from the position set up
     busy : Out(1)
-    leaves, cycles : Out(64)         the last job's result and length
+    count, cycles : Out(64)          the last job's nodes (perft: leaves) and length
+    score : Out(signed(16)), best_move : Out(MoveWord)   the last search's result
+    write : In(stream of TableWrite) the evaluator's table-download port (while no job runs)
+    checksum_request : In(stream of TableSelect), checksum : Out(ChecksumResult)
     """
 
-    def __init__(self, *, max_ply=64):
+    def __init__(self, *, max_ply=64, eval_params=FULL):
         if max_ply > 64:
             raise ValueError(f"at most 64 plies (the depth field is 6 bits), not {max_ply}")
-        self._max_ply = max_ply
+        self._max_ply, self._eval_params = max_ply, eval_params
         super().__init__({
             "setup": In(stream.Signature(Halfmove)),
             "side_in": In(SideIn),
-            "start": In(Start),
+            "start": In(StartCommand),
             "busy": Out(1),
-            "leaves": Out(64),
+            "count": Out(64),
             "cycles": Out(64),
+            "score": Out(signed(16)),
+            "best_move": Out(MoveWord),
+            "write": In(stream.Signature(TableWrite)),
+            "checksum_request": In(stream.Signature(TableSelect)),
+            "checksum": Out(ChecksumResult),
         })
 
     def elaborate(self, platform):
         m = Module()
         microprogram = program()
         m.submodules.generator = generator = MoveGenerator(max_ply=self._max_ply)
+        m.submodules.evaluator = evaluator = Evaluator(self._eval_params)
+        m.submodules.material = material = MaterialCounter()
         m.submodules.maker = maker = MoveMaker(max_ply=self._max_ply)
         m.submodules.controller = controller = Controller(microprogram.assemble(), microprogram.address_of("idle"),
                                                           max_ply=self._max_ply)
 
-        # The halfmove bus: the maker's halfmoves, or the host's while the maker is idle.
-        bus = generator.halfmove
+        # The halfmove bus: the maker's halfmoves, or the host's while the maker is idle. A
+        # halfmove goes to every unit in the same cycle, when all of them take it.
+        bus_valid, bus_payload = Signal(), Signal(Halfmove)
+        sinks = [generator.halfmove, evaluator.halfmove, material.halfmove]
+        bus_ready = Signal()
+        m.d.comb += bus_ready.eq(generator.halfmove.ready & evaluator.halfmove.ready)
+        for sink in sinks:
+            m.d.comb += [sink.valid.eq(bus_valid & bus_ready), sink.payload.eq(bus_payload)]
         with m.If(maker.halfmove.valid):
-            m.d.comb += [bus.valid.eq(1), bus.payload.eq(maker.halfmove.payload),
-                         maker.halfmove.ready.eq(bus.ready)]
+            m.d.comb += [bus_valid.eq(1), bus_payload.eq(maker.halfmove.payload),
+                         maker.halfmove.ready.eq(bus_ready)]
         with m.Else():
-            m.d.comb += [bus.valid.eq(self.setup.valid & ~controller.busy), bus.payload.eq(self.setup.payload),
-                         self.setup.ready.eq(bus.ready & ~controller.busy)]
+            m.d.comb += [bus_valid.eq(self.setup.valid & ~controller.busy), bus_payload.eq(self.setup.payload),
+                         self.setup.ready.eq(bus_ready & ~controller.busy)]
+
+        # Table downloads and checksums while no job runs.
+        idle = ~controller.busy
+        m.d.comb += [
+            evaluator.write.valid.eq(self.write.valid & idle), evaluator.write.payload.eq(self.write.payload),
+            self.write.ready.eq(evaluator.write.ready & idle),
+            evaluator.checksum_request.valid.eq(self.checksum_request.valid & idle),
+            evaluator.checksum_request.payload.eq(self.checksum_request.payload),
+            self.checksum_request.ready.eq(evaluator.checksum_request.ready & idle),
+            self.checksum.eq(evaluator.checksum),
+            evaluator.side.eq(controller.side),
+            controller.static.eq(evaluator.value),
+            controller.static_valid.eq(evaluator.valid),
+            controller.material.eq(material.balance),
+        ]
 
         wiring.connect(m, controller.gen_request, generator.request)
         m.d.comb += [
             controller.gen_response.valid.eq(generator.response.valid),
             controller.gen_response.payload.eq(generator.response.payload),
             controller.king_attacked.eq(generator.king_attacked),
+            controller.in_check.eq(generator.in_check),
             generator.side.eq(controller.side),
             controller.maker_idle.eq(maker.idle),
             maker.markers.eq(generator.board.markers),
             controller.side_in.eq(self.side_in),
             controller.start.eq(self.start),
             self.busy.eq(controller.busy),
-            self.leaves.eq(controller.leaves),
+            self.count.eq(controller.count),
             self.cycles.eq(controller.cycles),
+            self.score.eq(controller.score),
+            self.best_move.eq(controller.best_move),
         ]
         wiring.connect(m, controller.maker_command, maker.command)
         return m

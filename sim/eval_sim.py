@@ -13,34 +13,27 @@ from hdl.eval.tables import FULL, TableKind, TableSelect, TableWrite
 
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
-__all__ = ["VerilatedEvaluator", "evaluator_executable"]
+__all__ = ["VerilatedEvaluator", "evaluator_executable", "TablePort", "TABLE_LAYOUTS", "params_variant"]
 
-LAYOUTS = {"halfmove": HalfmoveLayout, "tablewrite": TableWrite, "tableselect": TableSelect,
-           "checksumresult": ChecksumResult}
+#: The layouts of the table-download and checksum ports (sim/harness/tables.h).
+TABLE_LAYOUTS = {"tablewrite": TableWrite, "tableselect": TableSelect, "checksumresult": ChecksumResult}
+LAYOUTS = {"halfmove": HalfmoveLayout, **TABLE_LAYOUTS}
 
 _WRITES_PER_LINE = 1024
 
 
+def params_variant(params):
+    """A short name for an evaluator configuration, for build caches."""
+    return "-" + hashlib.sha256(repr(params).encode()).hexdigest()[:8]
+
+
 def evaluator_executable(params=FULL, quiet=False):
-    variant = "-" + hashlib.sha256(repr(params).encode()).hexdigest()[:8]
-    verilog = verilog_for("evaluator", lambda: Evaluator(params), variant=variant, packages=("eval",))
+    verilog = verilog_for("evaluator", lambda: Evaluator(params), variant=params_variant(params), packages=("eval",))
     return build_harness("evaluator", verilog, HARNESS / "evaluator.cpp", LAYOUTS, quiet=quiet)
 
 
-class VerilatedEvaluator(HarnessProcess):
-    """A running Verilated evaluator. Use as a context manager, or call :meth:`close`."""
-
-    what = "evaluator"
-
-    def __init__(self, params=FULL, executable=None):
-        super().__init__(executable or evaluator_executable(params))
-        self.params = params
-        #: cycles from the last input to ``valid``, as of the last :meth:`value`
-        self.settle_cycles = None
-
-    # --- inputs ------------------------------------------------------------------------------
-    def reset(self):
-        self._send("reset")
+class TablePort:
+    """The table-download and checksum commands of a harness with the evaluator's ports."""
 
     def write_table(self, unit, kind, entries, start=0):
         """Download ``entries`` to consecutive indices of one table."""
@@ -55,6 +48,28 @@ class VerilatedEvaluator(HarnessProcess):
         for (unit, kind), entries in store.tables.items():
             self.write_table(unit, kind, entries)
 
+    def checksum(self, unit, kind):
+        """``(crc, cycles)`` of one table as the hardware reads it back."""
+        self._send(f"crc {unit} {TableKind(kind).value}")
+        crc, cycles = self._read()
+        return int(crc), int(cycles)
+
+
+class VerilatedEvaluator(TablePort, HarnessProcess):
+    """A running Verilated evaluator. Use as a context manager, or call :meth:`close`."""
+
+    what = "evaluator"
+
+    def __init__(self, params=FULL, executable=None):
+        super().__init__(executable or evaluator_executable(params))
+        self.params = params
+        #: cycles from the last input to ``valid``, as of the last :meth:`value`
+        self.settle_cycles = None
+
+    # --- inputs ------------------------------------------------------------------------------
+    def reset(self):
+        self._send("reset")
+
     def set_side(self, side):
         self._send(f"side {side}")
 
@@ -68,12 +83,6 @@ class VerilatedEvaluator(HarnessProcess):
         value, cycles = self._read()
         self.settle_cycles = int(cycles)
         return int(value)
-
-    def checksum(self, unit, kind):
-        """``(crc, cycles)`` of one table as the hardware reads it back."""
-        self._send(f"crc {unit} {TableKind(kind).value}")
-        crc, cycles = self._read()
-        return int(crc), int(cycles)
 
     def spin(self, halfmoves):
         """Play ``halfmoves`` halfmoves inside the harness (no Python in the loop); the cycles taken."""

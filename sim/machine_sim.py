@@ -1,29 +1,57 @@
 """The Verilated machine (hdl/top.py), driven through its native harness (sim/harness/machine.cpp)."""
 
+from dataclasses import dataclass
 
-from hdl.encoding import Halfmove as HalfmoveLayout
-from hdl.top import Machine, SideIn, Start
+import chess
 
+from hdl.encoding import Halfmove as HalfmoveLayout, MoveWord, unpack
+from hdl.eval.tables import FULL
+from hdl.search.controller import Job, StartCommand
+from hdl.search.frame import INFINITY
+from hdl.top import Machine, SideIn
+
+from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
 from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
-__all__ = ["VerilatedMachine", "machine_executable"]
+__all__ = ["VerilatedMachine", "machine_executable", "SearchResult", "move_of_word"]
 
-LAYOUTS = {"halfmove": HalfmoveLayout, "sidein": SideIn, "start": Start}
+LAYOUTS = {"halfmove": HalfmoveLayout, "sidein": SideIn, "startcommand": StartCommand, "job": Job,
+           **TABLE_LAYOUTS}
 
 
-def machine_executable(quiet=False):
-    verilog = verilog_for("machine", Machine, packages=("movegen", "search"))
+def machine_executable(eval_params=FULL, quiet=False):
+    verilog = verilog_for("machine", lambda: Machine(eval_params=eval_params), variant=params_variant(eval_params),
+                          packages=("movegen", "search", "eval"))
     return build_harness("machine", verilog, HARNESS / "machine.cpp", LAYOUTS, quiet=quiet)
 
 
-class VerilatedMachine(HarnessProcess):
+def move_of_word(word):
+    """The python-chess move of a move word (None for the empty word 0)."""
+    if not word:
+        return None
+    fields = unpack(MoveWord, word)
+    return chess.Move(fields["from_sq"], fields["to_sq"], fields["promotion"] or None)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search returns: the value from the side to move's view, the best move (None when
+    the root has no legal move or is a quiescence node), the nodes visited and the cycles."""
+    score: int
+    move: chess.Move
+    nodes: int
+    cycles: int
+
+
+class VerilatedMachine(TablePort, HarnessProcess):
     """A running Verilated machine. Use as a context manager, or call :meth:`close`."""
 
     what = "machine"
 
-    def __init__(self, executable=None):
-        super().__init__(executable or machine_executable())
+    def __init__(self, eval_params=FULL, executable=None):
+        super().__init__(executable or machine_executable(eval_params))
+        self.eval_params = eval_params
 
     def set_side(self, side):
         self._send(f"side {side}")
@@ -42,6 +70,17 @@ class VerilatedMachine(HarnessProcess):
         self._send(f"perft {depth}")
         leaves, cycles = self._read()
         return int(leaves), int(cycles)
+
+    def search(self, depth, alpha=-INFINITY, beta=INFINITY):
+        """The alpha-beta search of ``depth`` plies in the window (``alpha``, ``beta``) from the
+        position loaded, with the tables downloaded."""
+        if not 0 <= depth < 64:
+            raise ValueError(f"search depth must be 0..63, not {depth}")
+        if not -INFINITY <= alpha < beta <= INFINITY:
+            raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
+        self._send(f"search {depth} {alpha} {beta}")
+        nodes, cycles, score, word = (int(x) for x in self._read())
+        return SearchResult(score, move_of_word(word), nodes, cycles)
 
     def divide(self, board, depth):
         """Per legal root move of ``board`` (loaded by :meth:`set_board`), the hardware perft of

@@ -6,6 +6,7 @@ Verilog, the harness and the tool versions. The cache lives in ``$SUPREM_CACHE``
 ``~/.cache/suprem``; deleting it is always safe.
 """
 
+import enum as py_enum
 import hashlib
 import os
 import shutil
@@ -53,9 +54,14 @@ def _flatten(layout, prefix, offset):
 
 
 def layout_header(layouts):
-    """C++ constants ``<LAYOUT>_<FIELD>_OFFSET`` and ``_WIDTH`` for each named layout."""
+    """C++ constants ``<LAYOUT>_<FIELD>_OFFSET`` and ``_WIDTH`` for each named layout, and
+    ``<ENUM>_<MEMBER>`` for each named enumeration."""
     lines = ["// Generated from the Amaranth layouts by sim/verilator.py; do not edit.", "#pragma once"]
     for name, layout in layouts.items():
+        if isinstance(layout, py_enum.EnumMeta):
+            for member in layout:
+                lines.append(f"static const int {name.upper()}_{member.name} = {member.value};")
+            continue
         for path, offset, width in _flatten(layout, name, 0):
             lines.append(f"static const int {path}_OFFSET = {offset};")
             lines.append(f"static const int {path}_WIDTH = {width};")

@@ -1,28 +1,42 @@
 """The search controller: the microsequencer and the datapath it drives (shared/DESIGN.md §4.3).
 
-So far the datapath holds what hardware perft needs — the ply, the side to move, the depth
-limit, the leaf and cycle counters — and issues the generator's requests and the move maker's
-commands. A microinstruction that issues a request or a command, or waits for a unit, is held
-(the sequencer stalls) until the unit takes it or is done; its other actions happen in the
-cycle it completes.
+The datapath holds the ply and the side to move, the current node's frame and the stack of its
+ancestors (``frame.py``), the value logic of negamax alpha-beta, the node (or leaf) and cycle
+counters, and issues the generator's requests and the move maker's commands. A
+microinstruction that issues a request or a command, or waits for a unit, is held (the
+sequencer stalls) until the unit takes it or is done; its other actions happen in the cycle it
+completes.
 
-Control fields (``CONTROL``): ``gen`` issues FIRST/NEXT at the current ply; ``maker`` issues
-MAKE/UNMAKE at the current ply; ``wait`` holds until the generator's response, the maker's last
-halfmove, or the generator's settling on the new position; ``ply`` steps the ply (and with it
-the side to move; UNMAKE names the parent's ply, so it goes in the same microinstruction as
-the step up); ``count`` adds one leaf; ``clear`` zeroes the counters; ``done`` reports the
-end of a job.
+Control fields (``CONTROL``):
+
+* ``gen`` issues FIRST/NEXT at the current ply (captures only at a quiescence node of a search);
+  ``maker`` MAKE/UNMAKE; ``wait`` holds until the generator's response, the maker's last
+  halfmove, the board settled at the generator, or the evaluator's value of the settled board.
+* ``ply`` DOWN pushes the frame (with the move being made) and loads the child's: window
+  negated and swapped, one ply less unless the node is in check (check escapes are not
+  counted) or the move is a capture that restores the root's material balance (the recapture
+  extension); quiescence stays quiescence. UP pops the parent's frame. Both toggle the side;
+  UNMAKE names the parent's ply, so it goes with UP.
+* ``enter`` starts a node: in check or not, no legal move yet, best = mated here.
+* ``cand`` selects the candidate value: the static value (the evaluator's, from the side to
+  move's view, clamped to +-EVAL_LIMIT) or the negated value the last child returned;
+  ``update`` takes the candidate as the node's best (and its move) when greater, raises
+  alpha, and marks a legal move when it came from a child; ``result`` sets the value the node
+  returns.
+* ``count`` adds one node (a leaf in perft); ``clear`` zeroes the counters; ``done`` ends a job.
 """
 
-from amaranth import Cat, Module, Signal
+from amaranth import Cat, Module, Mux, Signal, signed
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
+from .frame import EVAL_LIMIT, MATE, Frame, FrameStack
 from .maker import MakerCommand, MakerOp
+from .material import PIECE_VALUES
 from .microsequencer import Microsequencer, MicroSpec
 
-__all__ = ["CONTROL", "STATUSES", "SPEC", "Controller"]
+__all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "Controller"]
 
 
 class GenIssue(enum.Enum, shape=2):
@@ -37,12 +51,13 @@ class MakerIssue(enum.Enum, shape=2):
     UNMAKE = 2
 
 
-class Wait(enum.Enum, shape=2):
+class Wait(enum.Enum, shape=3):
     NONE = 0
     GEN = 1         # the response to the last request
     MAKER = 2       # the maker idle again
     SETTLED = 3     # the maker is done and the generator takes requests: the board and side
                     # have reached its outputs
+    EVAL = 4        # the maker is done and the evaluator's value includes everything
 
 
 class PlyStep(enum.Enum, shape=2):
@@ -51,48 +66,90 @@ class PlyStep(enum.Enum, shape=2):
     UP = 2          # back to the parent
 
 
+class Candidate(enum.Enum, shape=2):
+    NONE = 0
+    STATIC = 1      # the evaluator's value, from the side to move's view, clamped
+    CHILD = 2       # minus the value the last child returned
+
+
+class Result(enum.Enum, shape=2):
+    NONE = 0
+    BEST = 1
+    CANDIDATE = 2
+    DRAW = 3
+
+
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep,
+    "enter": 1, "cand": Candidate, "update": 1, "result": Result,
     "count": 1, "clear": 1, "done": 1,
 })
 
 STATUSES = [
     "start",        # a job is waiting
+    "search",       # ... and it is a search (else a perft)
     "found",        # the last response found a move
     "illegal",      # the side that just moved left its king attacked
-    "at_leaf",      # ply == depth limit
+    "at_leaf",      # perft: ply == depth limit
     "at_root",      # ply == 0
-    "depth_zero",   # the depth limit is 0
+    "depth_zero",   # perft: the depth limit is 0
+    "quiescence",   # the node's depth is 0
+    "in_check",     # the side to move is in check (the generator's live output)
+    "checked",      # ... as the node found it on entry
+    "legal",        # the node has searched a legal move
+    "at_max",       # the deepest ply: no child can be searched
+    "cutoff",       # the candidate value >= beta
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
 
 
+class Job(enum.Enum, shape=1):
+    PERFT = 0
+    SEARCH = 1
+
+
+#: Starting a job: perft to ``depth`` plies, or a search of ``depth`` plies in (alpha, beta).
+StartCommand = data.StructLayout({
+    "valid": 1, "job": Job, "depth": 6, "alpha": signed(16), "beta": signed(16),
+})
+
+
 class Controller(wiring.Component):
     """Interface attributes
     --------------------
-    start : In({valid, depth})          begin a perft of ``depth`` plies from the position set up
+    start : In(StartCommand)            begin a job from the position set up
     busy : Out(1)
-    leaves, cycles : Out(64)            the last job's count and its length in cycles
+    count, cycles : Out(64)             the last job's nodes (perft: leaves), its length in cycles
+    score : Out(signed(16))             the last search's value, from the side to move's view
+    best_move : Out(MoveWord)           ... and its best move (0 when there is none)
     gen_request : Out(stream of GenRequest), gen_response : In(valid, payload)
-    king_attacked : In(2)               from the generator
+    king_attacked : In(2), in_check : In(1)   from the generator
     maker_command : Out(stream of MakerCommand), maker_idle : In(1)
-    side : Out(1)                       the side to move (to the generator)
+    static : In(signed(16)), static_valid : In(1)   the evaluator's value (White's view)
+    material : In(signed(8))            White's material minus Black's
+    side : Out(1)                       the side to move (to the generator and the evaluator)
     side_in : In({valid, side})         set the side to move (while idle)
     """
 
     def __init__(self, image, entry, *, max_ply=64):
         self._image, self._entry, self._max_ply = image, entry, max_ply
         super().__init__({
-            "start": In(data.StructLayout({"valid": 1, "depth": 6})),
+            "start": In(StartCommand),
             "busy": Out(1),
-            "leaves": Out(64),
+            "count": Out(64),
             "cycles": Out(64),
+            "score": Out(signed(16)),
+            "best_move": Out(Frame["best_move"].shape),
             "gen_request": Out(stream.Signature(GenRequest)),
             "gen_response": In(wiring.Signature({"valid": Out(1), "payload": Out(GenResponse)})),
             "king_attacked": In(2),
+            "in_check": In(1),
             "maker_command": Out(stream.Signature(MakerCommand)),
             "maker_idle": In(1),
+            "static": In(signed(16)),
+            "static_valid": In(1),
+            "material": In(signed(8)),
             "side": Out(1),
             "side_in": In(data.StructLayout({"valid": 1, "side": 1})),
         })
@@ -100,20 +157,47 @@ class Controller(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.sequencer = seq = Microsequencer(SPEC, self._image)
+        m.submodules.frames = frames = FrameStack(max_ply=self._max_ply)
         control = seq.control
+        frame = frames.current
 
         ply = Signal(range(self._max_ply))
-        depth = Signal(6)
+        depth = Signal(6)               # perft's depth limit
+        job = Signal(Job)
         requested = Signal()
         response = Signal(GenResponse)
         answered = Signal()
+        root_material = Signal(signed(8))
+        returned = Signal(signed(16))   # the value the last node returned
+
+        # --- values -----------------------------------------------------------------------------
+        static = Signal(signed(17))
+        m.d.comb += static.eq(Mux(self.side, -self.static, self.static))
+        clamped = Signal(signed(16))
+        with m.If(static > EVAL_LIMIT):
+            m.d.comb += clamped.eq(EVAL_LIMIT)
+        with m.Elif(static < -EVAL_LIMIT):
+            m.d.comb += clamped.eq(-EVAL_LIMIT)
+        with m.Else():
+            m.d.comb += clamped.eq(static)
+        candidate = Signal(signed(16))
+        with m.Switch(control.cand):
+            with m.Case(Candidate.STATIC):
+                m.d.comb += candidate.eq(clamped)
+            with m.Case(Candidate.CHILD):
+                m.d.comb += candidate.eq(-returned)
+        mated = Signal(signed(16))
+        m.d.comb += mated.eq(ply - MATE)
 
         # --- status for branches --------------------------------------------------------------
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.king_attacked.bit_select(~self.side, 1))
         status = {
-            "start": requested, "found": response.found, "illegal": mover_attacked,
-            "at_leaf": ply == depth, "at_root": ply == 0, "depth_zero": depth == 0,
+            "start": requested, "search": job == Job.SEARCH, "found": response.found,
+            "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": ply == 0,
+            "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.in_check,
+            "checked": frame.checked, "legal": frame.legal, "at_max": ply == self._max_ply - 1,
+            "cutoff": candidate >= frame.beta,
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -123,11 +207,12 @@ class Controller(wiring.Component):
         m.d.comb += [seq.start.eq(~booted), seq.entry.eq(self._entry)]
 
         # --- issuing and waiting --------------------------------------------------------------
+        quiescence_request = (job == Job.SEARCH) & (frame.depth == 0)
         m.d.comb += [
             # A request waits for the maker: the generator must see whole moves only.
             self.gen_request.valid.eq((control.gen != GenIssue.NONE) & self.maker_idle),
-            self.gen_request.payload.op.eq(GenOp.FIRST),
-            self.gen_request.payload.mode.eq(GenMode.ALL),
+            self.gen_request.payload.op.eq(Mux(control.gen == GenIssue.NEXT, GenOp.NEXT, GenOp.FIRST)),
+            self.gen_request.payload.mode.eq(Mux(quiescence_request, GenMode.CAPTURES, GenMode.ALL)),
             self.gen_request.payload.ply.eq(ply),
             self.maker_command.valid.eq(control.maker != MakerIssue.NONE),
             self.maker_command.payload.op.eq(MakerOp.MAKE),
@@ -136,8 +221,6 @@ class Controller(wiring.Component):
             self.maker_command.payload.piece.eq(response.piece),
             self.maker_command.payload.victim.eq(response.victim),
         ]
-        with m.If(control.gen == GenIssue.NEXT):
-            m.d.comb += self.gen_request.payload.op.eq(GenOp.NEXT)
         with m.If(control.maker == MakerIssue.UNMAKE):
             # The move to unmake was made at the parent's ply: UNMAKE goes with the step UP.
             m.d.comb += [self.maker_command.payload.op.eq(MakerOp.UNMAKE),
@@ -146,6 +229,7 @@ class Controller(wiring.Component):
         waiting = {
             Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker_idle,
             Wait.SETTLED: ~self.gen_request.ready | ~self.maker_idle,
+            Wait.EVAL: ~self.static_valid | ~self.maker_idle,
         }
         issuing = control.gen != GenIssue.NONE
         with m.Switch(control.wait):
@@ -161,23 +245,75 @@ class Controller(wiring.Component):
         with m.If(self.gen_response.valid):
             m.d.sync += [response.eq(self.gen_response.payload), answered.eq(1)]
 
+        # --- the child's frame, for DOWN ------------------------------------------------------
+        move = response.move
+        gained = Signal(5)      # pawns the mover gains by the move: the victim, a promotion
+        victim_value = Signal(4)
+        promotion_value = Signal(4)
+        for piece_type, pawns in enumerate(PIECE_VALUES):
+            with m.If(response.victim[:3] == piece_type):
+                m.d.comb += victim_value.eq(pawns)
+            with m.If(move.promotion.as_value() == piece_type):
+                m.d.comb += promotion_value.eq(pawns)
+        m.d.comb += gained.eq(victim_value + Mux(promotion_value != 0, promotion_value - 1, 0))
+        material_after = Signal(signed(9))
+        m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
+        recapture = Signal()
+        m.d.comb += recapture.eq(move.flags.capture & (material_after == root_material))
+        child = Signal(Frame)
+        m.d.comb += [
+            child.alpha.eq(-frame.beta), child.beta.eq(-frame.alpha), child.alpha0.eq(-frame.beta),
+            child.depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + (frame.checked | recapture))),
+        ]
+
         # --- the datapath's actions, when the microinstruction completes -----------------------
+        m.d.comb += frames.ply.eq(ply)
+        updated = Signal(Frame)
+        m.d.comb += updated.eq(frame)
         with m.If(self.start.valid & ~self.busy):
-            m.d.sync += [requested.eq(1), depth.eq(self.start.depth), ply.eq(0), self.busy.eq(1)]
+            m.d.sync += [requested.eq(1), job.eq(self.start.job), depth.eq(self.start.depth), ply.eq(0),
+                         self.busy.eq(1), root_material.eq(self.material)]
+            m.d.comb += [
+                updated.alpha.eq(self.start.alpha), updated.beta.eq(self.start.beta),
+                updated.alpha0.eq(self.start.alpha), updated.depth.eq(self.start.depth),
+                updated.move.eq(0), updated.best_move.eq(0),
+                frames.load.eq(1),
+            ]
         with m.If(self.side_in.valid & ~self.busy):
             m.d.sync += self.side.eq(self.side_in.side)
         with m.If(self.busy):
             m.d.sync += self.cycles.eq(self.cycles + 1)
         with m.If(~stall):
             with m.If(control.clear):
-                m.d.sync += [self.leaves.eq(0), self.cycles.eq(0), requested.eq(0)]
+                m.d.sync += [self.count.eq(0), self.cycles.eq(0), requested.eq(0)]
             with m.If(control.count):
-                m.d.sync += self.leaves.eq(self.leaves + 1)
+                m.d.sync += self.count.eq(self.count + 1)
             with m.If(control.done):
-                m.d.sync += self.busy.eq(0)
+                m.d.sync += [self.busy.eq(0), self.score.eq(returned), self.best_move.eq(frame.best_move)]
+            with m.If(control.enter):
+                m.d.comb += [updated.checked.eq(self.in_check), updated.legal.eq(0),
+                             updated.best.eq(mated), frames.load.eq(1)]
+            with m.If(control.update):
+                with m.If(candidate > frame.best):
+                    m.d.comb += [updated.best.eq(candidate), updated.best_move.eq(frame.move)]
+                with m.If(candidate > frame.alpha):
+                    m.d.comb += updated.alpha.eq(candidate)
+                with m.If(control.cand == Candidate.CHILD):
+                    m.d.comb += updated.legal.eq(1)
+                m.d.comb += frames.load.eq(1)
+            with m.Switch(control.result):
+                with m.Case(Result.BEST):
+                    m.d.sync += returned.eq(frame.best)
+                with m.Case(Result.CANDIDATE):
+                    m.d.sync += returned.eq(candidate)
+                with m.Case(Result.DRAW):
+                    m.d.sync += returned.eq(0)
             with m.Switch(control.ply):
                 with m.Case(PlyStep.DOWN):
                     m.d.sync += [ply.eq(ply + 1), self.side.eq(~self.side)]
+                    m.d.comb += [frames.push.eq(1), frames.push_move.eq(move)]
                 with m.Case(PlyStep.UP):
                     m.d.sync += [ply.eq(ply - 1), self.side.eq(~self.side)]
+                    m.d.comb += frames.pop.eq(1)
+        m.d.comb += frames.next.eq(Mux(frames.push, child, updated))
         return m

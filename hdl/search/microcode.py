@@ -1,5 +1,6 @@
 """The microprograms of the search controller (hdl/search/controller.py), written with the
-micro-assembler. ``program()`` is the default micro-store image.
+micro-assembler. ``program()`` is the default micro-store image: an idle loop that starts
+hardware perft or the search.
 
 Hardware perft: depth-first over the generator's pseudo-legal moves; each move is made, kept
 if the mover's king is not attacked, counted at the depth limit, and unmade. The ply is the
@@ -39,9 +40,57 @@ def perft(p):
     p.op(done=1, goto="idle")
 
 
+def search(p):
+    """Negamax alpha-beta with quiescence, fail-soft; the specification is the reference search
+    in sim/models/search.py, which visits the same nodes in the same order.
+
+    A node is entered with its frame loaded (the window, the depth). Full-width nodes try every
+    move; quiescence nodes (depth 0) first stand pat on the static value, then try captures —
+    every move when in check, without standing pat. A node with no legal move is mated if in
+    check and (full width only) stalemate otherwise. The deepest ply returns the static value.
+    """
+    p.label("search")
+    p.op(clear=1, goto="enter")
+    p.label("enter")
+    # bit 0 quiescence, bit 1 in check, bit 2 at the deepest ply
+    p.op(enter=1, count=1, branch=["quiescence", "in_check", "at_max"],
+         targets=["first", "stand_pat", "first", "first",
+                  "horizon", "horizon", "horizon", "horizon"])
+    p.label("stand_pat")
+    p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff"], targets=["first", "return_best"])
+    p.label("first")
+    p.op(gen="FIRST")
+    p.op(wait="GEN", branch=["found"], targets=["exhausted", "make"])
+    p.label("make")
+    p.op(maker="MAKE", ply="DOWN")
+    p.op(wait="SETTLED", branch=["illegal"], targets=["enter", "take_back"])
+    p.label("take_back")
+    p.op(maker="UNMAKE", ply="UP")
+    p.label("next")
+    p.op(gen="NEXT")
+    p.op(wait="GEN", branch=["found"], targets=["exhausted", "make"])
+    p.label("exhausted")
+    # bit 0 legal, bit 1 checked, bit 2 quiescence: only a full-width node, not in check,
+    # without a legal move is stalemate; mated is the best a node starts with
+    p.op(branch=["legal", "checked", "quiescence"],
+         targets=["stalemate"] + ["return_best"] * 7)
+    p.label("stalemate")
+    p.op(result="DRAW", branch=["at_root"], targets=["ascend", "finish"])
+    p.label("horizon")
+    p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", branch=["at_root"], targets=["ascend", "finish"])
+    p.label("return_best")
+    p.op(result="BEST", branch=["at_root"], targets=["ascend", "finish"])
+    p.label("ascend")
+    p.op(maker="UNMAKE", ply="UP")
+    p.op(cand="CHILD", update=1, branch=["cutoff"], targets=["next", "return_best"])
+    p.label("finish")
+    p.op(done=1, goto="idle")
+
+
 def program():
     p = Program(SPEC)
     p.label("idle")
-    p.op(branch=["start"], targets=["idle", "perft"])
+    p.op(branch=["start", "search"], targets=["idle", "perft", "idle", "search"])
     perft(p)
+    search(p)
     return p

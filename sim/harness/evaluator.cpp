@@ -20,15 +20,11 @@
 #include "Vevaluator.h"
 #include "common.h"
 #include "layouts.h"
+#include "tables.h"
 
 static Vevaluator *top;
 static uint64_t cycles = 0;
 static uint64_t last_input = 0;     // the cycle of the last input that changes the value
-
-static inline uint64_t field(uint64_t word, int offset, int width) {
-    return (word >> offset) & ((1ull << width) - 1);
-}
-static inline uint64_t put(uint64_t value, int offset) { return value << offset; }
 
 static void tick() { tick(top, cycles); }
 static void reset() { reset(top, cycles); }
@@ -37,14 +33,6 @@ static void reset() { reset(top, cycles); }
 static void transfer(CData &valid, const CData &ready) {
     transfer(top, cycles, valid, ready);
     last_input = cycles - 1;
-}
-
-static void write(uint64_t unit, uint64_t table, uint64_t index, uint64_t data) {
-    top->write___05Fpayload = put(index, TABLEWRITE_ADDRESS_INDEX_OFFSET)
-                            | put(table, TABLEWRITE_ADDRESS_TABLE_OFFSET)
-                            | put(unit, TABLEWRITE_ADDRESS_UNIT_OFFSET)
-                            | put(data, TABLEWRITE_DATA_OFFSET);
-    transfer(top->write___05Fvalid, top->write___05Fready);
 }
 
 static void set_side(int side) {
@@ -61,11 +49,7 @@ int main(int argc, char **argv) {
     reset();
     serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
-        else if (cmd == "W") {
-            uint64_t unit, table, index, data;
-            in >> unit >> table >> index;
-            while (in >> data) write(unit, table, index++, data);
-        }
+        else if (cmd == "W") { table_writes(top, cycles, in); last_input = cycles - 1; }
         else if (cmd == "hm") {
             uint64_t bits;
             while (in >> bits) {
@@ -83,16 +67,7 @@ int main(int argc, char **argv) {
             std::printf("%d %llu\n", (int)(int16_t)top->value, (unsigned long long)(cycles - last_input));
             std::fflush(stdout);
         }
-        else if (cmd == "crc") {
-            uint64_t unit, table; in >> unit >> table;
-            uint64_t start = cycles;
-            top->checksum_request___05Fpayload = put(unit, TABLESELECT_UNIT_OFFSET) | put(table, TABLESELECT_TABLE_OFFSET);
-            transfer(top->checksum_request___05Fvalid, top->checksum_request___05Fready);
-            while (!field(top->checksum, CHECKSUMRESULT_VALID_OFFSET, 1)) tick();
-            std::printf("%llu %llu\n", (unsigned long long)field(top->checksum, CHECKSUMRESULT_CRC_OFFSET, 32),
-                        (unsigned long long)(cycles - start));
-            std::fflush(stdout);
-        }
+        else if (cmd == "crc") { table_checksum(top, cycles, in); }
         else if (cmd == "spin") {
             uint64_t n, start = cycles; in >> n;
             for (uint64_t i = 0; i < n; i++) {

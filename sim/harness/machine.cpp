@@ -6,7 +6,10 @@
 //   reset                 reset the machine (empty board)
 //   hm <bits>...          halfmoves on the setup port (no answer)
 //   side <0|1>            the side to move (no answer)
+//   W <unit> <table> <start> <v>...   evaluator table writes (no answer)
+//   crc <unit> <table>    a table's CRC-32 as read back: "<crc> <cycles>"
 //   perft <depth>         hardware perft: "<leaves> <cycles>"
+//   search <depth> <alpha> <beta>     alpha-beta search: "<nodes> <cycles> <score> <best move word>"
 //   quit
 #include <cstdint>
 #include <cstdio>
@@ -14,12 +17,21 @@
 #include "Vmachine.h"
 #include "common.h"
 #include "layouts.h"
+#include "tables.h"
 
 static Vmachine *top;
 static uint64_t cycles = 0;
 
 static void tick() { tick(top, cycles); }
 static void transfer(CData &valid, const CData &ready) { transfer(top, cycles, valid, ready); }
+
+// Start a job and clock until it is done.
+static void run(uint64_t command) {
+    top->start = command | put(1, STARTCOMMAND_VALID_OFFSET);
+    tick();
+    top->start = 0; top->eval();
+    while (top->busy) tick();
+}
 
 static void reset() {
     reset(top, cycles);
@@ -31,6 +43,7 @@ int main(int argc, char **argv) {
     top = new Vmachine;
     top->clk = 0; top->rst = 0;
     top->setup___05Fvalid = 0; top->side_in = 0; top->start = 0;
+    top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0;
     reset();
     serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
@@ -44,13 +57,20 @@ int main(int argc, char **argv) {
             tick();
             top->side_in = 0; top->eval();
         }
+        else if (cmd == "W") { table_writes(top, cycles, in); }
+        else if (cmd == "crc") { table_checksum(top, cycles, in); }
         else if (cmd == "perft") {
             uint64_t depth; in >> depth;
-            top->start = (depth << START_DEPTH_OFFSET) | (1ull << START_VALID_OFFSET);
-            tick();
-            top->start = 0; top->eval();
-            while (top->busy) tick();
-            std::printf("%llu %llu\n", (unsigned long long)top->leaves, (unsigned long long)top->cycles);
+            run(put(JOB_PERFT, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET));
+            std::printf("%llu %llu\n", (unsigned long long)top->count, (unsigned long long)top->cycles);
+            std::fflush(stdout);
+        }
+        else if (cmd == "search") {
+            int64_t depth, alpha, beta; in >> depth >> alpha >> beta;
+            run(put(JOB_SEARCH, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET)
+                | put(alpha & 0xFFFF, STARTCOMMAND_ALPHA_OFFSET) | put(beta & 0xFFFF, STARTCOMMAND_BETA_OFFSET));
+            std::printf("%llu %llu %d %llu\n", (unsigned long long)top->count, (unsigned long long)top->cycles,
+                        (int)(int16_t)top->score, (unsigned long long)top->best_move);
             std::fflush(stdout);
         }
         else return false;

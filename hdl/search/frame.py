@@ -1,0 +1,83 @@
+"""The search's per-ply state: the current node's frame in registers, its ancestors on a stack.
+
+A frame is what one node of the negamax alpha-beta search keeps while its children are
+searched: its window, its best value and move so far, the move being searched, the remaining
+depth and two flags. Going down a ply pushes the current frame (with the move being made) and
+loads the child's; coming back pops it. Values follow shared/DESIGN.md §3: signed 16-bit,
+mate near ±``MATE`` adjusted by the ply, draw 0.
+"""
+
+from amaranth import Module, Signal, signed
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ..encoding import MoveWord, VALUE_WIDTH
+
+__all__ = ["MATE", "INFINITY", "EVAL_LIMIT", "Frame", "FrameStack"]
+
+#: The value of mating at the root; being mated at ply p scores ``-(MATE - p)``.
+MATE = 32000
+#: Wider than any value a node returns: the widest window.
+INFINITY = MATE + 1
+#: Static values are clamped to +-EVAL_LIMIT so that they stay clear of mate scores.
+EVAL_LIMIT = 30000
+
+Value = signed(VALUE_WIDTH)
+
+#: One node's state. ``alpha0`` is alpha on entry (the bound type of the result needs it).
+Frame = data.StructLayout({
+    "alpha": Value,
+    "beta": Value,
+    "alpha0": Value,
+    "best": Value,
+    "move": MoveWord,        # the move being searched from this node
+    "best_move": MoveWord,
+    "depth": 6,              # plies left; 0 is a quiescence node
+    "checked": 1,            # the side to move is in check
+    "legal": 1,              # a legal move has been searched
+})
+
+
+class FrameStack(wiring.Component):
+    """The current frame and a stack of one frame per ply above it.
+
+    In each cycle exactly one of: ``load`` (current := ``next``), ``push`` (the stack's entry
+    at ``ply`` := the current frame with its ``move`` replaced by ``push_move``; current :=
+    ``next``) or ``pop`` (current := the stack's entry at ``ply`` - 1). The stack is a small
+    memory read combinationally, so all three take effect at the next edge.
+
+    Interface attributes
+    --------------------
+    ply : In                      the current node's ply
+    current : Out(Frame)
+    next : In(Frame)
+    load, push, pop : In(1)
+    push_move : In(MoveWord)
+    """
+
+    def __init__(self, *, max_ply=64):
+        self._max_ply = max_ply
+        super().__init__({
+            "ply": In(range(max_ply)),
+            "current": Out(Frame),
+            "next": In(Frame),
+            "load": In(1),
+            "push": In(1),
+            "pop": In(1),
+            "push_move": In(MoveWord),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.stack = stack = Memory(shape=Frame, depth=self._max_ply, init=[])
+        write, read = stack.write_port(), stack.read_port(domain="comb")
+        saved = Signal(Frame)
+        m.d.comb += [saved.eq(self.current), saved.move.eq(self.push_move)]
+        m.d.comb += [write.addr.eq(self.ply), write.en.eq(self.push), write.data.eq(saved),
+                     read.addr.eq(self.ply - 1)]
+        with m.If(self.load | self.push):
+            m.d.sync += self.current.eq(self.next)
+        with m.Elif(self.pop):
+            m.d.sync += self.current.eq(read.data)
+        return m

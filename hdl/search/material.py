@@ -1,0 +1,48 @@
+"""The material balance, kept per halfmove: what the recapture extension compares.
+
+``balance`` is White's material minus Black's in pawns (pawn 1, knight and bishop 3, rook 5,
+queen 9; kings and markers 0). A halfmove adds or removes its piece's value, so unmaking
+restores the balance exactly. Latency: a halfmove transferred in cycle t is in ``balance``
+from cycle t + 1.
+"""
+
+from amaranth import Module, Mux, Signal, signed
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from ..encoding import Colour, Halfmove, HalfmoveOp, PieceType
+
+__all__ = ["PIECE_VALUES", "MaterialCounter"]
+
+#: Pawns per piece type, in ``PieceType`` order (empty, pawn, ..., king, marker).
+PIECE_VALUES = [0, 1, 3, 3, 5, 9, 0, 0]
+
+
+class MaterialCounter(wiring.Component):
+    """Interface attributes
+    --------------------
+    halfmove : In(stream of Halfmove)   always ready
+    clear : In(1)                       the balance becomes 0 (the empty board)
+    balance : Out(signed(8))
+    """
+
+    halfmove: In(stream.Signature(Halfmove))
+    clear: In(1)
+    balance: Out(signed(8))
+
+    def elaborate(self, platform):
+        m = Module()
+        m.d.comb += self.halfmove.ready.eq(1)
+        hm = self.halfmove.payload
+        amount = Signal(4)
+        with m.Switch(hm.piece.type):
+            for piece_type, pawns in zip(PieceType, PIECE_VALUES):
+                with m.Case(piece_type):
+                    m.d.comb += amount.eq(pawns)
+        gains = (hm.op == HalfmoveOp.PLACE) == (hm.piece.colour == Colour.WHITE)
+        with m.If(self.clear):
+            m.d.sync += self.balance.eq(0)
+        with m.Elif(self.halfmove.valid):
+            m.d.sync += self.balance.eq(Mux(gains, self.balance + amount, self.balance - amount))
+        return m
+
