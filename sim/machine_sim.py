@@ -52,15 +52,23 @@ class VerilatedMachine(TablePort, HarnessProcess):
     def __init__(self, eval_params=FULL, executable=None):
         super().__init__(executable or machine_executable(eval_params))
         self.eval_params = eval_params
+        self._loaded = []       # the setup halfmoves of the position on the board
 
     def set_side(self, side):
         self._send(f"side {side}")
 
-    def set_board(self, board):
-        """Load a python-chess position (rejecting impossible ones with ``PositionError``)."""
-        validate_board(board)
+    def reset(self):
+        """Reset the machine: the board empty; downloaded tables stay."""
         self._send("reset")
-        self.apply(setup_halfmoves(board))
+        self._loaded = []
+
+    def set_board(self, board):
+        """Load a python-chess position (rejecting impossible ones with ``PositionError``): the
+        last position loaded is taken off by halfmoves, the new one put on."""
+        validate_board(board)
+        setup = setup_halfmoves(board)
+        self.apply(inverse(self._loaded) + setup)
+        self._loaded = setup
         self.set_side(0 if board.turn else 1)
 
     def perft(self, depth):

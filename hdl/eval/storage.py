@@ -76,7 +76,8 @@ class ConfigWords(wiring.Component):
     """A unit's configuration register, written and read back as 24-bit CONFIG words.
 
     ``value`` is the register viewed through ``layout``; ``data`` is the word at the previous
-    cycle's ``inspect.index`` (the same one-cycle latency as a table memory).
+    cycle's ``inspect.index`` (the same one-cycle latency as a table memory). Like the tables'
+    memories it is downloaded state: a reset leaves it as it is.
     """
 
     def __init__(self, layout):
@@ -93,7 +94,7 @@ class ConfigWords(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        register = Signal(self._words * DATA_BITS)
+        register = Signal(self._words * DATA_BITS, reset_less=True)
         m.d.comb += self.value.eq(register[:self._layout.size])
         is_config = self.write.en & (self.write.table == TableKind.CONFIG)
         with m.Switch(self.write.index):

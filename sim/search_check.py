@@ -1,0 +1,71 @@
+"""Hardware search against the reference search (sim/models/search.py), position by position.
+
+The tables the searches evaluate with come in named sets: ``material`` (material and piece-square
+tables: the first-order unit only) and ``patterns`` (the same, plus a recognizer pattern set:
+the pawn shelter, pawn structure and phase-scaled king safety — recognizers and global-state
+units at work). ``random`` loads random tables of every kind (hostile values; the search must
+still agree).
+"""
+
+import random
+
+from host.patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
+from host.tables import EvaluatorImage
+
+from .eval_check import random_tables
+from .models.search import ReferenceSearch
+
+__all__ = ["TABLE_SETS", "table_store", "compare_search", "SearchPair"]
+
+TABLE_SETS = ("material", "patterns", "random")
+
+
+def table_store(params, name, seed=1):
+    """The ``TableStore`` of a named table set for an evaluator configuration."""
+    if name == "random":
+        return random_tables(params, random.Random(seed).getrandbits(64))
+    image = EvaluatorImage(params)
+    MaterialPieceSquare().install(image)
+    if name == "patterns":
+        patterns = [ShelterRecognizer(), PawnStructure(), KingSafety()]
+        if params.recognizers < 3 or params.globals < 3:
+            patterns = patterns[:1]
+        for pattern in patterns:
+            pattern.install(image)
+    elif name != "material":
+        raise ValueError(f"no table set {name!r} (there are {', '.join(TABLE_SETS)})")
+    return image.store()
+
+
+class SearchPair:
+    """A Verilated machine and the reference search with the same tables."""
+
+    def __init__(self, machine, store):
+        self.machine, self.store = machine, store
+        self.reference = ReferenceSearch(machine.eval_params, store)
+        machine.write_store(store)
+
+    def compare(self, board, depth, alpha=None, beta=None):
+        """``(hardware result, reference result, differences)`` for one search."""
+        window = {} if alpha is None else {"alpha": alpha, "beta": beta}
+        self.machine.set_board(board)
+        hw = self.machine.search(depth, **window)
+        ref = self.reference.search(board, depth, **window)
+        diffs = []
+        for what, got, want in (("score", hw.score, ref.score), ("best move", hw.move, ref.move),
+                                ("nodes", hw.nodes, ref.nodes)):
+            if got != want:
+                diffs.append(f"depth {depth}: {what}: hardware {_show(got)}, reference {_show(want)}")
+        return hw, ref, diffs
+
+
+def compare_search(pair, board, depths, **window):
+    """The differences of the hardware and the reference at each depth (empty: equal)."""
+    diffs = []
+    for depth in depths:
+        diffs += pair.compare(board, depth, **window)[2]
+    return diffs
+
+
+def _show(value):
+    return value.uci() if hasattr(value, "uci") else value
