@@ -53,9 +53,26 @@ class VerilatedMachine(TablePort, HarnessProcess):
         super().__init__(executable or machine_executable(eval_params))
         self.eval_params = eval_params
         self._loaded = []       # the setup halfmoves of the position on the board
+        self.store = None       # the table store downloaded last as a whole
 
     def set_side(self, side):
         self._send(f"side {side}")
+
+    def write_table(self, unit, kind, entries, start=0):
+        """Download to one table. The evaluator's accumulators hold sums under the tables they
+        were built with, so the position is taken off the board first and put back after."""
+        self.apply(inverse(self._loaded))
+        super().write_table(unit, kind, entries, start)
+        self.apply(self._loaded)
+        self.store = None
+
+    def write_store(self, store):
+        """Download every table of a ``TableStore`` (remembered as :attr:`store`)."""
+        self.apply(inverse(self._loaded))
+        for (unit, kind), entries in store.tables.items():
+            super().write_table(unit, kind, entries)
+        self.apply(self._loaded)
+        self.store = store
 
     def reset(self):
         """Reset the machine: the board empty; downloaded tables stay."""

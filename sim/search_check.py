@@ -43,11 +43,12 @@ class SearchPair:
     def __init__(self, machine, store):
         self.machine, self.store = machine, store
         self.reference = ReferenceSearch(machine.eval_params, store)
-        machine.write_store(store)
 
     def compare(self, board, depth, alpha=None, beta=None):
         """``(hardware result, reference result, differences)`` for one search."""
         window = {} if alpha is None else {"alpha": alpha, "beta": beta}
+        if self.machine.store is not self.store:
+            self.machine.write_store(self.store)
         self.machine.set_board(board)
         hw = self.machine.search(depth, **window)
         ref = self.reference.search(board, depth, **window)

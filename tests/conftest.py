@@ -28,3 +28,11 @@ def movegen_hw():
     from sim.movegen_sim import VerilatedMovegen
     with VerilatedMovegen() as hw:
         yield hw
+
+
+@pytest.fixture(scope="session")
+def machine_hw():
+    """The Verilated machine (full evaluator), shared by the perft and search tests."""
+    from sim.machine_sim import VerilatedMachine
+    with VerilatedMachine() as hw:
+        yield hw

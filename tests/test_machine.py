@@ -3,15 +3,12 @@ the published counts of the standard positions, and perft 2 of random positions.
 
 import pytest
 
-from sim.machine_sim import VerilatedMachine
-
 from .conftest import shared_positions
 
 
-@pytest.fixture(scope="module")
-def machine():
-    with VerilatedMachine() as hw:
-        yield hw
+@pytest.fixture
+def machine(machine_hw):
+    return machine_hw
 
 
 def test_perft_standard_positions_to_depth_3(machine):

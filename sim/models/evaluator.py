@@ -5,6 +5,8 @@ maps are lists indexed by the addresses ``hdl/eval/tables.py`` describes, and th
 first-order sum plus every recognizer's shifted output, wrapped to signed 16 bits.
 """
 
+from functools import lru_cache
+
 from hdl.encoding import HalfmoveOp
 from hdl.eval.tables import HALF_BITS, STATE_BITS, ExtSource, TableKind, TableStore, piece_square_index
 
@@ -16,20 +18,20 @@ def signed(value, bits):
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
+@lru_cache(maxsize=None)
 def _fields(tops, width):
-    """``(offset, width)`` of each field of an accumulator whose field-top mask is ``tops``."""
+    """``(offset, mask)`` of each field of an accumulator whose field-top mask is ``tops``."""
     fields, start = [], 0
     for bit in range(width):
         if (tops >> bit) & 1 or bit == width - 1:
-            fields.append((start, bit + 1 - start))
+            fields.append((start, (1 << (bit + 1 - start)) - 1))
             start = bit + 1
-    return fields
+    return tuple(fields)
 
 
 def _per_field(a, b, tops, width, sign):
     out = 0
-    for offset, bits in _fields(tops, width):
-        mask = (1 << bits) - 1
+    for offset, mask in _fields(tops, width):
         out |= ((((a >> offset) & mask) + sign * ((b >> offset) & mask)) & mask) << offset
     return out
 
@@ -75,13 +77,15 @@ class EvaluatorModel:
         for k in range(p.globals):
             unit = p.global_unit(k)
             amount = store[(unit, TableKind.DESCRIPTION)][index]
-            tops = store.config(unit)["field_tops"]
-            self.global_state[k] = update(self.global_state[k], amount, tops, p.global_bits)
+            if amount:      # (adding 0 to every field changes nothing)
+                tops = store.config(unit)["field_tops"]
+                self.global_state[k] = update(self.global_state[k], amount, tops, p.global_bits)
         for k in range(p.recognizers):
             unit = p.recognizer_unit(k)
             amount = store[(unit, TableKind.DESCRIPTION)][index]
-            tops = store.config(unit)["field_tops"]
-            self.recognizer_state[k] = update(self.recognizer_state[k], amount, tops)
+            if amount:
+                tops = store.config(unit)["field_tops"]
+                self.recognizer_state[k] = update(self.recognizer_state[k], amount, tops)
 
     def set_side(self, side):
         self.side = side

@@ -1,0 +1,147 @@
+"""The hardware search (hdl/search/microcode.py on the Verilated machine) against the reference
+search (sim/models/search.py): the same value, best move and node count, with material and
+piece-square tables and with recognizer patterns loaded; mates, stalemate and windows."""
+
+import random
+
+import chess
+import pytest
+
+from hdl.search.frame import INFINITY, MATE
+from sim.search_check import SearchPair, table_store
+
+from .conftest import shared_positions
+
+#: Positions with a forced mate in exactly N moves (White to move), each proved by
+#: ``mates_in`` below with python-chess alone.
+MATES = {
+    1: ["8/8/5p2/3R4/K7/7k/8/6R1 w - - 0 1", "8/8/k1K5/8/8/8/6Q1/8 w - - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"],
+    2: ["8/8/8/8/5K2/8/8/1RB2k2 w - - 0 1", "8/8/8/4K3/7k/8/8/3Q4 w - - 0 1",
+        "8/8/8/3p4/7K/5B2/3R4/5k2 w - - 0 1"],
+    3: ["1k6/8/2R2K2/5p2/5R2/8/8/8 w - - 0 1", "6k1/8/4K3/8/8/8/8/3R4 w - - 0 1"],
+}
+
+
+def mates_in(board, n):
+    """Whether the side to move mates in at most ``n`` moves (python-chess, brute force)."""
+    return n > 0 and any(mates_with(board, move, n) for move in list(board.legal_moves))
+
+
+def mates_with(board, move, n):
+    """Whether ``move`` mates in at most ``n`` moves whatever the defence."""
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return True
+        return n > 1 and not board.is_game_over() and all(_mates_after(board, reply, n - 1)
+                                                          for reply in list(board.legal_moves))
+    finally:
+        board.pop()
+
+
+def _mates_after(board, reply, n):
+    board.push(reply)
+    try:
+        return mates_in(board, n)
+    finally:
+        board.pop()
+
+
+@pytest.fixture(scope="module")
+def material(machine_hw):
+    return SearchPair(machine_hw, table_store(machine_hw.eval_params, "material"))
+
+
+@pytest.fixture(scope="module")
+def patterns(machine_hw):
+    return SearchPair(machine_hw, table_store(machine_hw.eval_params, "patterns"))
+
+
+def _positions(count, seed):
+    """``count`` positions from the random and special files, a seeded choice."""
+    records = shared_positions("random-positions.epd") + shared_positions("special-positions.epd")
+    return random.Random(seed).sample(records, count)
+
+
+def _assert_equal(pair, board, depth, **window):
+    hw, ref, diffs = pair.compare(board, depth, **window)
+    assert not diffs, f"FEN {board.fen()}: " + "; ".join(diffs)
+    return hw
+
+
+@pytest.mark.parametrize("tables, seed", [("material", 1), ("patterns", 2)])
+def test_depths_1_and_2_on_200_positions(tables, seed, request):
+    pair = request.getfixturevalue(tables)
+    for record in _positions(200, seed=seed):
+        for depth in (1, 2):
+            _assert_equal(pair, record.board, depth)
+
+
+@pytest.mark.parametrize("tables", ["material", "patterns"])
+def test_depth_3(tables, request):
+    pair = request.getfixturevalue(tables)
+    for record in _positions(30, seed=3):
+        _assert_equal(pair, record.board, 3)
+
+
+def test_quiescence_at_the_root(patterns):
+    """Depth 0: stand pat and captures only (every move when in check)."""
+    for record in _positions(60, seed=4):
+        hw = _assert_equal(patterns, record.board, 0)
+        if hw.move is not None:
+            assert record.board.is_capture(hw.move) or record.board.is_check() or hw.move.promotion
+
+
+def test_windows(patterns):
+    """Narrow, null and failing windows: fail-soft values, the same nodes."""
+    rng = random.Random(5)
+    for record in _positions(40, seed=5):
+        alpha = rng.randrange(-400, 400)
+        for beta in (alpha + 1, alpha + rng.randrange(2, 300)):
+            _assert_equal(patterns, record.board, 2, alpha=alpha, beta=beta)
+
+
+@pytest.mark.parametrize("moves", sorted(MATES))
+def test_mates_are_found_with_the_mate_score(material, moves):
+    for fen in MATES[moves]:
+        for board in (chess.Board(fen), chess.Board(fen).mirror()):
+            assert mates_in(board.copy(), moves) and not mates_in(board.copy(), moves - 1), fen
+            hw = _assert_equal(material, board, 2 * moves - 1)
+            assert hw.score == MATE - (2 * moves - 1), f"FEN {board.fen()}: score {hw.score}"
+            assert mates_with(board.copy(), hw.move, moves), f"FEN {board.fen()}: {hw.move} does not mate in {moves}"
+
+
+def test_checkmated_and_stalemated_roots(material):
+    mated = chess.Board("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1")
+    stalemated = chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    for depth in (0, 1, 3):
+        hw = _assert_equal(material, mated, depth)
+        assert (hw.score, hw.move, hw.nodes) == (-MATE, None, 1)
+    for depth in (1, 3):
+        hw = _assert_equal(material, stalemated, depth)
+        assert (hw.score, hw.move, hw.nodes) == (0, None, 1)
+
+
+def test_stalemate_scores_zero_in_the_tree(material):
+    """White, a queen up, must not stalemate: Qf7 here stalemates, and the search sees it is 0."""
+    board = chess.Board("7k/8/6K1/8/8/8/5Q2/8 w - - 0 1")
+    hw = _assert_equal(material, board, 2)
+    after = board.copy()
+    after.push(hw.move)
+    assert not after.is_stalemate()
+    assert hw.score > 500
+    stalemating = chess.Move.from_uci("f2f7")
+    after = board.copy()
+    after.push(stalemating)
+    assert after.is_stalemate()
+    hw = _assert_equal(material, after, 1, alpha=-INFINITY, beta=INFINITY)
+    assert hw.score == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tables", ["material", "patterns"])
+def test_depth_4_on_50_positions(tables, request):
+    pair = request.getfixturevalue(tables)
+    for record in _positions(50, seed=6):
+        _assert_equal(pair, record.board, 4)
