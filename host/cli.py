@@ -1,6 +1,7 @@
 """The ``suprem`` command line."""
 
 import argparse
+import os
 import sys
 
 import chess
@@ -95,13 +96,17 @@ def _checked_positions(path, limit):
     return records, rejected
 
 
-def _verify(args, check):
-    """Run ``check(record) -> list of differences`` on every position of ``args.file``."""
-    try:
-        records, rejected = _checked_positions(args.file, args.limit)
-    except OSError as error:
-        print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
-        return 2
+def _verify(args, check, positions=None, summary=None):
+    """Run ``check(record) -> list of differences`` on every position of ``args.file`` (or of
+    ``positions``, the ``_checked_positions`` already read); ``summary()`` gives a line printed
+    before the last."""
+    if positions is None:
+        try:
+            positions = _checked_positions(args.file, args.limit)
+        except OSError as error:
+            print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+            return 2
+    records, rejected = positions
     mismatches = shown = 0
     for record in records:
         diffs = check(record)
@@ -114,6 +119,8 @@ def _verify(args, check):
                     print("  " + line)
     if rejected:
         print(f"{rejected} lines not checked (malformed or impossible positions)")
+    if summary is not None:
+        print(summary())
     print(f"{len(records)} positions, {mismatches} mismatches")
     return 1 if mismatches else 0
 
@@ -126,6 +133,7 @@ def cmd_verify_movegen(args):
 
 
 EVALUATOR_CONFIGS = ("full", "hitech", "small")
+TABLE_SETS = ("material", "patterns", "random")     # sim.search_check.TABLE_SETS
 
 
 def cmd_verify_eval(args):
@@ -160,6 +168,73 @@ def cmd_verify_eval(args):
         return _verify(args, check)
 
 
+def _reference_worker_init(params, store):
+    from sim.models.search import ReferenceSearch
+    global _REFERENCE
+    _REFERENCE = ReferenceSearch(params, store)
+
+
+def _reference_search(fen, depth):
+    return _REFERENCE.search(chess.Board(fen), depth)
+
+
+class _InProcess:
+    """A stand-in for a process pool that runs each job at once in this process (``--jobs 0``)."""
+
+    def __init__(self, initializer, initargs):
+        initializer(*initargs)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, function, *args):
+        from concurrent.futures import Future
+        future = Future()
+        future.set_result(function(*args))
+        return future
+
+
+def cmd_verify_search(args):
+    """The hardware search against the reference search on every position: value, best move,
+    node count. The reference runs in worker processes while the hardware searches."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from hdl.eval import tables
+    from sim.machine_sim import VerilatedMachine
+    from sim.search_check import SearchPair, table_store
+    if not 0 <= args.depth < 64:
+        print(f"suprem: search depth must be 0..63, not {args.depth}", file=sys.stderr)
+        return 2
+    try:
+        positions = _checked_positions(args.file, args.limit)
+    except OSError as error:
+        print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return 2
+    params = getattr(tables, args.config.upper())
+    store = table_store(params, args.tables, seed=args.seed)
+    pool = (ProcessPoolExecutor(max_workers=args.jobs, initializer=_reference_worker_init, initargs=(params, store))
+            if args.jobs > 0 else _InProcess(_reference_worker_init, (params, store)))
+    with VerilatedMachine(params) as hw, pool:
+        pair = SearchPair(hw, store)
+        pending = {r.line: pool.submit(_reference_search, r.board.fen(), args.depth) for r in positions[0]}
+        totals = {"nodes": 0, "cycles": 0}
+
+        def check(record):
+            hw_result = pair.search(record.board, args.depth)
+            totals["nodes"] += hw_result.nodes
+            totals["cycles"] += hw_result.cycles
+            return pair.differences(args.depth, hw_result, pending.pop(record.line).result())
+
+        def summary():
+            per_node = totals["cycles"] / max(1, totals["nodes"])
+            return f"hardware: {totals['nodes']} nodes in {totals['cycles']} cycles ({per_node:.1f} cycles per node)"
+
+        return _verify(args, check, positions, summary)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="suprem", description="The SUPREM chess machine.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -191,6 +266,21 @@ def build_parser():
                            help="evaluator configuration (full: ULX3S-85F)")
     evaluator.add_argument("--show", type=int, default=5, help="details of the first N mismatches (5)")
     evaluator.set_defaults(func=cmd_verify_eval)
+    search = units.add_parser("search", help="the hardware alpha-beta search against the reference search "
+                                             "(value, best move, nodes) on every position of an EPD/FEN file")
+    search.add_argument("file")
+    search.add_argument("--depth", type=int, default=3, help="plies searched (3)")
+    search.add_argument("--limit", type=int, help="check at most N positions")
+    search.add_argument("--tables", choices=TABLE_SETS, default="patterns",
+                        help="material: material + piece-square; patterns: with recognizers (default); "
+                             "random: random tables of every kind")
+    search.add_argument("--seed", type=int, default=1, help="seed of the random tables (1)")
+    search.add_argument("--config", choices=EVALUATOR_CONFIGS, default="full",
+                        help="evaluator configuration (full: ULX3S-85F)")
+    search.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes for the reference search (default: one per core; 0: in this process)")
+    search.add_argument("--show", type=int, default=5, help="details of the first N mismatches (5)")
+    search.set_defaults(func=cmd_verify_search)
     return parser
 
 

@@ -15,7 +15,7 @@ from host.tables import EvaluatorImage
 from .eval_check import random_tables
 from .models.search import ReferenceSearch
 
-__all__ = ["TABLE_SETS", "table_store", "compare_search", "SearchPair"]
+__all__ = ["TABLE_SETS", "table_store", "SearchPair"]
 
 TABLE_SETS = ("material", "patterns", "random")
 
@@ -44,28 +44,27 @@ class SearchPair:
         self.machine, self.store = machine, store
         self.reference = ReferenceSearch(machine.eval_params, store)
 
-    def compare(self, board, depth, alpha=None, beta=None):
-        """``(hardware result, reference result, differences)`` for one search."""
-        window = {} if alpha is None else {"alpha": alpha, "beta": beta}
+    def search(self, board, depth, **window):
+        """The hardware's search, with this pair's tables loaded."""
         if self.machine.store is not self.store:
             self.machine.write_store(self.store)
         self.machine.set_board(board)
-        hw = self.machine.search(depth, **window)
+        return self.machine.search(depth, **window)
+
+    def compare(self, board, depth, **window):
+        """``(hardware result, reference result, differences)`` for one search."""
+        hw = self.search(board, depth, **window)
         ref = self.reference.search(board, depth, **window)
+        return hw, ref, self.differences(depth, hw, ref)
+
+    @staticmethod
+    def differences(depth, hw, ref):
         diffs = []
         for what, got, want in (("score", hw.score, ref.score), ("best move", hw.move, ref.move),
                                 ("nodes", hw.nodes, ref.nodes)):
             if got != want:
                 diffs.append(f"depth {depth}: {what}: hardware {_show(got)}, reference {_show(want)}")
-        return hw, ref, diffs
-
-
-def compare_search(pair, board, depths, **window):
-    """The differences of the hardware and the reference at each depth (empty: equal)."""
-    diffs = []
-    for depth in depths:
-        diffs += pair.compare(board, depth, **window)[2]
-    return diffs
+        return diffs
 
 
 def _show(value):

@@ -87,3 +87,26 @@ def test_perft_counts_and_divides(capsys):
     assert out[-1].startswith("perft 2: 2039 leaves")
     assert main(["perft", "startpos", "64"]) == 2
     assert "depth must be 0..63" in capsys.readouterr().err
+
+
+def test_verify_search_counts_positions(tmp_path, capsys):
+    path = _mixed_file(tmp_path)
+    assert main(["verify", "search", str(path), "--depth", "2", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "3 positions, 0 mismatches"
+    assert out[-2].startswith("hardware: ") and "cycles per node" in out[-2]
+
+
+def test_verify_search_reports_a_difference_with_its_fen(tmp_path, capsys, monkeypatch):
+    import sim.models.search as reference
+    monkeypatch.setattr(reference, "EVAL_LIMIT", 5)        # a wrong reference (in this process)
+    path = _mixed_file(tmp_path)
+    assert main(["verify", "search", str(path), "--depth", "1", "--jobs", "0"]) == 1
+    out = capsys.readouterr().out
+    assert "mismatch at line 1: FEN rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" in out
+    assert "score: hardware" in out
+
+
+def test_verify_search_rejects_a_bad_depth(tmp_path, capsys):
+    assert main(["verify", "search", str(_mixed_file(tmp_path)), "--depth", "70"]) == 2
+    assert "depth must be 0..63" in capsys.readouterr().err

@@ -305,6 +305,8 @@ class TableStore:
         self.tables = {(unit, kind): [0] * params.table_geometry(unit, kind)[0]
                        for unit, kind in params.tables()}
         self._configs = {}
+        #: counts the changes, so that users may cache what they derive from the tables
+        self.generation = 0
 
     def write(self, unit, kind, index, data):
         """One download write; ignored (as by the hardware) if the table or entry does not exist."""
@@ -313,6 +315,7 @@ class TableStore:
             bits = self.params.table_geometry(unit, kind)[1]
             table[index] = data & ((1 << bits) - 1)
             self._configs.pop(unit, None)
+            self.generation += 1
 
     def load(self, unit, kind, entries):
         """Replace a whole table (entries taken modulo the entry width)."""
@@ -323,6 +326,7 @@ class TableStore:
         mask = (1 << bits) - 1
         self.tables[key] = [e & mask for e in entries]
         self._configs.pop(unit, None)
+        self.generation += 1
 
     def checksum(self, unit, kind):
         table = self.tables.get((unit, TableKind(kind)))

@@ -53,6 +53,7 @@ class EvaluatorModel:
         self.params = params
         self.store = store or TableStore(params)
         self.side = 0
+        self._cached_generation = None
         self.clear()
 
     def clear(self):
@@ -69,23 +70,35 @@ class EvaluatorModel:
         index = piece_square_index(halfmove.piece, halfmove.square)
         if index is None:
             return
-        p, store = self.params, self.store
         place = halfmove.op == HalfmoveOp.PLACE
-        g = signed(store[(0, TableKind.DESCRIPTION)][index], 16)
+        g = signed(self.store[(0, TableKind.DESCRIPTION)][index], 16)
         self.first_order = signed(self.first_order + (g if place else -g), 16)
         update = field_add if place else field_sub
-        for k in range(p.globals):
-            unit = p.global_unit(k)
-            amount = store[(unit, TableKind.DESCRIPTION)][index]
+        global_units, recognizer_units, _ = self._units()
+        for k, description, tops in global_units:
+            amount = description[index]
             if amount:      # (adding 0 to every field changes nothing)
-                tops = store.config(unit)["field_tops"]
-                self.global_state[k] = update(self.global_state[k], amount, tops, p.global_bits)
-        for k in range(p.recognizers):
-            unit = p.recognizer_unit(k)
-            amount = store[(unit, TableKind.DESCRIPTION)][index]
+                self.global_state[k] = update(self.global_state[k], amount, tops, self.params.global_bits)
+        for k, description, tops in recognizer_units:
+            amount = description[index]
             if amount:
-                tops = store.config(unit)["field_tops"]
                 self.recognizer_state[k] = update(self.recognizer_state[k], amount, tops)
+
+    def _units(self):
+        """Per global unit and recognizer ``(k, description table, field tops)``, and the
+        recognizers whose final map is not all zero (the others add 0 to the value); cached
+        until the tables change."""
+        if self._cached_generation != self.store.generation:
+            p, store = self.params, self.store
+            self._cached = (
+                [(k, store[(p.global_unit(k), TableKind.DESCRIPTION)], store.config(p.global_unit(k))["field_tops"])
+                 for k in range(p.globals)],
+                [(k, store[(p.recognizer_unit(k), TableKind.DESCRIPTION)],
+                  store.config(p.recognizer_unit(k))["field_tops"]) for k in range(p.recognizers)],
+                [k for k in range(p.recognizers) if any(store[(p.recognizer_unit(k), TableKind.MAP_FINAL)])],
+            )
+            self._cached_generation = store.generation
+        return self._cached
 
     def set_side(self, side):
         self.side = side
@@ -119,5 +132,5 @@ class EvaluatorModel:
         return signed(signed(out, 8) << config["shift"], 16)
 
     def value(self):
-        total = self.first_order + sum(self.recognizer_output(k) for k in range(self.params.recognizers))
+        total = self.first_order + sum(self.recognizer_output(k) for k in self._units()[2])
         return signed(total, 16)
