@@ -16,6 +16,8 @@ from .search.controller import Controller, StartCommand
 from .search.maker import MoveMaker
 from .search.material import MaterialCounter
 from .search.microcode import program
+from .search.repetition import RepetitionDetector, StackEntry
+from .search.zobrist import ZobristUnit
 
 __all__ = ["Machine", "SideIn", "StartCommand"]
 
@@ -34,6 +36,12 @@ class Machine(wiring.Component):
     score : Out(signed(16)), best_move : Out(MoveWord)   the last search's result
     write : In(stream of TableWrite) the evaluator's table-download port (while no job runs)
     checksum_request : In(stream of TableSelect), checksum : Out(ChecksumResult)
+    history : In({valid, entry})     a position of the game before the root (Zobrist key, side
+                                     included; whether the move reaching it was irreversible),
+                                     oldest first, the root last (while no job runs)
+    history_clear : In(1)            forget the game's positions
+    history_ready : Out(1)
+    key : Out(64)                    the Zobrist key of the position on the board (side included)
     """
 
     def __init__(self, *, max_ply=64, eval_params=FULL):
@@ -52,6 +60,10 @@ class Machine(wiring.Component):
             "write": In(stream.Signature(TableWrite)),
             "checksum_request": In(stream.Signature(TableSelect)),
             "checksum": Out(ChecksumResult),
+            "history": In(data.StructLayout({"valid": 1, "entry": StackEntry})),
+            "history_clear": In(1),
+            "history_ready": Out(1),
+            "key": Out(64),
         })
 
     def elaborate(self, platform):
@@ -60,6 +72,8 @@ class Machine(wiring.Component):
         m.submodules.generator = generator = MoveGenerator(max_ply=self._max_ply)
         m.submodules.evaluator = evaluator = Evaluator(self._eval_params)
         m.submodules.material = material = MaterialCounter()
+        m.submodules.zobrist = zobrist = ZobristUnit()
+        m.submodules.repetition = repetition = RepetitionDetector()
         m.submodules.maker = maker = MoveMaker(max_ply=self._max_ply)
         m.submodules.controller = controller = Controller(microprogram.assemble(), microprogram.address_of("idle"),
                                                           max_ply=self._max_ply)
@@ -67,7 +81,7 @@ class Machine(wiring.Component):
         # The halfmove bus: the maker's halfmoves, or the host's while the maker is idle. A
         # halfmove goes to every unit in the same cycle, when all of them take it.
         bus_valid, bus_payload = Signal(), Signal(Halfmove)
-        sinks = [generator.halfmove, evaluator.halfmove, material.halfmove]
+        sinks = [generator.halfmove, evaluator.halfmove, material.halfmove, zobrist.halfmove]
         bus_ready = Signal()
         m.d.comb += bus_ready.eq(generator.halfmove.ready & evaluator.halfmove.ready)
         for sink in sinks:
@@ -92,7 +106,20 @@ class Machine(wiring.Component):
             controller.static.eq(evaluator.value),
             controller.static_valid.eq(evaluator.valid),
             controller.material.eq(material.balance),
+            zobrist.side.eq(controller.side),
+            controller.key.eq(zobrist.key),
+            self.key.eq(zobrist.key),
+            controller.irreversible.eq(maker.irreversible),
+            controller.path_ready.eq(repetition.ready),
+            controller.repeated.eq(repetition.repeated),
+            repetition.pop.eq(controller.path_pop),
+            repetition.clear.eq(self.history_clear & idle),
+            self.history_ready.eq(repetition.ready & idle),
         ]
+        with m.If(controller.busy):
+            m.d.comb += repetition.push.eq(controller.path_push)
+        with m.Else():
+            m.d.comb += [repetition.push.valid.eq(self.history.valid), repetition.push.entry.eq(self.history.entry)]
 
         wiring.connect(m, controller.gen_request, generator.request)
         m.d.comb += [

@@ -12,12 +12,13 @@ from hdl.top import Machine, SideIn
 
 from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
 from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
+from .models.repetition import game_history
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
 __all__ = ["VerilatedMachine", "machine_executable", "SearchResult", "move_of_word"]
 
 LAYOUTS = {"halfmove": HalfmoveLayout, "sidein": SideIn, "startcommand": StartCommand, "job": Job,
-           **TABLE_LAYOUTS}
+           "history": Machine().signature.members["history"].shape, **TABLE_LAYOUTS}
 
 
 def machine_executable(eval_params=FULL, quiet=False):
@@ -81,12 +82,18 @@ class VerilatedMachine(TablePort, HarnessProcess):
 
     def set_board(self, board):
         """Load a python-chess position (rejecting impossible ones with ``PositionError``): the
-        last position loaded is taken off by halfmoves, the new one put on."""
+        last position loaded is taken off by halfmoves, the new one put on. The game's
+        positions since the last irreversible move (from ``board.move_stack``) go to the
+        repetition detector."""
         validate_board(board)
         setup = setup_halfmoves(board)
         self.apply(inverse(self._loaded) + setup)
         self._loaded = setup
         self.set_side(0 if board.turn else 1)
+        self._send("history_clear")
+        entries = game_history(board)
+        if entries:
+            self._send("history " + " ".join(f"{key} {int(irreversible)}" for key, irreversible in entries))
 
     def perft(self, depth):
         """Hardware perft from the position loaded: ``(leaves, cycles)``."""
@@ -95,6 +102,11 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send(f"perft {depth}")
         leaves, cycles = self._read()
         return int(leaves), int(cycles)
+
+    def key(self):
+        """The Zobrist key of the position on the board, the side to move included."""
+        self._send("key")
+        return int(self._read()[0])
 
     def search(self, depth, alpha=-INFINITY, beta=INFINITY):
         """The alpha-beta search of ``depth`` plies in the window (``alpha``, ``beta``) from the

@@ -13,7 +13,9 @@ from host.patterns import KingSafety, MaterialPieceSquare, PawnStructure, Shelte
 from host.tables import EvaluatorImage
 
 from .eval_check import random_tables
+from .models.position import MachinePosition
 from .models.search import ReferenceSearch
+from .models.zobrist import position_key
 
 __all__ = ["TABLE_SETS", "table_store", "SearchPair"]
 
@@ -52,10 +54,15 @@ class SearchPair:
         return self.machine.search(depth, **window)
 
     def compare(self, board, depth, **window):
-        """``(hardware result, reference result, differences)`` for one search."""
+        """``(hardware result, reference result, differences)`` for one search; the machine
+        must also be back on the position, to the last bit of its Zobrist key."""
         hw = self.search(board, depth, **window)
         ref = self.reference.search(board, depth, **window)
-        return hw, ref, self.differences(depth, hw, ref)
+        diffs = self.differences(depth, hw, ref)
+        key, want = self.machine.key(), position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
+        if key != want:
+            diffs.append(f"depth {depth}: the board is not restored: key {key:#018x}, want {want:#018x}")
+        return hw, ref, diffs
 
     @staticmethod
     def differences(depth, hw, ref):

@@ -1,6 +1,6 @@
 """The move maker in the Amaranth simulator: for every pseudo-legal move of shared positions,
 MAKE emits exactly ``move_halfmoves`` and UNMAKE its inverse, nested two plies deep, with the
-bus holding halfmoves back at random."""
+bus holding halfmoves back at random and the command port changing while a command plays."""
 
 import random
 
@@ -38,7 +38,12 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
             ctx.set(dut.command.payload.piece, move.piece)
             ctx.set(dut.command.payload.victim, move.victim)
         await ctx.tick()
+        # The port goes on to offer something else while the command plays (a controller
+        # presents its next command early): the maker must not look at it.
         ctx.set(dut.command.valid, 0)
+        ctx.set(dut.command.payload.ply, rng.randrange(64))
+        ctx.set(dut.command.payload.move.as_value(), rng.getrandbits(19))
+        ctx.set(dut.command.payload.piece, rng.getrandbits(4))
         out = []
         while True:
             ready = rng.random() < 0.7
@@ -95,4 +100,4 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
 
     simulate(dut, bench)
     assert not problems, "\n".join(problems[:8])
-    assert checked["moves"] > 400 and min(checked.values()) > 5, checked
+    assert checked["moves"] > 400 and min(checked.values()) >= 5, checked

@@ -146,3 +146,20 @@ def test_depth_4_on_50_positions(tables, request):
     pair = request.getfixturevalue(tables)
     for record in _positions(50, seed=6):
         _assert_equal(pair, record.board, 4)
+
+
+def test_a_repetition_scores_zero(material):
+    """A queen down, White saves the game by repeating: the knight's return to g1 repeats a
+    position of the game's history (threefold with the game's two) and scores 0; without the
+    history the same position is lost. The search's own repetitions count too (the root is
+    on the path)."""
+    start = chess.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
+    game = start.copy()
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"]:
+        game.push_uci(uci)
+    for depth in (1, 2, 3):
+        hw = _assert_equal(material, game, depth)
+        assert (hw.score, hw.move) == (0, chess.Move.from_uci("f3g1")), f"depth {depth}: {hw}"
+    fresh = chess.Board(game.fen())
+    assert _assert_equal(material, fresh, 2).score < -500
+    assert _assert_equal(material, chess.Board(), 4).score == 0     # Nf3 Nf6 Ng1 Ng8 repeats the root

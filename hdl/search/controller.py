@@ -35,6 +35,8 @@ from .frame import EVAL_LIMIT, MATE, Frame, FrameStack
 from .maker import MakerCommand, MakerOp
 from .material import PIECE_VALUES
 from .microsequencer import Microsequencer, MicroSpec
+from .repetition import StackEntry
+from .zobrist import KEY_BITS
 
 __all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "Controller"]
 
@@ -66,6 +68,13 @@ class PlyStep(enum.Enum, shape=2):
     UP = 2          # back to the parent
 
 
+class PathStep(enum.Enum, shape=2):
+    NONE = 0
+    PUSH = 1        # the position reached (its key, whether the move was irreversible) joins
+                    # the repetition detector's stack
+    POP = 2         # ... and leaves it
+
+
 class Candidate(enum.Enum, shape=2):
     NONE = 0
     STATIC = 1      # the evaluator's value, from the side to move's view, clamped
@@ -80,7 +89,7 @@ class Result(enum.Enum, shape=2):
 
 
 CONTROL = data.StructLayout({
-    "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep,
+    "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
     "enter": 1, "cand": Candidate, "update": 1, "result": Result,
     "count": 1, "clear": 1, "done": 1,
 })
@@ -99,6 +108,7 @@ STATUSES = [
     "legal",        # the node has searched a legal move
     "at_max",       # the deepest ply: no child can be searched
     "cutoff",       # the candidate value >= beta
+    "repeated",     # the position repeats one since the last irreversible move (not at the root)
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
@@ -130,6 +140,9 @@ class Controller(wiring.Component):
     material : In(signed(8))            White's material minus Black's
     side : Out(1)                       the side to move (to the generator and the evaluator)
     side_in : In({valid, side})         set the side to move (while idle)
+    key : In(64), irreversible : In(1)  the Zobrist key (side included); the maker's last MAKE
+    path_push : Out({valid, entry}), path_pop : Out(1)   to the repetition detector
+    path_ready : In(1), repeated : In(1)                 from it
     """
 
     def __init__(self, image, entry, *, max_ply=64):
@@ -152,6 +165,12 @@ class Controller(wiring.Component):
             "material": In(signed(8)),
             "side": Out(1),
             "side_in": In(data.StructLayout({"valid": 1, "side": 1})),
+            "key": In(KEY_BITS),
+            "irreversible": In(1),
+            "path_push": Out(data.StructLayout({"valid": 1, "entry": StackEntry})),
+            "path_pop": Out(1),
+            "path_ready": In(1),
+            "repeated": In(1),
         })
 
     def elaborate(self, platform):
@@ -197,7 +216,7 @@ class Controller(wiring.Component):
             "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": ply == 0,
             "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.in_check,
             "checked": frame.checked, "legal": frame.legal, "at_max": ply == self._max_ply - 1,
-            "cutoff": candidate >= frame.beta,
+            "cutoff": candidate >= frame.beta, "repeated": self.repeated & (ply != 0),
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -214,7 +233,10 @@ class Controller(wiring.Component):
             self.gen_request.payload.op.eq(Mux(control.gen == GenIssue.NEXT, GenOp.NEXT, GenOp.FIRST)),
             self.gen_request.payload.mode.eq(Mux(quiescence_request, GenMode.CAPTURES, GenMode.ALL)),
             self.gen_request.payload.ply.eq(ply),
-            self.maker_command.valid.eq(control.maker != MakerIssue.NONE),
+            # A command goes with a path step in one indivisible action: it is offered only
+            # when the repetition detector can take the step too.
+            self.maker_command.valid.eq((control.maker != MakerIssue.NONE)
+                                        & ((control.path == PathStep.NONE) | self.path_ready)),
             self.maker_command.payload.op.eq(MakerOp.MAKE),
             self.maker_command.payload.ply.eq(ply),
             self.maker_command.payload.move.eq(response.move),
@@ -232,12 +254,22 @@ class Controller(wiring.Component):
             Wait.EVAL: ~self.static_valid | ~self.maker_idle,
         }
         issuing = control.gen != GenIssue.NONE
+        stepping_path = control.path != PathStep.NONE
         with m.Switch(control.wait):
             for kind, condition in waiting.items():
                 with m.Case(kind):
                     m.d.comb += stall.eq(condition
                                          | (issuing & ~(self.gen_request.valid & self.gen_request.ready))
-                                         | (self.maker_command.valid & ~self.maker_command.ready))
+                                         | (self.maker_command.valid & ~self.maker_command.ready)
+                                         | (stepping_path & ~self.path_ready))
+        # The path steps when the microinstruction completes (a PUSH with a wait pushes the
+        # key of the position waited for).
+        m.d.comb += [
+            self.path_push.valid.eq((control.path == PathStep.PUSH) & ~stall),
+            self.path_push.entry.key.eq(self.key),
+            self.path_push.entry.irreversible.eq(self.irreversible),
+            self.path_pop.eq((control.path == PathStep.POP) & ~stall),
+        ]
         m.d.comb += seq.stall.eq(stall)
 
         with m.If(self.gen_request.valid & self.gen_request.ready):

@@ -100,16 +100,22 @@ class MoveMaker(wiring.Component):
                      load.addr.eq(command.ply)]
 
         # --- the record being played: a MAKE's from a register, an UNMAKE's from the memory -----
-        made = Signal(UndoRecord)
+        # The memory's output follows the command port, which may already offer the next
+        # command: an UNMAKE's record is kept in the register from its first cycle on.
+        held = Signal(UndoRecord)
         undoing = Signal()
+        first = Signal()                            # the cycle after the command: load the mask
+        m.d.sync += first.eq(taken)
         with m.If(taken & is_make):
-            m.d.sync += made.eq(record)
+            m.d.sync += held.eq(record)
             m.d.sync += self.irreversible.eq((record.victim != 0) | (command.piece[:3] == PieceType.PAWN.value)
                                              | (record.lost_castling != 0))
+        with m.If(first & undoing):
+            m.d.sync += held.eq(load.data)
         with m.If(taken):
             m.d.sync += undoing.eq(~is_make)
         current = Signal(UndoRecord)
-        m.d.comb += current.eq(Mux(undoing, load.data, made))
+        m.d.comb += current.eq(Mux(first & undoing, load.data, held))
 
         slots = self._slots(m, current)             # list of (enable, Halfmove bits)
         enabled = Signal(_SLOTS)
@@ -118,8 +124,6 @@ class MoveMaker(wiring.Component):
         # --- playing: the remaining slots, forward for MAKE, backward (inverted) for UNMAKE ----
         remaining = Signal(_SLOTS)
         playing = Signal()
-        first = Signal()                            # the cycle after the command: load the mask
-        m.d.sync += first.eq(taken)
         mask = Signal(_SLOTS)
         m.d.comb += mask.eq(Mux(first, enabled, remaining))
         m.d.comb += [self.idle.eq(~playing & ~first), self.command.ready.eq(self.idle)]

@@ -44,6 +44,10 @@ def search(p):
     """Negamax alpha-beta with quiescence, fail-soft; the specification is the reference search
     in sim/models/search.py, which visits the same nodes in the same order.
 
+    Every position reached joins the repetition detector's path (and leaves it when its move
+    is unmade); a node other than the root whose position repeats one since the last
+    irreversible move (the game's history before the root included) is a draw.
+
     A node is entered with its frame loaded (the window, the depth). Full-width nodes try every
     move; quiescence nodes (depth 0) first stand pat on the static value, then try captures —
     every move when in check, without standing pat. A node with no legal move is mated if in
@@ -52,10 +56,9 @@ def search(p):
     p.label("search")
     p.op(clear=1, goto="enter")
     p.label("enter")
-    # bit 0 quiescence, bit 1 in check, bit 2 at the deepest ply
-    p.op(enter=1, count=1, branch=["quiescence", "in_check", "at_max"],
-         targets=["first", "stand_pat", "first", "first",
-                  "horizon", "horizon", "horizon", "horizon"])
+    # bit 0 quiescence, bit 1 in check, bit 2 at the deepest ply, bit 3 a repetition
+    p.op(enter=1, count=1, branch=["quiescence", "in_check", "at_max", "repeated"],
+         targets=["first", "stand_pat", "first", "first"] + ["horizon"] * 4 + ["draw"] * 8)
     p.label("stand_pat")
     p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff"], targets=["first", "return_best"])
     p.label("first")
@@ -63,9 +66,9 @@ def search(p):
     p.op(wait="GEN", branch=["found"], targets=["exhausted", "make"])
     p.label("make")
     p.op(maker="MAKE", ply="DOWN")
-    p.op(wait="SETTLED", branch=["illegal"], targets=["enter", "take_back"])
+    p.op(wait="SETTLED", path="PUSH", branch=["illegal"], targets=["enter", "take_back"])
     p.label("take_back")
-    p.op(maker="UNMAKE", ply="UP")
+    p.op(maker="UNMAKE", ply="UP", path="POP")
     p.label("next")
     p.op(gen="NEXT")
     p.op(wait="GEN", branch=["found"], targets=["exhausted", "make"])
@@ -73,18 +76,19 @@ def search(p):
     # bit 0 legal, bit 1 checked, bit 2 quiescence: only a full-width node, not in check,
     # without a legal move is stalemate; mated is the best a node starts with
     p.op(branch=["legal", "checked", "quiescence"],
-         targets=["stalemate"] + ["return_best"] * 7)
-    p.label("stalemate")
+         targets=["draw"] + ["return_best"] * 7)
+    p.label("draw")         # stalemate, or a repetition
     p.op(result="DRAW", branch=["at_root"], targets=["ascend", "finish"])
     p.label("horizon")
     p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", branch=["at_root"], targets=["ascend", "finish"])
     p.label("return_best")
     p.op(result="BEST", branch=["at_root"], targets=["ascend", "finish"])
     p.label("ascend")
-    p.op(maker="UNMAKE", ply="UP")
+    p.op(maker="UNMAKE", ply="UP", path="POP")
     p.op(cand="CHILD", update=1, branch=["cutoff"], targets=["next", "return_best"])
     p.label("finish")
-    p.op(done=1, goto="idle")
+    # the root's last UNMAKE may still be on the bus: the job ends on a settled board
+    p.op(wait="SETTLED", done=1, goto="idle")
 
 
 def program():

@@ -8,6 +8,9 @@
 //   side <0|1>            the side to move (no answer)
 //   W <unit> <table> <start> <v>...   evaluator table writes (no answer)
 //   crc <unit> <table>    a table's CRC-32 as read back: "<crc> <cycles>"
+//   history <key> <irreversible> ...  positions of the game before the root, oldest first (no answer)
+//   history_clear         forget them (no answer)
+//   key                   the Zobrist key of the position on the board: "<key>"
 //   perft <depth>         hardware perft: "<leaves> <cycles>"
 //   search <depth> <alpha> <beta>     alpha-beta search: "<nodes> <cycles> <score> <best move word>"
 //   quit
@@ -24,6 +27,19 @@ static uint64_t cycles = 0;
 
 static void tick() { tick(top, cycles); }
 static void transfer(CData &valid, const CData &ready) { transfer(top, cycles, valid, ready); }
+
+// The history port is wider than 64 bits: {valid, entry {key, irreversible}} as 32-bit words.
+static void push_history(uint64_t key, uint64_t irreversible) {
+    unsigned __int128 word = ((unsigned __int128)1 << HISTORY_VALID_OFFSET)
+                           | ((unsigned __int128)key << HISTORY_ENTRY_KEY_OFFSET)
+                           | ((unsigned __int128)irreversible << HISTORY_ENTRY_IRREVERSIBLE_OFFSET);
+    top->eval();
+    while (!top->history_ready) tick();
+    for (int i = 0; i < 3; i++) top->history[i] = (uint32_t)(word >> (32 * i));
+    tick();
+    for (int i = 0; i < 3; i++) top->history[i] = 0;
+    top->eval();
+}
 
 // Start a job and clock until it is done.
 static void run(uint64_t command) {
@@ -43,7 +59,8 @@ int main(int argc, char **argv) {
     top = new Vmachine;
     top->clk = 0; top->rst = 0;
     top->setup___05Fvalid = 0; top->side_in = 0; top->start = 0;
-    top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0;
+    top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0; top->history_clear = 0;
+    for (int i = 0; i < 3; i++) top->history[i] = 0;
     reset();
     serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
@@ -59,6 +76,18 @@ int main(int argc, char **argv) {
         }
         else if (cmd == "W") { table_writes(top, cycles, in); }
         else if (cmd == "crc") { table_checksum(top, cycles, in); }
+        else if (cmd == "history") {
+            uint64_t key, irreversible;
+            while (in >> key >> irreversible) push_history(key, irreversible);
+        }
+        else if (cmd == "key") {
+            top->eval();
+            std::printf("%llu\n", (unsigned long long)top->key);
+            std::fflush(stdout);
+        }
+        else if (cmd == "history_clear") {
+            top->history_clear = 1; tick(); top->history_clear = 0; top->eval();
+        }
         else if (cmd == "perft") {
             uint64_t depth; in >> depth;
             run(put(JOB_PERFT, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET));

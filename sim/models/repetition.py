@@ -1,6 +1,45 @@
-"""Model of the repetition detector (hdl/search/repetition.py)."""
+"""Model of the repetition detector (hdl/search/repetition.py), and the game history a search
+starts from."""
 
-__all__ = ["repeats"]
+import chess
+
+from .position import MachinePosition
+from .zobrist import position_key
+
+__all__ = ["repeats", "game_history", "is_irreversible"]
+
+
+def is_irreversible(board, move):
+    """Whether ``move`` (not yet made on ``board``) is irreversible as the move maker counts
+    it: a capture, a pawn move, or a lost castling right."""
+    if board.is_capture(move) or board.piece_type_at(move.from_square) == chess.PAWN:
+        return True
+    board.push(move)
+    try:
+        rights = board.castling_rights
+    finally:
+        board.pop()
+    return rights != board.castling_rights
+
+
+def game_history(board, window=32):
+    """``[(key, irreversible)]`` of the positions of ``board``'s game that a repetition in the
+    search can reach: from the last irreversible move (at most ``window`` plies back) to the
+    position on the board, oldest first. The oldest is marked irreversible: nothing before it
+    counts."""
+    entries = []
+    game = board.copy()
+    while True:
+        key = position_key(MachinePosition.from_board(game), 0 if game.turn == chess.WHITE else 1)
+        if not game.move_stack or len(entries) > window:
+            entries.append((key, True))
+            break
+        move = game.pop()
+        irreversible = is_irreversible(game, move)
+        entries.append((key, irreversible))
+        if irreversible:
+            break
+    return entries[::-1]
 
 
 def repeats(entries, window=32):

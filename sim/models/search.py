@@ -8,6 +8,8 @@ node counts must be equal, not close).
 The algorithm (fail-soft alpha-beta):
 
 * A node counts once when entered: the root, and each child whose move is legal.
+* A node other than the root whose position repeats one since the last irreversible move, the
+  game's positions before the root included (``sim.models.repetition``), is a draw: 0.
 * At the deepest ply (``max_ply`` - 1) a node returns its static value.
 * A quiescence node (depth 0) not in check stands pat: the static value is its best so far
   and a cutoff if it reaches beta. It then tries captures and queen promotions only — every
@@ -31,10 +33,12 @@ import chess
 from hdl.encoding import HalfmoveOp
 from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE
 from hdl.search.material import PIECE_VALUES
+from hdl.search.zobrist import SIDE_KEY, piece_square_key
 
 from .evaluator import EvaluatorModel
 from .ordering import ordered_moves
 from .position import inverse, move_halfmoves, setup_halfmoves
+from .repetition import game_history, repeats
 
 __all__ = ["ReferenceSearch", "ReferenceResult", "material_balance"]
 
@@ -65,6 +69,8 @@ class ReferenceSearch:
             self.evaluator.apply(halfmove)
         self.root_material = material_balance(self.board)
         self.material = self.root_material
+        self.path = game_history(board)         # [(key, irreversible)], the root last
+        self.board_key = self.path[-1][0] ^ (SIDE_KEY if board.turn == chess.BLACK else 0)
         self.nodes = 0
         score, move = self._node(0, depth, alpha, beta)
         return ReferenceResult(score, move, self.nodes)
@@ -82,6 +88,8 @@ class ReferenceSearch:
         board = self.board
         checked = board.is_check()
         best, best_move, legal = ply - MATE, None, False
+        if ply > 0 and repeats(self.path):
+            return 0, None
         if ply == self.max_ply - 1:
             return self.static(), None
         if depth == 0 and not checked:
@@ -92,16 +100,20 @@ class ReferenceSearch:
                 return best, None
         for move in ordered_moves(board, captures=depth == 0):
             capture = board.is_capture(move)
+            pawn, rights = board.piece_type_at(move.from_square) == chess.PAWN, board.castling_rights
             halfmoves = self._make(move)
             if board.was_into_check():
                 self._unmake(halfmoves)
                 continue
+            # irreversible as sim.models.repetition.is_irreversible counts it
+            self.path.append((self.key(), capture or pawn or board.castling_rights != rights))
             if depth == 0:
                 child_depth = 0
             else:
                 recapture = capture and self.material == self.root_material
                 child_depth = depth - 1 + (checked or recapture)
             value = -self._node(ply + 1, child_depth, -beta, -alpha)[0]
+            self.path.pop()
             self._unmake(halfmoves)
             legal = True
             if value > best:
@@ -112,6 +124,10 @@ class ReferenceSearch:
         if not legal and not checked and depth > 0:
             return 0, None
         return best, best_move
+
+    def key(self):
+        """The Zobrist key of the position, the side to move included."""
+        return self.board_key ^ (SIDE_KEY if self.board.turn == chess.BLACK else 0)
 
     def _make(self, move):
         halfmoves = move_halfmoves(self.board, move)
@@ -127,6 +143,7 @@ class ReferenceSearch:
         for halfmove in halfmoves:
             self.evaluator.apply(halfmove)
             self.material += _material_change(halfmove)
+            self.board_key ^= piece_square_key(halfmove.piece, halfmove.square)
 
 
 
