@@ -16,6 +16,7 @@ from .search.controller import Controller, StartCommand
 from .search.maker import MoveMaker
 from .search.material import MaterialCounter
 from .search.microcode import program
+from .search.hashtable import TranspositionTable
 from .search.repetition import RepetitionDetector, StackEntry
 from .search.zobrist import ZobristUnit
 
@@ -42,12 +43,16 @@ class Machine(wiring.Component):
     history_clear : In(1)            forget the game's positions
     history_ready : Out(1)
     key : Out(64)                    the Zobrist key of the position on the board (side included)
+    hash_clear : In(1)               empty the transposition table (2**hash_bits cycles)
+    hash_busy : Out(1)
     """
 
-    def __init__(self, *, max_ply=64, eval_params=FULL):
+    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12):
         if max_ply > 64:
             raise ValueError(f"at most 64 plies (the depth field is 6 bits), not {max_ply}")
-        self._max_ply, self._eval_params = max_ply, eval_params
+        if not 1 <= hash_bits <= 16:
+            raise ValueError(f"the transposition table has 2**1 to 2**16 entries, not 2**{hash_bits}")
+        self._max_ply, self._eval_params, self._hash_bits = max_ply, eval_params, hash_bits
         super().__init__({
             "setup": In(stream.Signature(Halfmove)),
             "side_in": In(SideIn),
@@ -64,6 +69,8 @@ class Machine(wiring.Component):
             "history_clear": In(1),
             "history_ready": Out(1),
             "key": Out(64),
+            "hash_clear": In(1),
+            "hash_busy": Out(1),
         })
 
     def elaborate(self, platform):
@@ -74,9 +81,10 @@ class Machine(wiring.Component):
         m.submodules.material = material = MaterialCounter()
         m.submodules.zobrist = zobrist = ZobristUnit()
         m.submodules.repetition = repetition = RepetitionDetector()
+        m.submodules.hashtable = hashtable = TranspositionTable(index_bits=self._hash_bits)
         m.submodules.maker = maker = MoveMaker(max_ply=self._max_ply)
         m.submodules.controller = controller = Controller(microprogram.assemble(), microprogram.address_of("idle"),
-                                                          max_ply=self._max_ply)
+                                                          max_ply=self._max_ply, hash_bits=self._hash_bits)
 
         # The halfmove bus: the maker's halfmoves, or the host's while the maker is idle. A
         # halfmove goes to every unit in the same cycle, when all of them take it.
@@ -115,6 +123,14 @@ class Machine(wiring.Component):
             repetition.pop.eq(controller.path_pop),
             repetition.clear.eq(self.history_clear & idle),
             self.history_ready.eq(repetition.ready & idle),
+            hashtable.key.eq(zobrist.key),
+            controller.table_probe.eq(hashtable.probe),
+            controller.table_hit.eq(hashtable.hit),
+            hashtable.slot_index.eq(controller.table_slot_index),
+            controller.table_slot.eq(hashtable.slot),
+            hashtable.store.eq(controller.table_store),
+            hashtable.clear.eq(self.hash_clear & idle),
+            self.hash_busy.eq(hashtable.busy),
         ]
         with m.If(controller.busy):
             m.d.comb += repetition.push.eq(controller.path_push)

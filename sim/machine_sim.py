@@ -103,6 +103,10 @@ class VerilatedMachine(TablePort, HarnessProcess):
         leaves, cycles = self._read()
         return int(leaves), int(cycles)
 
+    def clear_hash(self):
+        """Empty the transposition table."""
+        self._send("hash_clear")
+
     def key(self):
         """The Zobrist key of the position on the board, the side to move included."""
         self._send("key")
@@ -118,6 +122,18 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send(f"search {depth} {alpha} {beta}")
         nodes, cycles, score, word = (int(x) for x in self._read())
         return SearchResult(score, move_of_word(word), nodes, cycles)
+
+    def trace(self, depth, alpha=-INFINITY, beta=INFINITY):
+        """:meth:`search`, and the Zobrist key of each node in the order the search enters them
+        (as counted: the key may still be settling when a node is counted after its move)."""
+        self._send(f"trace {depth} {alpha} {beta}")
+        keys = []
+        while True:
+            words = self._read()
+            if words[0] != "node":
+                nodes, cycles, score, word = (int(x) for x in words)
+                return SearchResult(score, move_of_word(word), nodes, cycles), keys
+            keys.append(int(words[1]))
 
     def divide(self, board, depth):
         """Per legal root move of ``board`` (loaded by :meth:`set_board`), the hardware perft of

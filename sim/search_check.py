@@ -46,18 +46,21 @@ class SearchPair:
         self.machine, self.store = machine, store
         self.reference = ReferenceSearch(machine.eval_params, store)
 
-    def search(self, board, depth, **window):
-        """The hardware's search, with this pair's tables loaded."""
+    def search(self, board, depth, clear_table=True, **window):
+        """The hardware's search, with this pair's tables loaded and (unless ``clear_table`` is
+        false) an empty transposition table, as the reference starts with."""
         if self.machine.store is not self.store:
             self.machine.write_store(self.store)
         self.machine.set_board(board)
+        if clear_table:
+            self.machine.clear_hash()
         return self.machine.search(depth, **window)
 
-    def compare(self, board, depth, **window):
+    def compare(self, board, depth, clear_table=True, **window):
         """``(hardware result, reference result, differences)`` for one search; the machine
         must also be back on the position, to the last bit of its Zobrist key."""
-        hw = self.search(board, depth, **window)
-        ref = self.reference.search(board, depth, **window)
+        hw = self.search(board, depth, clear_table, **window)
+        ref = self.reference.search(board, depth, clear_table=clear_table, **window)
         diffs = self.differences(depth, hw, ref)
         key, want = self.machine.key(), position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
         if key != want:

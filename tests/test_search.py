@@ -163,3 +163,11 @@ def test_a_repetition_scores_zero(material):
     fresh = chess.Board(game.fen())
     assert _assert_equal(material, fresh, 2).score < -500
     assert _assert_equal(material, chess.Board(), 4).score == 0     # Nf3 Nf6 Ng1 Ng8 repeats the root
+
+
+def test_iterative_deepening_keeps_the_transposition_table(patterns):
+    """Depths 1 to 4 one after the other without clearing the table: hash moves from the last
+    iteration are tried first, entries decide nodes; still node for node equal."""
+    for record in _positions(6, seed=7):
+        for depth in (1, 2, 3, 4):
+            _assert_equal(patterns, record.board, depth, clear_table=depth == 1)

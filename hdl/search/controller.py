@@ -31,7 +31,8 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
-from .frame import EVAL_LIMIT, MATE, Frame, FrameStack
+from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
+from .hashtable import CHECK_BITS, Bound, TableEntry
 from .maker import MakerCommand, MakerOp
 from .material import PIECE_VALUES
 from .microsequencer import Microsequencer, MicroSpec
@@ -44,7 +45,8 @@ __all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "Controller"]
 class GenIssue(enum.Enum, shape=2):
     NONE = 0
     FIRST = 1
-    NEXT = 2
+    NEXT = 2        # FIRST if the node has not asked the generator yet (it tried the hash move)
+    LEGAL = 3       # is the node's hash move one the generator would emit here?
 
 
 class MakerIssue(enum.Enum, shape=2):
@@ -81,16 +83,17 @@ class Candidate(enum.Enum, shape=2):
     CHILD = 2       # minus the value the last child returned
 
 
-class Result(enum.Enum, shape=2):
+class Result(enum.Enum, shape=3):
     NONE = 0
     BEST = 1
     CANDIDATE = 2
     DRAW = 3
+    TABLE = 4       # the transposition table's value for the position
 
 
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
-    "enter": 1, "cand": Candidate, "update": 1, "result": Result,
+    "enter": 1, "cand": Candidate, "update": 1, "result": Result, "table_store": 1,
     "count": 1, "clear": 1, "done": 1,
 })
 
@@ -109,6 +112,9 @@ STATUSES = [
     "at_max",       # the deepest ply: no child can be searched
     "cutoff",       # the candidate value >= beta
     "repeated",     # the position repeats one since the last irreversible move (not at the root)
+    "table_cut",    # the transposition table's entry decides the node (not at the root)
+    "hash_move",    # the node has a hash move to try first
+    "hash_again",   # the generator's last move is the hash move, already tried
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
@@ -143,10 +149,13 @@ class Controller(wiring.Component):
     key : In(64), irreversible : In(1)  the Zobrist key (side included); the maker's last MAKE
     path_push : Out({valid, entry}), path_pop : Out(1)   to the repetition detector
     path_ready : In(1), repeated : In(1)                 from it
+    table_probe : In(TableEntry), table_hit : In(1)      the transposition table at ``key``
+    table_slot_index : Out(16), table_slot : In(TableEntry)   the entry the node stores to
+    table_store : Out({valid, entry})
     """
 
-    def __init__(self, image, entry, *, max_ply=64):
-        self._image, self._entry, self._max_ply = image, entry, max_ply
+    def __init__(self, image, entry, *, max_ply=64, hash_bits=12):
+        self._image, self._entry, self._max_ply, self._hash_bits = image, entry, max_ply, hash_bits
         super().__init__({
             "start": In(StartCommand),
             "busy": Out(1),
@@ -171,6 +180,11 @@ class Controller(wiring.Component):
             "path_pop": Out(1),
             "path_ready": In(1),
             "repeated": In(1),
+            "table_probe": In(TableEntry),
+            "table_hit": In(1),
+            "table_slot_index": Out(16),
+            "table_slot": In(TableEntry),
+            "table_store": Out(data.StructLayout({"valid": 1, "entry": TableEntry})),
         })
 
     def elaborate(self, platform):
@@ -207,6 +221,28 @@ class Controller(wiring.Component):
                 m.d.comb += candidate.eq(-returned)
         mated = Signal(signed(16))
         m.d.comb += mated.eq(ply - MATE)
+        # Mate scores are stored counted from the position, and read back counted from the root.
+        table_value = Signal(signed(16))
+        probed = self.table_probe.value.as_signed()
+        with m.If(probed > MATE_BOUND):
+            m.d.comb += table_value.eq(probed - ply)
+        with m.Elif(probed < -MATE_BOUND):
+            m.d.comb += table_value.eq(probed + ply)
+        with m.Else():
+            m.d.comb += table_value.eq(probed)
+        stored_value = Signal(signed(16))
+        with m.If(frame.best > MATE_BOUND):
+            m.d.comb += stored_value.eq(frame.best + ply)
+        with m.Elif(frame.best < -MATE_BOUND):
+            m.d.comb += stored_value.eq(frame.best - ply)
+        with m.Else():
+            m.d.comb += stored_value.eq(frame.best)
+        probe = self.table_probe
+        table_cut = Signal()
+        m.d.comb += table_cut.eq(self.table_hit & (ply != 0) & (probe.depth >= frame.depth) & (
+            (probe.bound == Bound.EXACT)
+            | ((probe.bound == Bound.LOWER) & (table_value >= frame.beta))
+            | ((probe.bound == Bound.UPPER) & (table_value <= frame.alpha))))
 
         # --- status for branches --------------------------------------------------------------
         mover_attacked = Signal()
@@ -217,6 +253,9 @@ class Controller(wiring.Component):
             "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.in_check,
             "checked": frame.checked, "legal": frame.legal, "at_max": ply == self._max_ply - 1,
             "cutoff": candidate >= frame.beta, "repeated": self.repeated & (ply != 0),
+            "table_cut": table_cut, "hash_move": frame.hash_move.as_value() != 0,
+            "hash_again": (frame.hash_move.as_value() != 0)
+                          & (response.move.as_value() == frame.hash_move.as_value()),
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -230,9 +269,9 @@ class Controller(wiring.Component):
         m.d.comb += [
             # A request waits for the maker: the generator must see whole moves only.
             self.gen_request.valid.eq((control.gen != GenIssue.NONE) & self.maker_idle),
-            self.gen_request.payload.op.eq(Mux(control.gen == GenIssue.NEXT, GenOp.NEXT, GenOp.FIRST)),
             self.gen_request.payload.mode.eq(Mux(quiescence_request, GenMode.CAPTURES, GenMode.ALL)),
             self.gen_request.payload.ply.eq(ply),
+            self.gen_request.payload.move.eq(frame.hash_move),
             # A command goes with a path step in one indivisible action: it is offered only
             # when the repetition detector can take the step too.
             self.maker_command.valid.eq((control.maker != MakerIssue.NONE)
@@ -243,6 +282,13 @@ class Controller(wiring.Component):
             self.maker_command.payload.piece.eq(response.piece),
             self.maker_command.payload.victim.eq(response.victim),
         ]
+        with m.Switch(control.gen):
+            with m.Case(GenIssue.NEXT):
+                m.d.comb += self.gen_request.payload.op.eq(Mux(frame.generating, GenOp.NEXT, GenOp.FIRST))
+            with m.Case(GenIssue.LEGAL):
+                m.d.comb += self.gen_request.payload.op.eq(GenOp.LEGAL)
+            with m.Default():
+                m.d.comb += self.gen_request.payload.op.eq(GenOp.FIRST)
         with m.If(control.maker == MakerIssue.UNMAKE):
             # The move to unmake was made at the parent's ply: UNMAKE goes with the step UP.
             m.d.comb += [self.maker_command.payload.op.eq(MakerOp.UNMAKE),
@@ -276,6 +322,24 @@ class Controller(wiring.Component):
             m.d.sync += answered.eq(0)
         with m.If(self.gen_response.valid):
             m.d.sync += [response.eq(self.gen_response.payload), answered.eq(1)]
+
+        # --- the transposition table: the node's slot, the store when it returns --------------
+        bound = Signal(Bound)
+        with m.If(frame.best >= frame.beta):
+            m.d.comb += bound.eq(Bound.LOWER)
+        with m.Elif(frame.best <= frame.alpha0):
+            m.d.comb += bound.eq(Bound.UPPER)
+        with m.Else():
+            m.d.comb += bound.eq(Bound.EXACT)
+        m.d.comb += [
+            self.table_slot_index.eq(frame.slot),
+            self.table_store.valid.eq(control.table_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)),
+            self.table_store.entry.check.eq(frame.check),
+            self.table_store.entry.depth.eq(frame.depth),
+            self.table_store.entry.bound.eq(bound),
+            self.table_store.entry.value.eq(stored_value),
+            self.table_store.entry.move.eq(frame.best_move),
+        ]
 
         # --- the child's frame, for DOWN ------------------------------------------------------
         move = response.move
@@ -324,7 +388,13 @@ class Controller(wiring.Component):
                 m.d.sync += [self.busy.eq(0), self.score.eq(returned), self.best_move.eq(frame.best_move)]
             with m.If(control.enter):
                 m.d.comb += [updated.checked.eq(self.in_check), updated.legal.eq(0),
-                             updated.best.eq(mated), frames.load.eq(1)]
+                             updated.best.eq(mated), updated.generating.eq(0),
+                             updated.slot.eq(self.key[:self._hash_bits]),
+                             updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
+                             updated.hash_move.eq(Mux(self.table_hit & (frame.depth != 0), probe.move, 0)),
+                             frames.load.eq(1)]
+            with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)):
+                m.d.comb += [updated.generating.eq(1), frames.load.eq(1)]
             with m.If(control.update):
                 with m.If(candidate > frame.best):
                     m.d.comb += [updated.best.eq(candidate), updated.best_move.eq(frame.move)]
@@ -340,6 +410,8 @@ class Controller(wiring.Component):
                     m.d.sync += returned.eq(candidate)
                 with m.Case(Result.DRAW):
                     m.d.sync += returned.eq(0)
+                with m.Case(Result.TABLE):
+                    m.d.sync += returned.eq(table_value)
             with m.Switch(control.ply):
                 with m.Case(PlyStep.DOWN):
                     m.d.sync += [ply.eq(ply + 1), self.side.eq(~self.side)]

@@ -14,7 +14,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..encoding import MoveWord, VALUE_WIDTH
 
-__all__ = ["MATE", "INFINITY", "EVAL_LIMIT", "Frame", "FrameStack"]
+__all__ = ["MATE", "INFINITY", "EVAL_LIMIT", "MATE_BOUND", "Frame", "FrameStack"]
 
 #: The value of mating at the root; being mated at ply p scores ``-(MATE - p)``.
 MATE = 32000
@@ -22,6 +22,8 @@ MATE = 32000
 INFINITY = MATE + 1
 #: Static values are clamped to +-EVAL_LIMIT so that they stay clear of mate scores.
 EVAL_LIMIT = 30000
+#: Values beyond +-MATE_BOUND are mate scores (a mate within 64 plies).
+MATE_BOUND = MATE - 64
 
 Value = signed(VALUE_WIDTH)
 
@@ -36,6 +38,10 @@ Frame = data.StructLayout({
     "depth": 6,              # plies left; 0 is a quiescence node
     "checked": 1,            # the side to move is in check
     "legal": 1,              # a legal move has been searched
+    "slot": 16,              # the position's transposition-table index
+    "check": 16,             # ... and check bits
+    "hash_move": MoveWord,   # the table's best move for the position (0: none), tried first
+    "generating": 1,         # the generator has been asked for this node's moves
 })
 
 

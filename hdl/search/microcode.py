@@ -48,6 +48,11 @@ def search(p):
     is unmade); a node other than the root whose position repeats one since the last
     irreversible move (the game's history before the root included) is a draw.
 
+    A full-width node probes the transposition table: an entry as deep as the node's depth
+    whose bound decides the window returns at once (not at the root); otherwise the entry's
+    move, if the generator's LEGAL query accepts it, is searched first and skipped when the
+    generator produces it again. A full-width node stores its result when it returns.
+
     A node is entered with its frame loaded (the window, the depth). Full-width nodes try every
     move; quiescence nodes (depth 0) first stand pat on the static value, then try captures —
     every move when in check, without standing pat. A node with no legal move is mated if in
@@ -58,12 +63,18 @@ def search(p):
     p.label("enter")
     # bit 0 quiescence, bit 1 in check, bit 2 at the deepest ply, bit 3 a repetition
     p.op(enter=1, count=1, branch=["quiescence", "in_check", "at_max", "repeated"],
-         targets=["first", "stand_pat", "first", "first"] + ["horizon"] * 4 + ["draw"] * 8)
+         targets=["probe", "stand_pat", "probe", "first"] + ["horizon"] * 4 + ["draw"] * 8)
+    p.label("probe")        # a full-width node: the transposition table may decide it, or
+    p.op(branch=["table_cut", "hash_move"],                 # give a move to try first
+         targets=["first", "table_return", "hash", "table_return"])
+    p.label("hash")
+    p.op(gen="LEGAL")
+    p.op(wait="GEN", branch=["found"], targets=["first", "make"])
     p.label("stand_pat")
     p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff"], targets=["first", "return_best"])
     p.label("first")
     p.op(gen="FIRST")
-    p.op(wait="GEN", branch=["found"], targets=["exhausted", "make"])
+    p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
     p.label("make")
     p.op(maker="MAKE", ply="DOWN")
     p.op(wait="SETTLED", path="PUSH", branch=["illegal"], targets=["enter", "take_back"])
@@ -71,7 +82,7 @@ def search(p):
     p.op(maker="UNMAKE", ply="UP", path="POP")
     p.label("next")
     p.op(gen="NEXT")
-    p.op(wait="GEN", branch=["found"], targets=["exhausted", "make"])
+    p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
     p.label("exhausted")
     # bit 0 legal, bit 1 checked, bit 2 quiescence: only a full-width node, not in check,
     # without a legal move is stalemate; mated is the best a node starts with
@@ -81,8 +92,10 @@ def search(p):
     p.op(result="DRAW", branch=["at_root"], targets=["ascend", "finish"])
     p.label("horizon")
     p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", branch=["at_root"], targets=["ascend", "finish"])
-    p.label("return_best")
-    p.op(result="BEST", branch=["at_root"], targets=["ascend", "finish"])
+    p.label("table_return")
+    p.op(result="TABLE", goto="ascend")
+    p.label("return_best")  # (a full-width node stores its result in the transposition table)
+    p.op(result="BEST", table_store=1, branch=["at_root"], targets=["ascend", "finish"])
     p.label("ascend")
     p.op(maker="UNMAKE", ply="UP", path="POP")
     p.op(cand="CHILD", update=1, branch=["cutoff"], targets=["next", "return_best"])

@@ -10,9 +10,11 @@
 //   crc <unit> <table>    a table's CRC-32 as read back: "<crc> <cycles>"
 //   history <key> <irreversible> ...  positions of the game before the root, oldest first (no answer)
 //   history_clear         forget them (no answer)
+//   hash_clear            empty the transposition table (no answer)
 //   key                   the Zobrist key of the position on the board: "<key>"
 //   perft <depth>         hardware perft: "<leaves> <cycles>"
 //   search <depth> <alpha> <beta>     alpha-beta search: "<nodes> <cycles> <score> <best move word>"
+//   trace <depth> <alpha> <beta>      the same, after a line "node <key>" per node as it is entered
 //   quit
 #include <cstdint>
 #include <cstdio>
@@ -41,12 +43,20 @@ static void push_history(uint64_t key, uint64_t irreversible) {
     top->eval();
 }
 
-// Start a job and clock until it is done.
-static void run(uint64_t command) {
+// Start a job and clock until it is done; with ``trace``, print the Zobrist key of each node
+// as it is counted ("node <key>").
+static void run(uint64_t command, bool trace = false) {
     top->start = command | put(1, STARTCOMMAND_VALID_OFFSET);
     tick();
     top->start = 0; top->eval();
-    while (top->busy) tick();
+    uint64_t counted = 0;
+    while (top->busy) {
+        tick();
+        if (trace && top->count != counted) {
+            counted = top->count;
+            std::printf("node %llu\n", (unsigned long long)top->key);
+        }
+    }
 }
 
 static void reset() {
@@ -59,7 +69,7 @@ int main(int argc, char **argv) {
     top = new Vmachine;
     top->clk = 0; top->rst = 0;
     top->setup___05Fvalid = 0; top->side_in = 0; top->start = 0;
-    top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0; top->history_clear = 0;
+    top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0; top->history_clear = 0; top->hash_clear = 0;
     for (int i = 0; i < 3; i++) top->history[i] = 0;
     reset();
     serve([](const std::string &cmd, std::istringstream &in) {
@@ -80,6 +90,10 @@ int main(int argc, char **argv) {
             uint64_t key, irreversible;
             while (in >> key >> irreversible) push_history(key, irreversible);
         }
+        else if (cmd == "hash_clear") {
+            top->hash_clear = 1; tick(); top->hash_clear = 0; top->eval();
+            while (top->hash_busy) tick();
+        }
         else if (cmd == "key") {
             top->eval();
             std::printf("%llu\n", (unsigned long long)top->key);
@@ -94,10 +108,11 @@ int main(int argc, char **argv) {
             std::printf("%llu %llu\n", (unsigned long long)top->count, (unsigned long long)top->cycles);
             std::fflush(stdout);
         }
-        else if (cmd == "search") {
+        else if (cmd == "search" || cmd == "trace") {
             int64_t depth, alpha, beta; in >> depth >> alpha >> beta;
             run(put(JOB_SEARCH, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET)
-                | put(alpha & 0xFFFF, STARTCOMMAND_ALPHA_OFFSET) | put(beta & 0xFFFF, STARTCOMMAND_BETA_OFFSET));
+                | put(alpha & 0xFFFF, STARTCOMMAND_ALPHA_OFFSET) | put(beta & 0xFFFF, STARTCOMMAND_BETA_OFFSET),
+                cmd == "trace");
             std::printf("%llu %llu %d %llu\n", (unsigned long long)top->count, (unsigned long long)top->cycles,
                         (int)(int16_t)top->score, (unsigned long long)top->best_move);
             std::fflush(stdout);

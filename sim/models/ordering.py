@@ -11,11 +11,14 @@ from functools import lru_cache
 import chess
 
 from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, SLOT_COUNT, SLOT_INDEX
+from hdl.encoding import MoveWord
 from hdl.movegen.layouts import MoveKey
 
-__all__ = ["ordered_moves"]
+__all__ = ["ordered_moves", "move_word"]
 
 _OFFSET = {name: field.offset for name, field in MoveKey}
+_WORD = {name: field.offset for name, field in MoveWord}
+_FLAG = {name: _WORD["flags"] + field.offset for name, field in MoveWord["flags"].shape}
 #: Promotion piece -> promotion_rank (queen first, then knight, rook, bishop).
 _PROMOTION_RANK = {None: 3, chess.QUEEN: 3, chess.KNIGHT: 2, chess.ROOK: 1, chess.BISHOP: 0}
 _DIRECTION = {(df, dr): name for name, df, dr in DIRECTIONS}
@@ -73,3 +76,12 @@ def ordered_moves(board, captures=False):
         keyed.append((key, move))
     keyed.sort(key=lambda item: item[0], reverse=True)
     return [move for _, move in keyed]
+
+
+def move_word(board, move):
+    """The move word (``hdl.encoding.MoveWord``) of a pseudo-legal move on ``board``."""
+    double_push = board.piece_type_at(move.from_square) == chess.PAWN and abs(move.to_square - move.from_square) == 16
+    return ((move.from_square << _WORD["from_sq"]) | (move.to_square << _WORD["to_sq"])
+            | ((move.promotion or 0) << _WORD["promotion"])
+            | (board.is_capture(move) << _FLAG["capture"]) | (board.is_en_passant(move) << _FLAG["en_passant"])
+            | (board.is_castling(move) << _FLAG["castle"]) | (double_push << _FLAG["double_push"]))

@@ -31,12 +31,13 @@ from dataclasses import dataclass
 import chess
 
 from hdl.encoding import HalfmoveOp
-from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE
+from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE, MATE_BOUND
+from hdl.search.hashtable import CHECK_BITS, Bound
 from hdl.search.material import PIECE_VALUES
 from hdl.search.zobrist import SIDE_KEY, piece_square_key
 
 from .evaluator import EvaluatorModel
-from .ordering import ordered_moves
+from .ordering import move_word, ordered_moves
 from .position import inverse, move_halfmoves, setup_halfmoves
 from .repetition import game_history, repeats
 
@@ -49,6 +50,67 @@ def material_balance(board):
                for piece in board.piece_map().values())
 
 
+class _Node:
+    """A node's state while its moves are searched (the hardware's frame)."""
+
+    def __init__(self, ply, depth, alpha, beta, checked):
+        self.ply, self.depth, self.alpha0, self.alpha, self.beta = ply, depth, alpha, alpha, beta
+        self.checked = checked
+        self.best, self.best_move, self.best_word, self.legal = ply - MATE, None, 0, False
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    check: int
+    depth: int
+    bound: Bound
+    value: int          # mate scores counted from the position
+    move: int           # a move word, 0 for none
+
+    def value_at(self, ply):
+        """The value counted from the root, for the position at ``ply``."""
+        if self.value > MATE_BOUND:
+            return self.value - ply
+        if self.value < -MATE_BOUND:
+            return self.value + ply
+        return self.value
+
+
+class TranspositionTable:
+    """The hardware's transposition table (hdl/search/hashtable.py): ``2**index_bits`` entries
+    indexed by the key's low bits, told apart by the next CHECK_BITS, depth-preferred."""
+
+    def __init__(self, index_bits):
+        self.index_bits = index_bits
+        self.entries = {}
+
+    def _split(self, key):
+        return key & ((1 << self.index_bits) - 1), (key >> self.index_bits) & ((1 << CHECK_BITS) - 1)
+
+    def probe(self, key):
+        index, check = self._split(key)
+        entry = self.entries.get(index)
+        return entry if entry is not None and entry.check == check else None
+
+    def store(self, key, ply, depth, node):
+        index, check = self._split(key)
+        old = self.entries.get(index)
+        if old is not None and depth < old.depth:
+            return
+        if node.best >= node.beta:
+            bound = Bound.LOWER
+        elif node.best <= node.alpha0:
+            bound = Bound.UPPER
+        else:
+            bound = Bound.EXACT
+        value = node.best
+        if value > MATE_BOUND:
+            value += ply
+        elif value < -MATE_BOUND:
+            value -= ply
+        self.entries[index] = TableEntry(check, depth, bound, value, node.best_word)
+
+
 @dataclass(frozen=True)
 class ReferenceResult:
     score: int
@@ -59,10 +121,15 @@ class ReferenceResult:
 class ReferenceSearch:
     """Searches a python-chess board with an evaluator's tables (a ``TableStore``)."""
 
-    def __init__(self, params, store, *, max_ply=64):
-        self.params, self.store, self.max_ply = params, store, max_ply
+    def __init__(self, params, store, *, max_ply=64, hash_bits=12):
+        self.params, self.store, self.max_ply, self.hash_bits = params, store, max_ply, hash_bits
+        self.table = None
 
-    def search(self, board, depth, alpha=-INFINITY, beta=INFINITY):
+    def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True):
+        """The search's result; ``trace``, a list, receives the Zobrist key of each node entered.
+        The transposition table starts empty unless ``clear_table`` is false (iterative
+        deepening keeps it, as the hardware does when the host does not clear it)."""
+        self.trace = trace
         self.board = board.copy(stack=False)
         self.evaluator = EvaluatorModel(self.params, self.store)
         for halfmove in setup_halfmoves(self.board):
@@ -72,6 +139,8 @@ class ReferenceSearch:
         self.path = game_history(board)         # [(key, irreversible)], the root last
         self.board_key = self.path[-1][0] ^ (SIDE_KEY if board.turn == chess.BLACK else 0)
         self.nodes = 0
+        if clear_table or self.table is None:
+            self.table = TranspositionTable(self.hash_bits)
         score, move = self._node(0, depth, alpha, beta)
         return ReferenceResult(score, move, self.nodes)
 
@@ -85,45 +154,74 @@ class ReferenceSearch:
     def _node(self, ply, depth, alpha, beta):
         """The node's value and best move (None if none improved on its starting best)."""
         self.nodes += 1
+        if self.trace is not None:
+            self.trace.append(self.key())
         board = self.board
         checked = board.is_check()
-        best, best_move, legal = ply - MATE, None, False
         if ply > 0 and repeats(self.path):
             return 0, None
         if ply == self.max_ply - 1:
             return self.static(), None
-        if depth == 0 and not checked:
+        node = _Node(ply, depth, alpha, beta, checked)
+        hash_word = 0
+        if depth > 0:
+            entry = self.table.probe(self.key())
+            if entry is not None:
+                value = entry.value_at(ply)
+                if ply > 0 and entry.depth >= depth and (
+                        entry.bound == Bound.EXACT
+                        or entry.bound == Bound.LOWER and value >= beta
+                        or entry.bound == Bound.UPPER and value <= alpha):
+                    return value, None
+                hash_word = entry.move
+        elif not checked:
             stand_pat = self.static()
-            best = stand_pat
-            alpha = max(alpha, stand_pat)
+            node.best = stand_pat
+            node.alpha = max(alpha, stand_pat)
             if stand_pat >= beta:
-                return best, None
-        for move in ordered_moves(board, captures=depth == 0):
-            capture = board.is_capture(move)
-            pawn, rights = board.piece_type_at(move.from_square) == chess.PAWN, board.castling_rights
-            halfmoves = self._make(move)
-            if board.was_into_check():
-                self._unmake(halfmoves)
-                continue
-            # irreversible as sim.models.repetition.is_irreversible counts it
-            self.path.append((self.key(), capture or pawn or board.castling_rights != rights))
-            if depth == 0:
-                child_depth = 0
+                return node.best, None
+        words = {}
+        if hash_word:
+            words = {move_word(board, move): move for move in board.generate_pseudo_legal_moves()}
+        cut = hash_word in words and self._try(node, words[hash_word])
+        if not cut:
+            for move in ordered_moves(board, captures=depth == 0):
+                if hash_word and move_word(board, move) == hash_word:
+                    continue
+                if self._try(node, move):
+                    break
             else:
-                recapture = capture and self.material == self.root_material
-                child_depth = depth - 1 + (checked or recapture)
-            value = -self._node(ply + 1, child_depth, -beta, -alpha)[0]
-            self.path.pop()
+                if not node.legal and not checked and depth > 0:
+                    return 0, None          # stalemate (not stored)
+        if depth > 0:
+            self.table.store(self.key(), ply, depth, node)
+        return node.best, node.best_move
+
+    def _try(self, node, move):
+        """Search one move of ``node`` (nothing if it is illegal); whether it cuts off."""
+        board = self.board
+        capture = board.is_capture(move)
+        pawn, rights = board.piece_type_at(move.from_square) == chess.PAWN, board.castling_rights
+        word = move_word(board, move)
+        halfmoves = self._make(move)
+        if board.was_into_check():
             self._unmake(halfmoves)
-            legal = True
-            if value > best:
-                best, best_move = value, move
-            alpha = max(alpha, value)
-            if value >= beta:
-                return best, best_move
-        if not legal and not checked and depth > 0:
-            return 0, None
-        return best, best_move
+            return False
+        # irreversible as sim.models.repetition.is_irreversible counts it
+        self.path.append((self.key(), capture or pawn or board.castling_rights != rights))
+        if node.depth == 0:
+            child_depth = 0
+        else:
+            recapture = capture and self.material == self.root_material
+            child_depth = node.depth - 1 + (node.checked or recapture)
+        value = -self._node(node.ply + 1, child_depth, -node.beta, -node.alpha)[0]
+        self.path.pop()
+        self._unmake(halfmoves)
+        node.legal = True
+        if value > node.best:
+            node.best, node.best_move, node.best_word = value, move, word
+        node.alpha = max(node.alpha, value)
+        return value >= node.beta
 
     def key(self):
         """The Zobrist key of the position, the side to move included."""
