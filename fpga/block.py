@@ -51,7 +51,7 @@ def _machine():
 #: name -> (constructor, the hdl/ subpackages it is built from)
 BLOCKS = {
     "movegen": (_movegen, ("movegen",)),
-    "machine": (_machine, ("movegen", "search")),      # generator + move maker + controller
+    "machine": (_machine, ("movegen", "search", "eval")),   # the whole searching machine (FULL evaluator)
     "evaluator": (_evaluator(), ("eval",)),                       # FULL: 10 recognizers, 8 global
     "evaluator-pipelined": (_evaluator(tree_stages=1), ("eval",)),
     "evaluator-hitech": (_evaluator(base="hitech"), ("eval",)),   # 14 + 8, narrower maps

@@ -16,7 +16,7 @@ from .search.controller import Controller, StartCommand
 from .search.maker import MoveMaker
 from .search.material import MaterialCounter
 from .search.microcode import program
-from .search.hashtable import TranspositionTable
+from .search.hashtable import TableEntry, TranspositionTable
 from .search.repetition import RepetitionDetector, StackEntry
 from .search.zobrist import ZobristUnit
 
@@ -45,6 +45,8 @@ class Machine(wiring.Component):
     key : Out(64)                    the Zobrist key of the position on the board (side included)
     hash_clear : In(1)               empty the transposition table (2**hash_bits cycles)
     hash_busy : Out(1)
+    hash_probe : Out(TableEntry), hash_hit : Out(1)   the table's entry for the position on the
+                                     board (the host follows best moves for the principal variation)
     """
 
     def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12):
@@ -71,6 +73,8 @@ class Machine(wiring.Component):
             "key": Out(64),
             "hash_clear": In(1),
             "hash_busy": Out(1),
+            "hash_probe": Out(TableEntry),
+            "hash_hit": Out(1),
         })
 
     def elaborate(self, platform):
@@ -131,6 +135,8 @@ class Machine(wiring.Component):
             hashtable.store.eq(controller.table_store),
             hashtable.clear.eq(self.hash_clear & idle),
             self.hash_busy.eq(hashtable.busy),
+            self.hash_probe.eq(hashtable.probe),
+            self.hash_hit.eq(hashtable.hit),
         ]
         with m.If(controller.busy):
             m.d.comb += repetition.push.eq(controller.path_push)

@@ -8,16 +8,19 @@ from hdl.encoding import Halfmove as HalfmoveLayout, MoveWord, unpack
 from hdl.eval.tables import FULL
 from hdl.search.controller import Job, StartCommand
 from hdl.search.frame import INFINITY
+from hdl.search.hashtable import TableEntry
 from hdl.top import Machine, SideIn
 
 from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
 from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from .models.repetition import game_history
+from .models.search import follow_best_moves
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
 __all__ = ["VerilatedMachine", "machine_executable", "SearchResult", "move_of_word"]
 
 LAYOUTS = {"halfmove": HalfmoveLayout, "sidein": SideIn, "startcommand": StartCommand, "job": Job,
+           "tableentry": TableEntry,
            "history": Machine().signature.members["history"].shape, **TABLE_LAYOUTS}
 
 
@@ -106,6 +109,34 @@ class VerilatedMachine(TablePort, HarnessProcess):
     def clear_hash(self):
         """Empty the transposition table."""
         self._send("hash_clear")
+
+    def probe(self):
+        """The transposition table's entry for the position on the board:
+        ``(hit, depth, bound, value, move word)``."""
+        self._send("probe")
+        return tuple(int(x) for x in self._read())
+
+    def principal_variation(self, board, limit=64):
+        """The principal variation of the last search from ``board`` (the position loaded), as
+        ``sim.models.search.follow_best_moves`` finds it in the transposition table; the
+        board is left as it was."""
+        made = []
+
+        def best_word(game):
+            hit, _, _, _, word = self.probe()
+            return word if hit else 0
+
+        def play(game, move):
+            halfmoves = move_halfmoves(game, move)
+            self.apply(halfmoves)
+            made.append(halfmoves)
+            self.set_side(1 if game.turn else 0)     # (the side after the move)
+
+        line = follow_best_moves(board, best_word, play, limit)
+        for halfmoves in reversed(made):
+            self.apply(inverse(halfmoves))
+        self.set_side(0 if board.turn else 1)
+        return line
 
     def key(self):
         """The Zobrist key of the position on the board, the side to move included."""

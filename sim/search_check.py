@@ -62,6 +62,10 @@ class SearchPair:
         hw = self.search(board, depth, clear_table, **window)
         ref = self.reference.search(board, depth, clear_table=clear_table, **window)
         diffs = self.differences(depth, hw, ref)
+        hw_line, ref_line = self.machine.principal_variation(board), self.reference.principal_variation(board)
+        if hw_line != ref_line:
+            diffs.append(f"depth {depth}: principal variation: hardware {' '.join(m.uci() for m in hw_line)}, "
+                         f"reference {' '.join(m.uci() for m in ref_line)}")
         key, want = self.machine.key(), position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
         if key != want:
             diffs.append(f"depth {depth}: the board is not restored: key {key:#018x}, want {want:#018x}")

@@ -11,6 +11,7 @@
 //   history <key> <irreversible> ...  positions of the game before the root, oldest first (no answer)
 //   history_clear         forget them (no answer)
 //   hash_clear            empty the transposition table (no answer)
+//   probe                 the table's entry for the position: "<hit> <depth> <bound> <value> <move word>"
 //   key                   the Zobrist key of the position on the board: "<key>"
 //   perft <depth>         hardware perft: "<leaves> <cycles>"
 //   search <depth> <alpha> <beta>     alpha-beta search: "<nodes> <cycles> <score> <best move word>"
@@ -93,6 +94,16 @@ int main(int argc, char **argv) {
         else if (cmd == "hash_clear") {
             top->hash_clear = 1; tick(); top->hash_clear = 0; top->eval();
             while (top->hash_busy) tick();
+        }
+        else if (cmd == "probe") {
+            for (int i = 0; i < 3; i++) tick();     // the key settles, the entry is read
+            uint64_t e = top->hash_probe;
+            std::printf("%d %llu %llu %d %llu\n", (int)top->hash_hit,
+                        (unsigned long long)field(e, TABLEENTRY_DEPTH_OFFSET, TABLEENTRY_DEPTH_WIDTH),
+                        (unsigned long long)field(e, TABLEENTRY_BOUND_OFFSET, TABLEENTRY_BOUND_WIDTH),
+                        (int)(int16_t)field(e, TABLEENTRY_VALUE_OFFSET, TABLEENTRY_VALUE_WIDTH),
+                        (unsigned long long)field(e, TABLEENTRY_MOVE_OFFSET, TABLEENTRY_MOVE_WIDTH));
+            std::fflush(stdout);
         }
         else if (cmd == "key") {
             top->eval();

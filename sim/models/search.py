@@ -38,10 +38,11 @@ from hdl.search.zobrist import SIDE_KEY, piece_square_key
 
 from .evaluator import EvaluatorModel
 from .ordering import move_word, ordered_moves
-from .position import inverse, move_halfmoves, setup_halfmoves
+from .position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
 from .repetition import game_history, repeats
+from .zobrist import position_key
 
-__all__ = ["ReferenceSearch", "ReferenceResult", "material_balance"]
+__all__ = ["ReferenceSearch", "ReferenceResult", "material_balance", "follow_best_moves"]
 
 
 def material_balance(board):
@@ -111,6 +112,30 @@ class TranspositionTable:
         self.entries[index] = TableEntry(check, depth, bound, value, node.best_word)
 
 
+def follow_best_moves(board, best_word, play=None, limit=64):
+    """The principal variation: from ``board``, the transposition table's best move
+    (``best_word(game)``, 0 for none) followed while it is legal, the position has not been
+    seen on the line and at most ``limit`` moves; ``play(game, move)`` is told each move
+    before it is pushed."""
+    line, game = [], board.copy()
+    seen = {game._transposition_key()}
+    while len(line) < limit:
+        word = best_word(game)
+        move = None
+        if word:
+            move = next((m for m in game.legal_moves if move_word(game, m) == word), None)
+        if move is None:
+            break
+        if play is not None:
+            play(game, move)
+        game.push(move)
+        line.append(move)
+        if game._transposition_key() in seen:
+            break
+        seen.add(game._transposition_key())
+    return line
+
+
 @dataclass(frozen=True)
 class ReferenceResult:
     score: int
@@ -143,6 +168,14 @@ class ReferenceSearch:
             self.table = TranspositionTable(self.hash_bits)
         score, move = self._node(0, depth, alpha, beta)
         return ReferenceResult(score, move, self.nodes)
+
+    def principal_variation(self, board, limit=64):
+        """The principal variation of the last search from ``board``, from its table."""
+        def best_word(game):
+            key = position_key(MachinePosition.from_board(game), 0 if game.turn == chess.WHITE else 1)
+            entry = self.table.probe(key)
+            return entry.move if entry is not None else 0
+        return follow_best_moves(board, best_word, limit=limit)
 
     def static(self):
         self.evaluator.set_side(0 if self.board.turn == chess.WHITE else 1)
