@@ -71,6 +71,39 @@ def cmd_perft(args):
     return 0
 
 
+def _score_text(score):
+    from hdl.search.frame import MATE, MATE_BOUND
+    if abs(score) > MATE_BOUND:
+        plies = MATE - abs(score)
+        return f"mate {(plies + 1) // 2 if score > 0 else -((plies + 1) // 2)}"
+    return f"cp {score}"
+
+
+def cmd_search(args):
+    """Iterative deepening with the hardware search on the Verilated machine: a line per depth."""
+    from hdl.eval.tables import FULL
+    from sim.machine_sim import VerilatedMachine
+    from sim.search_check import table_store
+    board = _board_from_arg(args.fen)
+    if not 1 <= args.depth < 64:
+        print(f"suprem: search depth must be 1..63, not {args.depth}", file=sys.stderr)
+        return 2
+    with VerilatedMachine(FULL) as hw:
+        hw.write_store(table_store(FULL, args.tables))
+        hw.set_board(board)
+        hw.clear_hash()
+        print(f"position {board.fen()}")
+        best = None
+        for depth in range(1, args.depth + 1):
+            result = hw.search(depth)
+            line = hw.principal_variation(board)
+            best = result.move
+            print(f"depth {depth} score {_score_text(result.score)} nodes {result.nodes} cycles {result.cycles} "
+                  f"({result.cycles / result.nodes:.1f} per node) pv {' '.join(m.uci() for m in line)}", flush=True)
+    print(f"bestmove {best.uci() if best else '(none)'}")
+    return 0
+
+
 def _checked_positions(path, limit):
     """The readable, possible positions of an EPD/FEN file, up to ``limit``; lines that are
     not are reported and skipped. Returns ``(records, rejected)``; OSError if unreadable."""
@@ -247,6 +280,13 @@ def build_parser():
     perft.add_argument("depth", type=int)
     perft.add_argument("--divide", action="store_true", help="the count after each legal root move")
     perft.set_defaults(func=cmd_perft)
+    search = sub.add_parser("search", help="search a position with the hardware alpha-beta search, "
+                                           "iterative deepening to DEPTH")
+    search.add_argument("fen", help="a FEN (quoted), or 'startpos'")
+    search.add_argument("--depth", type=int, default=4, help="the last iteration's depth (4)")
+    search.add_argument("--tables", choices=TABLE_SETS[:2], default="patterns",
+                        help="material: material + piece-square; patterns: with recognizers (default)")
+    search.set_defaults(func=cmd_search)
     verify = sub.add_parser("verify", help="check a hardware unit against its model and python-chess")
     units = verify.add_subparsers(dest="unit", required=True)
     movegen = units.add_parser("movegen", help="the move generator on every position of an EPD/FEN file")

@@ -110,3 +110,19 @@ def test_verify_search_reports_a_difference_with_its_fen(tmp_path, capsys, monke
 def test_verify_search_rejects_a_bad_depth(tmp_path, capsys):
     assert main(["verify", "search", str(_mixed_file(tmp_path)), "--depth", "70"]) == 2
     assert "depth must be 0..63" in capsys.readouterr().err
+
+
+def test_search_finds_the_mate_and_prints_a_line_per_depth(capsys):
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    assert main(["search", fen, "--depth", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:4] for line in out[1:3]] == [["depth", "1", "score", "mate"], ["depth", "2", "score", "mate"]]
+    assert all(line.endswith("pv h5f7") for line in out[1:3])
+    assert out[-1] == "bestmove h5f7"
+
+
+def test_search_rejects_a_bad_position_and_depth(capsys):
+    assert main(["search", "8/8/8 w - -"]) == 2
+    assert main(["search", "startpos", "--depth", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "not a valid FEN" in err and "depth must be 1..63" in err

@@ -188,14 +188,16 @@ def test_every_status_combination_reaches_its_slot():
         assert p.address_of(f"sixteen{value}") == p.address_of("sixteen0") + value
 
 
-def test_trampolines_fill_slots_that_cannot_hold_their_target():
+def test_copies_and_trampolines_fill_slots_that_cannot_hold_their_target():
     """One op wanted by two branches and twice by one, a call and a return point as targets:
-    the placement puts gotos in those slots, and every path still arrives."""
+    the placement puts copies of the op (same fields, same way on) or, for the call and its
+    return point, gotos in those slots, and every path still arrives."""
     p = Program(SPEC)
     p.label("start")
     p.op(out=1, branch=["a", "b"], targets=["shared", "sub_call", "shared", "back"])
     p.label("shared")
-    p.op(out=2, goto="end")
+    p.op(out=2)
+    p.op(out=7, goto="end")
     p.label("sub_call")
     p.op(out=3, call="sub")
     p.label("back")
@@ -205,10 +207,12 @@ def test_trampolines_fill_slots_that_cannot_hold_their_target():
     p.label("sub")
     p.op(out=6, ret=True)
     listing = p.listing()
-    assert "(shared)" in listing and "(sub_call)" in listing and "(back)" in listing
-    # a trampoline shows as 0 (no control fields) in the trace
-    for status, want in [(0b000, [1, 2, 5]), (0b001, [1, 0, 3, 6, 4, 0, 2, 5]), (0b010, [1, 0, 2, 5]),
-                         (0b011, [1, 0, 4, 0, 2, 5]), (0b111, [1, 0, 4, 5])]:
+    assert "=shared" in listing and "(sub_call)" in listing and "(back)" in listing
+    assert "(shared)" not in listing
+    # a trampoline shows as 0 (no control fields) in the trace; a copy as the op itself, and it
+    # falls through to the op after the original
+    for status, want in [(0b000, [1, 2, 7, 5]), (0b001, [1, 0, 3, 6, 4, 2, 7, 5]), (0b010, [1, 2, 7, 5]),
+                         (0b011, [1, 0, 4, 2, 7, 5]), (0b111, [1, 0, 4, 5])]:
         trace, _ = run(p, status, len(want) + 1)
         assert trace[:len(want)] == want, f"status {status:03b}: {trace}"
 

@@ -10,7 +10,8 @@ import chess
 import pytest
 
 from hdl.eval.tables import FULL, SMALL, TableKind
-from host.patterns import PATTERNS, KingSafety, PawnStructure, ShelterFirstOrder, ShelterRecognizer
+from host.patterns import (PATTERNS, KingSafety, MaterialPieceSquare, PawnStructure, ShelterFirstOrder,
+                           ShelterRecognizer)
 from host.tables import Context, EvaluatorImage, FirstOrder, GlobalState, Recognizer, TableError
 from sim.eval_check import walk_steps
 from sim.eval_sim import VerilatedEvaluator
@@ -20,6 +21,8 @@ from sim.models.position import setup_halfmoves
 from .conftest import ALL_SHARED, shared_positions
 
 PATTERN_CASES = {
+    "material-piece-square": MaterialPieceSquare(),
+    "material-piece-square-endgame": MaterialPieceSquare(endgame=True),
     "shelter-first-order": ShelterFirstOrder(),
     "shelter-first-order-queenside": ShelterFirstOrder(("queen", "king")),
     "shelter-recognizer": ShelterRecognizer(),

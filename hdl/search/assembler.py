@@ -63,6 +63,7 @@ class _Op:
     targets: tuple = ()         # labels
     labels: list = field(default_factory=list)
     address: int = None
+    copy_of: "_Op" = None       # a copy of this op placed in a branch slot
 
 
 class Program:
@@ -159,9 +160,10 @@ class Program:
         used = set()
 
         # Multiway blocks: each distinct target tuple once. A target op sits in its block's slot
-        # itself unless it cannot (it is already in a block, or named twice here, or a call or a
-        # call's return point, which must stay next to each other): then the slot holds a
-        # trampoline, a bare goto to it (one more cycle on that path).
+        # itself unless it is already in a block (or named twice here): then the slot holds a
+        # copy of it (the same control fields, going where it goes). A call and a call's return
+        # point must stay next to each other: their slots hold a trampoline, a bare goto (one
+        # more cycle on that path).
         self._trampolines = []
         self._block_base = {}       # targets -> address of slot 0
         blocks, owned = {}, set()
@@ -172,8 +174,13 @@ class Program:
             for name in op.targets:
                 target = ops[self._labels[name]]
                 pinned = target.op == SeqOp.CALL or (target.index > 0 and ops[target.index - 1].op == SeqOp.CALL)
-                if pinned or target.index in owned:
+                if pinned:
                     target = _Op(-1, op.where, {}, goto=name, labels=[f"({name})"])
+                    self._trampolines.append(target)
+                elif target.index in owned:
+                    target = _Op(-1, target.where, target.control, op=target.op, goto=target.goto,
+                                 branch=target.branch, targets=target.targets, labels=[f"={name}"],
+                                 copy_of=target)
                     self._trampolines.append(target)
                 else:
                     owned.add(target.index)
@@ -222,9 +229,10 @@ class Program:
             elif op.op == SeqOp.RETURN:
                 nxt = 0
             else:
-                if op.index + 1 >= len(self._ops):
+                index = (op.copy_of or op).index
+                if index + 1 >= len(self._ops):
                     raise AssemblyError(f"{op.where}: the last op must say where to go (goto, ret, branch)")
-                nxt = self._ops[op.index + 1].address
+                nxt = self._ops[index + 1].address
             try:
                 image[op.address] = pack(spec.word, seq={"op": op.op, "next": nxt, "cond": cond},
                                          control=op.control)

@@ -1,0 +1,87 @@
+"""The hardware search on the Verilated machine: cycles per node, projected nodes/s, and the
+search's efficiency against the minimal tree.
+
+    python -m benchmarks.search [--positions N] [--depth D] [--tables SET] [--fmax MHZ]
+
+N positions (a seeded choice from the random and special files) are searched at depth D with
+an empty transposition table, and every result is checked against the reference search
+(value, best move, nodes). Cycles per node is total cycles / total nodes.
+
+Efficiency: the nodes of the search divided by the nodes of the same search with perfect move
+ordering — the reference search again, its table holding the best move of every node of the
+first search and giving only moves (no cutoffs), so that each node tries its best move first.
+Quiescence and extensions are in both counts. Hitech measured 1.4 against the minimal tree.
+"""
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+from hdl.eval.tables import FULL
+from host.epd import EpdRecord, read_positions
+from sim.machine_sim import VerilatedMachine
+from sim.models.search import ReferenceSearch, TranspositionTable
+from sim.search_check import TABLE_SETS, SearchPair, table_store
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+class _MovesOnly(TranspositionTable):
+    """A table whose entries give moves but never decide a node."""
+
+    def probe(self, key):
+        entry = super().probe(key)
+        if entry is None:
+            return None
+        from dataclasses import replace
+        return replace(entry, depth=-1)
+
+
+def _ordered_nodes(reference, board, depth):
+    """Nodes of the search when every node's best move (from a first search) comes first."""
+    reference.search(board, depth)
+    first = reference.table
+    ordered = _MovesOnly(first.index_bits)
+    ordered.entries = dict(first.entries)
+    reference.table = ordered
+    return reference.search(board, depth, clear_table=False).nodes
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--depth", type=int, default=3)
+    parser.add_argument("--tables", choices=TABLE_SETS, default="patterns")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fmax", type=float, default=34.6, help="MHz for the projection")
+    args = parser.parse_args(argv)
+    records = []
+    for name in ("random-positions.epd", "special-positions.epd"):
+        records += [r for r in read_positions((SHARED / name).read_text().splitlines()) if isinstance(r, EpdRecord)]
+    chosen = random.Random(args.seed).sample(records, args.positions)
+    store = table_store(FULL, args.tables)
+    nodes = cycles = ordered = wrong = 0
+    start = time.perf_counter()
+    with VerilatedMachine(FULL) as hw:
+        pair = SearchPair(hw, store)
+        for record in chosen:
+            hw_result, _, diffs = pair.compare(record.board, args.depth)
+            if diffs:
+                wrong += 1
+                print(f"MISMATCH {record.board.fen()}: {'; '.join(diffs)}")
+            nodes += hw_result.nodes
+            cycles += hw_result.cycles
+            ordered += _ordered_nodes(ReferenceSearch(FULL, store), record.board, args.depth)
+    wall = time.perf_counter() - start
+    print(f"{args.positions} positions, depth {args.depth}, {args.tables} tables: {wrong} mismatches")
+    print(f"nodes {nodes:,}, cycles {cycles:,}: {cycles / nodes:.2f} cycles per node; "
+          f"{args.fmax * 1e6 * nodes / cycles:,.0f} nodes/s at {args.fmax} MHz")
+    print(f"efficiency: {nodes / ordered:.2f} x the nodes of the best-move-first search ({ordered:,})")
+    print(f"wall {wall:.0f} s (hardware and reference searches, this machine)")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
