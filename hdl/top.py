@@ -4,23 +4,27 @@ jobs (the UART link drives it in issue 5; until then tests and the simulated mac
 directly). The microprogram runs hardware perft and the alpha-beta search.
 """
 
-from amaranth import Module, Signal, signed
+from amaranth import Module, Mux, Signal, signed
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .encoding import Halfmove, MoveWord
 from .eval.evaluator import ChecksumResult, Evaluator
-from .eval.tables import FULL, TableSelect, TableWrite
+from .eval.tables import FULL, UNIT_BITS, TableSelect, TableWrite
 from .movegen.generator import MoveGenerator
-from .search.controller import Controller, StartCommand
+from .search.controller import SPEC, Controller, StartCommand
 from .search.maker import MoveMaker
 from .search.material import MaterialCounter
 from .search.microcode import program
+from .search.microsequencer import MicroStoreLoader
 from .search.hashtable import TableEntry, TranspositionTable
 from .search.repetition import RepetitionDetector, StackEntry
 from .search.zobrist import ZobristUnit
 
-__all__ = ["Machine", "SideIn", "StartCommand"]
+__all__ = ["Machine", "SideIn", "StartCommand", "MICROCODE_UNIT"]
+
+#: The download port's unit number for the micro-store (above every evaluator unit).
+MICROCODE_UNIT = (1 << UNIT_BITS) - 1
 
 #: Setting the side to move from the host.
 SideIn = data.StructLayout({"valid": 1, "side": 1})
@@ -35,7 +39,9 @@ class Machine(wiring.Component):
     busy : Out(1)
     count, cycles : Out(64)          the last job's nodes (perft: leaves) and length
     score : Out(signed(16)), best_move : Out(MoveWord)   the last search's result
-    write : In(stream of TableWrite) the evaluator's table-download port (while no job runs)
+    write : In(stream of TableWrite) the table-download port (while no job runs): the evaluator's
+                                     tables, and unit MICROCODE_UNIT the micro-store (24-bit parts
+                                     of each word at index word * PART_STRIDE + part)
     checksum_request : In(stream of TableSelect), checksum : Out(ChecksumResult)
     history : In({valid, entry})     a position of the game before the root (Zobrist key, side
                                      included; whether the move reaching it was irreversible),
@@ -105,11 +111,18 @@ class Machine(wiring.Component):
             m.d.comb += [bus_valid.eq(self.setup.valid & ~controller.busy), bus_payload.eq(self.setup.payload),
                          self.setup.ready.eq(bus_ready & ~controller.busy)]
 
-        # Table downloads and checksums while no job runs.
+        # Table (and microcode) downloads and checksums while no job runs.
+        m.submodules.microcode_loader = loader = MicroStoreLoader(SPEC)
         idle = ~controller.busy
+        to_microcode = self.write.payload.address.unit == MICROCODE_UNIT
         m.d.comb += [
-            evaluator.write.valid.eq(self.write.valid & idle), evaluator.write.payload.eq(self.write.payload),
-            self.write.ready.eq(evaluator.write.ready & idle),
+            evaluator.write.valid.eq(self.write.valid & idle & ~to_microcode),
+            evaluator.write.payload.eq(self.write.payload),
+            loader.write.valid.eq(self.write.valid & idle & to_microcode),
+            loader.write.index.eq(self.write.payload.address.index),
+            loader.write.data.eq(self.write.payload.data),
+            controller.microcode_write.eq(loader.store),
+            self.write.ready.eq(Mux(to_microcode, 1, evaluator.write.ready) & idle),
             evaluator.checksum_request.valid.eq(self.checksum_request.valid & idle),
             evaluator.checksum_request.payload.eq(self.checksum_request.payload),
             self.checksum_request.ready.eq(evaluator.checksum_request.ready & idle),

@@ -6,10 +6,11 @@ import chess
 
 from hdl.encoding import Halfmove as HalfmoveLayout, MoveWord, unpack
 from hdl.eval.tables import FULL
-from hdl.search.controller import Job, StartCommand
+from hdl.search.controller import SPEC, Job, StartCommand
+from hdl.search.microsequencer import microcode_entries
 from hdl.search.frame import INFINITY
 from hdl.search.hashtable import TableEntry
-from hdl.top import Machine, SideIn
+from hdl.top import MICROCODE_UNIT, Machine, SideIn
 
 from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
 from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
@@ -77,6 +78,11 @@ class VerilatedMachine(TablePort, HarnessProcess):
             super().write_table(unit, kind, entries)
         self.apply(self._loaded)
         self.store = store
+
+    def load_microcode(self, image):
+        """Rewrite the micro-store through the download port (``Program.assemble()``'s image)."""
+        entries = microcode_entries(SPEC, image)
+        super().write_table(MICROCODE_UNIT, 0, entries)
 
     def reset(self):
         """Reset the machine: the board empty; downloaded tables stay."""

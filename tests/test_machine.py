@@ -33,3 +33,17 @@ def test_perft_standard_positions_depth_4(machine):
         if "D4" in record.operations:
             machine.set_board(record.board)
             assert machine.perft(4)[0] == int(record.operations["D4"]), record.board.fen()
+
+
+def test_microcode_downloads_without_resynthesis(machine):
+    """A different microprogram through the download port changes what the machine does (perft
+    counting every node, not only the leaves); the default one, loaded back, restores it."""
+    import chess
+    from hdl.search.microcode import program
+    machine.set_board(chess.Board())
+    try:
+        machine.load_microcode(program(count_interior=True).assemble())
+        assert machine.perft(3)[0] == 20 + 400 + 8902
+    finally:
+        machine.load_microcode(program().assemble())
+    assert machine.perft(3)[0] == 8902

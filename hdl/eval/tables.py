@@ -30,6 +30,9 @@ MAP_FINAL     -                           -                   2^final_bits x 8
 CONFIG        -                           1 word              3 words
 ============  ==========================  ==================  =====================
 
+Unit 31 is not the evaluator's: the machine sends its writes to the micro-store
+(``hdl.top.MICROCODE_UNIT``, ``hdl.search.microsequencer.MicroStoreLoader``).
+
 Description tables are indexed by :func:`piece_square_index` (768 = 12 pieces x 64 squares).
 Writes to a table that does not exist, or past a table's end, are ignored; the host's table
 builders refuse to make them. A table's checksum (:func:`table_checksum`) is the CRC-32 (as

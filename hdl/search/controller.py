@@ -152,6 +152,7 @@ class Controller(wiring.Component):
     table_probe : In(TableEntry), table_hit : In(1)      the transposition table at ``key``
     table_slot_index : Out(16), table_slot : In(TableEntry)   the entry the node stores to
     table_store : Out({valid, entry})
+    microcode_write : In({en, address, word})   rewrite a micro-store word (while idle)
     """
 
     def __init__(self, image, entry, *, max_ply=64, hash_bits=12):
@@ -185,6 +186,7 @@ class Controller(wiring.Component):
             "table_slot_index": Out(16),
             "table_slot": In(TableEntry),
             "table_store": Out(data.StructLayout({"valid": 1, "entry": TableEntry})),
+            "microcode_write": In(data.StructLayout({"en": 1, "address": SPEC.address_bits, "word": SPEC.word})),
         })
 
     def elaborate(self, platform):
@@ -193,6 +195,7 @@ class Controller(wiring.Component):
         m.submodules.frames = frames = FrameStack(max_ply=self._max_ply)
         control = seq.control
         frame = frames.current
+        m.d.comb += [seq.write.eq(self.microcode_write), seq.write.en.eq(self.microcode_write.en & ~self.busy)]
 
         ply = Signal(range(self._max_ply))
         depth = Signal(6)               # perft's depth limit

@@ -14,7 +14,9 @@ from .controller import SPEC
 __all__ = ["program"]
 
 
-def perft(p):
+def perft(p, count_interior=False):
+    """Hardware perft; with ``count_interior`` every legal node below the root counts, not only
+    the leaves (the node count of the whole perft tree)."""
     p.label("perft")
     p.op(clear=1, branch=["depth_zero"], targets=["perft_root", "perft_trivial"])
     p.label("perft_trivial")
@@ -26,7 +28,10 @@ def perft(p):
     p.op(maker="MAKE", ply="DOWN")      # the side toggles while the maker plays the move
     # illegal is bit 0, at_leaf bit 1
     p.op(wait="SETTLED", branch=["illegal", "at_leaf"],
-         targets=["perft_root", "perft_undo", "perft_leaf", "perft_undo"])
+         targets=["perft_interior" if count_interior else "perft_root", "perft_undo", "perft_leaf", "perft_undo"])
+    if count_interior:
+        p.label("perft_interior")
+        p.op(count=1, goto="perft_root")
     p.label("perft_leaf")
     p.op(count=1, ply="UP", maker="UNMAKE", goto="perft_next")
     p.label("perft_undo")
@@ -104,10 +109,11 @@ def search(p):
     p.op(wait="SETTLED", done=1, goto="idle")
 
 
-def program():
+def program(count_interior=False):
+    """The micro-store image's program (``count_interior``: see :func:`perft`)."""
     p = Program(SPEC)
     p.label("idle")
     p.op(branch=["start", "search"], targets=["idle", "perft", "idle", "search"])
-    perft(p)
+    perft(p, count_interior)
     search(p)
     return p

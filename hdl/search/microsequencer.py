@@ -19,7 +19,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 from amaranth.utils import ceil_log2
 
-__all__ = ["SeqOp", "MicroSpec", "Microsequencer"]
+__all__ = ["SeqOp", "MicroSpec", "Microsequencer", "MicroStoreLoader", "microcode_entries", "PART_STRIDE"]
 
 #: How many status signals a branch can OR in (16-way at most).
 BRANCH_BITS = 4
@@ -162,3 +162,65 @@ class Microsequencer(wiring.Component):
         m.d.comb += read.addr.eq(target)
         m.d.sync += current.eq(target)
         return m
+
+
+#: Download-port indices per micro-store word: word ``a`` is written as 24-bit parts at indices
+#: ``a * PART_STRIDE + 0, 1, ...`` (unused indices of the stride are ignored).
+PART_STRIDE = 4
+
+
+class MicroStoreLoader(wiring.Component):
+    """Microinstructions from 24-bit download writes (the table-download port's format): the
+    parts of a word are staged, and the write of its last part rewrites the word in the
+    micro-store (the sequencer's ``write``) in the same cycle.
+
+    Interface attributes
+    --------------------
+    write : In({valid, index, data})   a download write addressed to the micro-store
+    store : Out({en, address, word})   to ``Microsequencer.write``
+    """
+
+    def __init__(self, spec, data_bits=24):
+        self._spec, self._data_bits = spec, data_bits
+        self._parts = -(-spec.word.size // data_bits)
+        if self._parts > PART_STRIDE:
+            raise ValueError(f"a {spec.word.size}-bit microinstruction needs more than {PART_STRIDE} parts")
+        super().__init__({
+            "write": In(data.StructLayout({"valid": 1, "index": 16, "data": data_bits})),
+            "store": Out(data.StructLayout({"en": 1, "address": spec.address_bits, "word": spec.word})),
+        })
+
+    @property
+    def parts(self):
+        return self._parts
+
+    def elaborate(self, platform):
+        m = Module()
+        bits, parts = self._data_bits, self._parts
+        staged = Signal(parts * bits)
+        part = self.write.index[:2]
+        assembled = Signal(parts * bits)
+        m.d.comb += assembled.eq(staged)
+        with m.Switch(part):
+            for p in range(parts):
+                with m.Case(p):
+                    m.d.comb += assembled.word_select(p, bits).eq(self.write.data)
+        with m.If(self.write.valid):
+            m.d.sync += staged.eq(assembled)
+        m.d.comb += [
+            self.store.en.eq(self.write.valid & (part == parts - 1)),
+            self.store.address.eq(self.write.index[2:]),
+            self.store.word.eq(assembled[:self._spec.word.size]),
+        ]
+        return m
+
+
+def microcode_entries(spec, image, data_bits=24):
+    """The download writes of a micro-store image, from index 0 on: ``PART_STRIDE`` entries a
+    word (its 24-bit parts, low first, then padding)."""
+    parts = -(-spec.word.size // data_bits)
+    entries = []
+    for word in image:
+        entries += [(word >> (p * data_bits)) & ((1 << data_bits) - 1) for p in range(parts)]
+        entries += [0] * (PART_STRIDE - parts)
+    return entries
