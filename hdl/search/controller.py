@@ -207,15 +207,21 @@ class Controller(wiring.Component):
         returned = Signal(signed(16))   # the value the last node returned
 
         # --- values -----------------------------------------------------------------------------
+        # The evaluator's value reaches the controller through a register (its adder tree and
+        # the controller's compare-and-branch are each a long path): the EVAL wait sees the
+        # value and its valid flag one cycle late. No halfmove can slip in between: EVAL also
+        # waits for the maker.
         static = Signal(signed(17))
         m.d.comb += static.eq(Mux(self.side, -self.static, self.static))
         clamped = Signal(signed(16))
+        static_valid = Signal()
         with m.If(static > EVAL_LIMIT):
-            m.d.comb += clamped.eq(EVAL_LIMIT)
+            m.d.sync += clamped.eq(EVAL_LIMIT)
         with m.Elif(static < -EVAL_LIMIT):
-            m.d.comb += clamped.eq(-EVAL_LIMIT)
+            m.d.sync += clamped.eq(-EVAL_LIMIT)
         with m.Else():
-            m.d.comb += clamped.eq(static)
+            m.d.sync += clamped.eq(static)
+        m.d.sync += static_valid.eq(self.static_valid)
         candidate = Signal(signed(16))
         with m.Switch(control.cand):
             with m.Case(Candidate.STATIC):
@@ -300,7 +306,7 @@ class Controller(wiring.Component):
         waiting = {
             Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker_idle,
             Wait.SETTLED: ~self.gen_request.ready | ~self.maker_idle,
-            Wait.EVAL: ~self.static_valid | ~self.maker_idle,
+            Wait.EVAL: ~static_valid | ~self.static_valid | ~self.maker_idle,
         }
         issuing = control.gen != GenIssue.NONE
         stepping_path = control.path != PathStep.NONE
