@@ -9,20 +9,26 @@ completes.
 
 Control fields (``CONTROL``):
 
-* ``gen`` issues FIRST/NEXT at the current ply (captures only at a quiescence node of a search);
-  ``maker`` MAKE/UNMAKE; ``wait`` holds until the generator's response, the maker's last
+* ``gen`` issues FIRST/NEXT at the current ply (captures only at a quiescence node of a search;
+  NEXT is FIRST at a node that has only tried its hash move), or LEGAL for the node's hash
+  move; ``maker`` MAKE/UNMAKE; ``wait`` holds until the generator's response, the maker's last
   halfmove, the board settled at the generator, or the evaluator's value of the settled board.
+* ``path`` pushes the position (its Zobrist key, whether its move was irreversible) on the
+  repetition detector, or pops it; a command in the same microinstruction waits for the
+  detector too, so both happen together.
 * ``ply`` DOWN pushes the frame (with the move being made) and loads the child's: window
   negated and swapped, one ply less unless the node is in check (check escapes are not
   counted) or the move is a capture that restores the root's material balance (the recapture
   extension); quiescence stays quiescence. UP pops the parent's frame. Both toggle the side;
   UNMAKE names the parent's ply, so it goes with UP.
-* ``enter`` starts a node: in check or not, no legal move yet, best = mated here.
+* ``enter`` starts a node: in check or not, no legal move yet, best = mated here, its
+  transposition-table slot and (full-width nodes) the table's move as its hash move.
 * ``cand`` selects the candidate value: the static value (the evaluator's, from the side to
   move's view, clamped to +-EVAL_LIMIT) or the negated value the last child returned;
   ``update`` takes the candidate as the node's best (and its move) when greater, raises
   alpha, and marks a legal move when it came from a child; ``result`` sets the value the node
-  returns.
+  returns (its best, the candidate, a draw, or the transposition table's value);
+  ``table_store`` writes a full-width node's result to the table (bound from its window).
 * ``count`` adds one node (a leaf in perft); ``clear`` zeroes the counters; ``done`` ends a job.
 """
 

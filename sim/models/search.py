@@ -22,6 +22,11 @@ The algorithm (fail-soft alpha-beta):
   alpha rises; if ``v`` >= beta, the node returns its best at once.
 * A node with no legal move returns its starting best, mated here (``ply`` - MATE), except a
   full-width node not in check: stalemate, 0.
+* A full-width node (depth > 0) probes the transposition table (``TranspositionTable``, the
+  hardware's size and replacement): below the root an entry as deep as the node whose bound
+  decides the window is the node's value; otherwise the entry's move, if pseudo-legal here,
+  is tried first and skipped when the move order reaches it. A full-width node that returns
+  its best (not a stalemate) stores it, with its bound against the window it was entered with.
 * The static value is the evaluator's, from the side to move's view, clamped to
   +-``EVAL_LIMIT``.
 """
