@@ -15,7 +15,7 @@ from sim.models.position import MachinePosition
 from sim.movegen_check import order_difference, compare_position
 from sim.movegen_sim import make, unmake
 
-from .conftest import ALL_SHARED, shared_positions
+from .conftest import shared_positions
 
 
 def same(got, want):
@@ -26,9 +26,13 @@ def describe(board, got, want):
     return f"FEN {board.fen()}\n" + "\n".join(order_difference("order", got, want))
 
 
-@pytest.mark.parametrize("name", ALL_SHARED)
-def test_generator_matches_model_and_python_chess(movegen_hw, name):
-    for record in shared_positions(name):
+@pytest.mark.parametrize("name, limit", [
+    ("perft-standard.epd", None), ("special-positions.epd", None), ("random-positions.epd", 800),
+    pytest.param("random-positions.epd", None, marks=pytest.mark.slow),
+])
+def test_generator_matches_model_and_python_chess(movegen_hw, name, limit):
+    """Every standard and special position and 800 random ones (all 2,000 in the slow suite)."""
+    for record in shared_positions(name, limit):
         diffs = compare_position(movegen_hw, record.board)
         assert not diffs, f"FEN {record.board.fen()}\n" + "\n".join(diffs)
 
@@ -42,7 +46,7 @@ def random_word(rng):
 
 def test_legality_query(movegen_hw):
     rng = random.Random(7)
-    records = shared_positions("special-positions.epd") + shared_positions("random-positions.epd", 300)
+    records = shared_positions("special-positions.epd") + shared_positions("random-positions.epd", 150)
     previous = []
     for record in records:
         board = record.board
