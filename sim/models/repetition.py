@@ -11,15 +11,15 @@ __all__ = ["repeats", "game_history", "is_irreversible"]
 
 def is_irreversible(board, move):
     """Whether ``move`` (not yet made on ``board``) is irreversible as the move maker counts
-    it: a capture, a pawn move, or a lost castling right."""
+    it: a capture, a pawn move, or a lost castling right (the king moves while it has one, or
+    a rook's home square with a right is left or captured on)."""
     if board.is_capture(move) or board.piece_type_at(move.from_square) == chess.PAWN:
         return True
-    board.push(move)
-    try:
-        rights = board.castling_rights
-    finally:
-        board.pop()
-    return rights != board.castling_rights
+    rights = board.castling_rights
+    own_rights = rights & (chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8)
+    if board.piece_type_at(move.from_square) == chess.KING and own_rights:
+        return True
+    return bool(rights & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]))
 
 
 def game_history(board, window=32):

@@ -44,7 +44,7 @@ from hdl.search.zobrist import SIDE_KEY, piece_square_key
 from .evaluator import EvaluatorModel
 from .ordering import move_word, ordered_moves
 from .position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
-from .repetition import game_history, repeats
+from .repetition import game_history, is_irreversible, repeats
 from .zobrist import position_key
 
 __all__ = ["ReferenceSearch", "ReferenceResult", "material_balance", "follow_best_moves"]
@@ -239,14 +239,13 @@ class ReferenceSearch:
         """Search one move of ``node`` (nothing if it is illegal); whether it cuts off."""
         board = self.board
         capture = board.is_capture(move)
-        pawn, rights = board.piece_type_at(move.from_square) == chess.PAWN, board.castling_rights
+        irreversible = is_irreversible(board, move)
         word = move_word(board, move)
         halfmoves = self._make(move)
         if board.was_into_check():
             self._unmake(halfmoves)
             return False
-        # irreversible as sim.models.repetition.is_irreversible counts it
-        self.path.append((self.key(), capture or pawn or board.castling_rights != rights))
+        self.path.append((self.key(), irreversible))
         if node.depth == 0:
             child_depth = 0
         else:
