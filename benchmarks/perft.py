@@ -1,46 +1,127 @@
 """Hardware perft on the Verilated machine: counts checked against the published ones, cycles
 per leaf, and the projected speed at an Fmax.
 
-    python -m benchmarks.perft [--depth N] [--max-leaves M] [--fmax MHZ]
+    python -m benchmarks.perft [--depth N] [--max-leaves M] [--positions 2,5] [--fmax MHZ]
+                               [--split-above L] [--jobs J] [--progress FILE] [--config small]
 
 Every standard position is run at depths 1..N, skipping a depth whose published count exceeds
-M leaves (the simulation runs about 600,000 cycles/s). Cycles are exact; wall-clock seconds are
-this machine's.
+M leaves. A count above L leaves is split by root move: the host makes each legal root move and
+the hardware counts the perft of one ply less below it (``suprem perft --divide``); the parts
+run in J processes, each with its own Verilated machine, and each finished part is appended to
+the progress file, so an interrupted run resumes where it stopped. The total is the sum of the
+parts; the root's own move generation is not in the cycle count.
+
+Perft runs on the generator, the move maker and the controller only: its cycles do not depend
+on the evaluator's configuration, and ``--config small`` builds the machine with the smallest
+evaluator, whose simulation runs faster. Cycles are exact; wall-clock seconds are this machine's.
 """
 
 import argparse
+import json
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from hdl.eval.tables import FULL, HITECH, SMALL
 from host.epd import EpdRecord, read_positions
-from sim.machine_sim import VerilatedMachine
+from sim.machine_sim import VerilatedMachine, machine_executable
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+CONFIGS = {"full": FULL, "hitech": HITECH, "small": SMALL}
+
+_worker_machine = None
+
+
+def _part(config, fen, uci, depth):
+    """The hardware perft of ``depth`` plies after the root move ``uci`` (in a worker process,
+    which keeps its machine between parts): ``(leaves, cycles, wall seconds)``."""
+    import chess
+    global _worker_machine
+    if _worker_machine is None:
+        _worker_machine = VerilatedMachine(CONFIGS[config])
+    board = chess.Board(fen)
+    board.push_uci(uci)
+    start = time.perf_counter()
+    _worker_machine.set_board(board)
+    leaves, cycles = _worker_machine.perft(depth)
+    return leaves, cycles, time.perf_counter() - start
+
+
+class Progress:
+    """Finished parts of split perfts, one JSON object per line, keyed by position, depth and
+    root move; kept across runs."""
+
+    def __init__(self, path):
+        self.path, self.parts = path, {}
+        if path and path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    part = json.loads(line)
+                    self.parts[(part["position"], part["depth"], part["move"])] = part
+
+    def add(self, part):
+        self.parts[(part["position"], part["depth"], part["move"])] = part
+        if self.path:
+            with self.path.open("a") as out:
+                out.write(json.dumps(part) + "\n")
+
+
+def split_perft(pool, config, number, record, depth, progress):
+    """``(leaves, cycles, wall)`` of a perft split by root move, parts run in ``pool``."""
+    fen = record.board.fen()
+    moves = sorted(move.uci() for move in record.board.legal_moves)
+    pending = {}
+    for uci in moves:
+        if (number, depth, uci) not in progress.parts:
+            pending[uci] = pool.submit(_part, config, fen, uci, depth - 1)
+    for uci, future in pending.items():
+        leaves, cycles, wall = future.result()
+        progress.add({"position": number, "depth": depth, "move": uci, "leaves": leaves,
+                      "cycles": cycles, "wall": round(wall, 1)})
+        print(f"  position {number} depth {depth}: {uci} {leaves:,} leaves, {cycles:,} cycles", flush=True)
+    parts = [progress.parts[(number, depth, uci)] for uci in moves]
+    return (sum(p["leaves"] for p in parts), sum(p["cycles"] for p in parts), sum(p["wall"] for p in parts))
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--max-leaves", type=int, default=20_000_000)
-    parser.add_argument("--fmax", type=float, default=34.6, help="MHz for the projection (34.6: the machine top, routed)")
+    parser.add_argument("--positions", help="standard positions to run, e.g. 2,5,6 (all)")
+    parser.add_argument("--split-above", type=int, default=20_000_000, metavar="L",
+                        help="split counts above L leaves by root move (20,000,000)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the parts of split perfts (1)")
+    parser.add_argument("--progress", type=Path, help="file of finished parts, appended to and resumed from")
+    parser.add_argument("--config", choices=sorted(CONFIGS), default="full",
+                        help="the evaluator the machine is built with (perft does not use it)")
+    parser.add_argument("--fmax", type=float, default=23.7,
+                        help="MHz for the projection (23.7: the whole machine, routed on the ULX3S-85F)")
     args = parser.parse_args(argv)
     records = [r for r in read_positions((SHARED / "perft-standard.epd").read_text().splitlines())
                if isinstance(r, EpdRecord)]
+    chosen = {int(n) for n in args.positions.split(",")} if args.positions else set(range(1, len(records) + 1))
+    machine_executable(CONFIGS[args.config])       # build (once) before the workers start
+    progress = Progress(args.progress)
     wrong = 0
     print("| position | depth | leaves | cycles | cycles per leaf | leaves/s at Fmax | wall s |")
     print("|---|---|---|---|---|---|---|")
-    with VerilatedMachine() as hw:
+    with VerilatedMachine(CONFIGS[args.config]) as hw, ProcessPoolExecutor(max(1, args.jobs)) as pool:
         for number, record in enumerate(records, 1):
+            if number not in chosen:
+                continue
             for depth in range(1, args.depth + 1):
                 published = int(record.operations.get(f"D{depth}", 0))
                 if not published or published > args.max_leaves:
                     continue
-                hw.set_board(record.board)
-                start = time.perf_counter()
-                leaves, cycles = hw.perft(depth)
-                wall = time.perf_counter() - start
-                mark = "" if leaves == published else f" (published {published}: WRONG)"
+                if published > args.split_above and depth >= 2:
+                    leaves, cycles, wall = split_perft(pool, args.config, number, record, depth, progress)
+                else:
+                    hw.set_board(record.board)
+                    start = time.perf_counter()
+                    leaves, cycles = hw.perft(depth)
+                    wall = time.perf_counter() - start
+                mark = "" if leaves == published else f" (published {published:,}: WRONG)"
                 wrong += leaves != published
                 print(f"| {number} | {depth} | {leaves:,}{mark} | {cycles:,} | {cycles / leaves:.1f} | "
                       f"{args.fmax * 1e6 * leaves / cycles:,.0f} | {wall:.1f} |", flush=True)

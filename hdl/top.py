@@ -11,6 +11,7 @@ from amaranth.lib.wiring import In, Out
 from .encoding import Halfmove, MoveWord
 from .eval.evaluator import ChecksumResult, Evaluator
 from .eval.tables import FULL, UNIT_BITS, TableSelect, TableWrite
+from .movegen.cells import Planes
 from .movegen.generator import MoveGenerator
 from .search.controller import SPEC, Controller, StartCommand
 from .search.maker import MoveMaker
@@ -21,13 +22,39 @@ from .search.hashtable import TableEntry, TranspositionTable
 from .search.repetition import RepetitionDetector, StackEntry
 from .search.zobrist import ZobristUnit
 
-__all__ = ["Machine", "SideIn", "StartCommand", "MICROCODE_UNIT"]
+__all__ = ["Machine", "MACHINE_PORTS", "SideIn", "StartCommand", "MICROCODE_UNIT"]
 
 #: The download port's unit number for the micro-store (above every evaluator unit).
 MICROCODE_UNIT = (1 << UNIT_BITS) - 1
 
 #: Setting the side to move from the host.
 SideIn = data.StructLayout({"valid": 1, "side": 1})
+
+#: The machine's ports (described in :class:`Machine`), whatever its parameters.
+MACHINE_PORTS = wiring.Signature({
+    "setup": In(stream.Signature(Halfmove)),
+    "side_in": In(SideIn),
+    "start": In(StartCommand),
+    "stop": In(1),
+    "busy": Out(1),
+    "stopped": Out(1),
+    "count": Out(64),
+    "cycles": Out(64),
+    "score": Out(signed(16)),
+    "best_move": Out(MoveWord),
+    "write": In(stream.Signature(TableWrite)),
+    "checksum_request": In(stream.Signature(TableSelect)),
+    "checksum": Out(ChecksumResult),
+    "history": In(data.StructLayout({"valid": 1, "entry": StackEntry})),
+    "history_clear": In(1),
+    "history_ready": Out(1),
+    "key": Out(64),
+    "hash_clear": In(1),
+    "hash_busy": Out(1),
+    "hash_probe": Out(TableEntry),
+    "hash_hit": Out(1),
+    "board": Out(Planes),
+})
 
 
 class Machine(wiring.Component):
@@ -36,7 +63,10 @@ class Machine(wiring.Component):
     setup : In(stream of Halfmove)   halfmoves from the host, taken while no job runs
     side_in : In({valid, side})      the side to move, set while no job runs
     start : In(StartCommand)         run hardware perft or a search from the position set up
+    stop : In(1)                     end the running job early (it unwinds to the root, restoring
+                                     the board; its results are partial)
     busy : Out(1)
+    stopped : Out(1)                 the last job was stopped
     count, cycles : Out(64)          the last job's nodes (perft: leaves) and length
     score : Out(signed(16)), best_move : Out(MoveWord)   the last search's result
     write : In(stream of TableWrite) the table-download port (while no job runs): the evaluator's
@@ -53,6 +83,7 @@ class Machine(wiring.Component):
     hash_busy : Out(1)
     hash_probe : Out(TableEntry), hash_hit : Out(1)   the table's entry for the position on the
                                      board (the host follows best moves for the principal variation)
+    board : Out(Planes)              the position on the board, as the generator's bit planes
     """
 
     def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12):
@@ -61,27 +92,7 @@ class Machine(wiring.Component):
         if not 1 <= hash_bits <= 16:
             raise ValueError(f"the transposition table has 2**1 to 2**16 entries, not 2**{hash_bits}")
         self._max_ply, self._eval_params, self._hash_bits = max_ply, eval_params, hash_bits
-        super().__init__({
-            "setup": In(stream.Signature(Halfmove)),
-            "side_in": In(SideIn),
-            "start": In(StartCommand),
-            "busy": Out(1),
-            "count": Out(64),
-            "cycles": Out(64),
-            "score": Out(signed(16)),
-            "best_move": Out(MoveWord),
-            "write": In(stream.Signature(TableWrite)),
-            "checksum_request": In(stream.Signature(TableSelect)),
-            "checksum": Out(ChecksumResult),
-            "history": In(data.StructLayout({"valid": 1, "entry": StackEntry})),
-            "history_clear": In(1),
-            "history_ready": Out(1),
-            "key": Out(64),
-            "hash_clear": In(1),
-            "hash_busy": Out(1),
-            "hash_probe": Out(TableEntry),
-            "hash_hit": Out(1),
-        })
+        super().__init__(MACHINE_PORTS)
 
     def elaborate(self, platform):
         m = Module()
@@ -167,7 +178,10 @@ class Machine(wiring.Component):
             maker.markers.eq(generator.board.markers),
             controller.side_in.eq(self.side_in),
             controller.start.eq(self.start),
+            controller.stop.eq(self.stop),
             self.busy.eq(controller.busy),
+            self.stopped.eq(controller.stopped),
+            self.board.eq(generator.board),
             self.count.eq(controller.count),
             self.cycles.eq(controller.cycles),
             self.score.eq(controller.score),

@@ -50,24 +50,157 @@ def cmd_moves(args):
     return 0
 
 
+def _open_board(args, eval_params=None):
+    """The board of ``--port`` (a serial device), or a simulated board started for it."""
+    from hdl.eval.tables import FULL
+    from host.board import open_board
+    if args.port is None:
+        print("suprem: starting the simulated board (no --port)", file=sys.stderr, flush=True)
+    return open_board(args.port, eval_params=eval_params or FULL, baud=args.baud)
+
+
 def cmd_perft(args):
-    """Hardware perft on the Verilated machine."""
-    from sim.machine_sim import VerilatedMachine
+    """Hardware perft on the board (the simulated board without ``--port``)."""
     board = _board_from_arg(args.fen)
     if not 0 <= args.depth < 64:
         print(f"suprem: perft depth must be 0..63, not {args.depth}", file=sys.stderr)
         return 2
-    with VerilatedMachine() as hw:
-        hw.set_board(board)
+    with _open_board(args) as hw:
         if args.divide and args.depth >= 1:
-            counts, cycles = hw.divide(board, args.depth)
-            for uci, count in counts.items():
-                print(f"{uci}: {count}")
-            leaves = sum(counts.values())
+            leaves = cycles = 0
+            for move in sorted(board.legal_moves, key=lambda m: m.uci()):
+                child = board.copy()
+                child.push(move)
+                hw.set_position(child)
+                count, spent = hw.perft(args.depth - 1)
+                print(f"{move.uci()}: {count}")
+                leaves, cycles = leaves + count, cycles + spent
         else:
+            hw.set_position(board)
             leaves, cycles = hw.perft(args.depth)
     per_leaf = f" ({cycles / leaves:.1f} cycles per leaf)" if leaves else ""
     print(f"perft {args.depth}: {leaves} leaves in {cycles} cycles{per_leaf}")
+    return 0
+
+
+def _limits(args):
+    from host.driver import Limits
+    chosen = [name for name in ("depth", "nodes", "movetime") if getattr(args, name) is not None]
+    if len(chosen) > 1:
+        raise ValueError(f"give one of --depth, --nodes, --movetime, not {' and '.join(chosen)}")
+    if args.depth is not None and not 1 <= args.depth <= 63:
+        raise ValueError(f"the depth must be 1..63, not {args.depth}")
+    for name in ("nodes", "movetime"):
+        if getattr(args, name) is not None and getattr(args, name) <= 0:
+            raise ValueError(f"--{name} must be positive")
+    if not chosen:
+        return Limits(depth=5)
+    return Limits(depth=args.depth, nodes=args.nodes, movetime_ms=args.movetime)
+
+
+def cmd_analyze(args):
+    """Iterative deepening on the board: a line per finished iteration, then the best move."""
+    from host.driver import SearchDriver, score_text
+    game = _board_from_arg(args.fen)
+    limits = _limits(args)
+    with _open_board(args) as hw:
+        driver = SearchDriver(hw, fmax_hz=args.fmax * 1e6)
+        phase, _ = driver.oracle.tables_for(game)
+        print(f"position {game.fen()}")
+        print(f"oracle: {phase} tables")
+        if not any(True for _ in game.legal_moves):
+            print("no legal move: " + ("checkmate" if game.is_check() else "stalemate"))
+            return 0
+
+        def show(it):
+            print(f"depth {it.depth:2} score {score_text(it.score):9} nodes {it.total_nodes:9} "
+                  f"nps {it.nps():9} time {it.hardware_ms:8.1f} ms (wall {it.wall_ms / 1000:.1f} s) "
+                  f"pv {game.variation_san(it.pv) if it.pv else ''}", flush=True)
+
+        iterations = driver.analyse(game, limits, on_iteration=show, new_table=True)
+    best = iterations[-1].pv[0] if iterations and iterations[-1].pv else None
+    print(f"bestmove {best.uci() if best else '(none)'}")
+    return 0
+
+
+def cmd_uci(args):
+    """The UCI engine on stdin/stdout."""
+    from host.board import HardwareBoard
+    from host.link import LinkClient
+    from host.uci import UciEngine
+    simulated = []
+
+    def make_board():
+        from hdl.eval.tables import FULL
+        port = args.port
+        if port is None:
+            from sim.board_sim import SimulatedBoard
+            if not simulated or not simulated[0].running:
+                simulated[:] = [SimulatedBoard(FULL)]
+            port = simulated[0].device
+        return HardwareBoard(LinkClient(port, baud=args.baud), FULL)
+
+    try:
+        UciEngine(make_board).run()
+    finally:
+        for board in simulated:
+            board.close()
+    return 0
+
+
+def cmd_play(args):
+    """A game against the machine in the terminal."""
+    from host.driver import Limits, SearchDriver, score_text
+    game = _board_from_arg(args.fen)
+    human = chess.WHITE if args.color == "white" else chess.BLACK
+    with _open_board(args) as hw:
+        driver = SearchDriver(hw, fmax_hz=args.fmax * 1e6)
+        while not game.is_game_over(claim_draw=True):
+            print()
+            print(game.unicode(orientation=human) if args.unicode else game)
+            if game.turn == human:
+                text = input(f"your move ({'white' if human else 'black'}; SAN or UCI, 'quit'): ").strip()
+                if text in ("quit", "exit"):
+                    return 0
+                try:
+                    game.push(game.parse_san(text) if not _looks_uci(text) else _uci_move(game, text))
+                except ValueError as error:
+                    print(f"not a legal move here: {text} ({error})")
+                continue
+            iterations = driver.analyse(game, Limits(movetime_ms=args.movetime))
+            move = iterations[-1].pv[0]
+            print(f"suprem plays {game.san(move)} (depth {iterations[-1].depth}, "
+                  f"score {score_text(iterations[-1].score)}, {iterations[-1].total_nodes} nodes)")
+            game.push(move)
+        print(game)
+        print(f"game over: {game.result(claim_draw=True)}")
+    return 0
+
+
+def _looks_uci(text):
+    return len(text) in (4, 5) and text[0] in "abcdefgh" and text[1] in "12345678" and text[2] in "abcdefgh"
+
+
+def _uci_move(game, text):
+    move = chess.Move.from_uci(text)
+    if move not in game.legal_moves:
+        raise ValueError("illegal")
+    return move
+
+
+def cmd_sim(args):
+    """Start a simulated board and print its serial device; runs until interrupted."""
+    import time
+    from sim.board_sim import SimulatedBoard
+    start = time.monotonic()
+    with SimulatedBoard() as board:
+        print(f"simulated board on {board.device} (started in {time.monotonic() - start:.2f} s; "
+              f"Ctrl-C stops it)", flush=True)
+        try:
+            while board.running:
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass
     return 0
 
 
@@ -268,6 +401,13 @@ def cmd_verify_search(args):
         return _verify(args, check, positions, summary)
 
 
+def _board_options(parser):
+    parser.add_argument("--port", help="the board's serial device (default: start a simulated board)")
+    parser.add_argument("--baud", type=int, default=1_000_000, help="the link's rate (1000000)")
+    parser.add_argument("--fmax", type=float, default=23.7,
+                        help="the board's clock in MHz, for hardware time (23.7: the ULX3S-85F build)")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="suprem", description="The SUPREM chess machine.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -279,7 +419,28 @@ def build_parser():
     perft.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     perft.add_argument("depth", type=int)
     perft.add_argument("--divide", action="store_true", help="the count after each legal root move")
+    _board_options(perft)
     perft.set_defaults(func=cmd_perft)
+    analyze = sub.add_parser("analyze", help="analyse a position on the board: iterative deepening, "
+                                             "a line per depth, the best move")
+    analyze.add_argument("fen", help="a FEN (quoted), or 'startpos'")
+    analyze.add_argument("--depth", type=int, help="the last iteration's depth (default 5)")
+    analyze.add_argument("--nodes", type=int, help="stop after about N nodes")
+    analyze.add_argument("--movetime", type=float, help="hardware milliseconds (cycles / Fmax)")
+    _board_options(analyze)
+    analyze.set_defaults(func=cmd_analyze)
+    uci = sub.add_parser("uci", help="run as a UCI engine on stdin/stdout")
+    _board_options(uci)
+    uci.set_defaults(func=cmd_uci)
+    play = sub.add_parser("play", help="play a game against the machine in the terminal")
+    play.add_argument("--color", choices=("white", "black"), default="white", help="your colour (white)")
+    play.add_argument("--movetime", type=float, default=200, help="the machine's hardware ms per move (200)")
+    play.add_argument("--fen", default="startpos", help="the starting position (startpos)")
+    play.add_argument("--unicode", action="store_true", help="draw the board with chess symbols")
+    _board_options(play)
+    play.set_defaults(func=cmd_play)
+    sim = sub.add_parser("sim", help="start a simulated board and print its serial device")
+    sim.set_defaults(func=cmd_sim)
     search = sub.add_parser("search", help="search a position with the hardware alpha-beta search, "
                                            "iterative deepening to DEPTH")
     search.add_argument("fen", help="a FEN (quoted), or 'startpos'")
@@ -325,12 +486,16 @@ def build_parser():
 
 
 def main(argv=None):
+    from host.link import LinkError
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except ValueError as error:       # bad FEN, impossible position
+    except ValueError as error:       # bad FEN, impossible position, bad limits
         print(f"suprem: {error}", file=sys.stderr)
         return 2
+    except LinkError as error:        # no board, a board that stopped answering
+        print(f"suprem: {error}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         return 130
 

@@ -10,7 +10,7 @@ from hdl.search.controller import SPEC, Job, StartCommand
 from hdl.search.microsequencer import microcode_entries
 from hdl.search.frame import INFINITY
 from hdl.search.hashtable import TableEntry
-from hdl.top import MICROCODE_UNIT, Machine, SideIn
+from hdl.top import MACHINE_PORTS, MICROCODE_UNIT, Machine, SideIn
 
 from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
 from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
@@ -22,7 +22,7 @@ __all__ = ["VerilatedMachine", "machine_executable", "SearchResult", "move_of_wo
 
 LAYOUTS = {"halfmove": HalfmoveLayout, "sidein": SideIn, "startcommand": StartCommand, "job": Job,
            "tableentry": TableEntry,
-           "history": Machine().signature.members["history"].shape, **TABLE_LAYOUTS}
+           "history": MACHINE_PORTS.members["history"].shape, **TABLE_LAYOUTS}
 
 
 def machine_executable(eval_params=FULL, quiet=False):

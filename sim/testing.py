@@ -57,14 +57,17 @@ def _outcomes(results_xml):
     return outcomes
 
 
-def simulate(component, *testbenches, clocked=True, vcd=None):
-    """Run async testbenches (``async def tb(ctx)``) on ``component`` in the Amaranth simulator."""
+def simulate(component, *testbenches, clocked=True, vcd=None, processes=()):
+    """Run async testbenches (``async def tb(ctx)``) on ``component`` in the Amaranth simulator,
+    with background ``processes`` (watchers) that run until the testbenches end."""
     from amaranth.sim import Simulator
     sim = Simulator(component)
     if clocked:
         sim.add_clock(1e-8)
     for testbench in testbenches:
         sim.add_testbench(testbench)
+    for process in processes:
+        sim.add_process(process)
     if vcd:
         with sim.write_vcd(vcd):
             sim.run()

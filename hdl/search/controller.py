@@ -106,7 +106,7 @@ CONTROL = data.StructLayout({
 STATUSES = [
     "start",        # a job is waiting
     "search",       # ... and it is a search (else a perft)
-    "found",        # the last response found a move
+    "found",        # the last response found a move (never while the job is being stopped)
     "illegal",      # the side that just moved left its king attacked
     "at_leaf",      # perft: ply == depth limit
     "at_root",      # ply == 0
@@ -115,8 +115,8 @@ STATUSES = [
     "in_check",     # the side to move is in check (the generator's live output)
     "checked",      # ... as the node found it on entry
     "legal",        # the node has searched a legal move
-    "at_max",       # the deepest ply: no child can be searched
-    "cutoff",       # the candidate value >= beta
+    "at_max",       # the deepest ply, or the job is being stopped: no child is searched
+    "cutoff",       # the candidate value >= beta, or the job is being stopped
     "repeated",     # the position repeats one since the last irreversible move (not at the root)
     "table_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
@@ -141,7 +141,11 @@ class Controller(wiring.Component):
     """Interface attributes
     --------------------
     start : In(StartCommand)            begin a job from the position set up
+    stop : In(1)                        end the job early: the search unwinds to the root (no
+                                        node searches a child any more, none stores to the
+                                        transposition table), perft stops counting
     busy : Out(1)
+    stopped : Out(1)                    the last job was stopped (its results are partial)
     count, cycles : Out(64)             the last job's nodes (perft: leaves), its length in cycles
     score : Out(signed(16))             the last search's value, from the side to move's view
     best_move : Out(MoveWord)           ... and its best move (0 when there is none)
@@ -165,7 +169,9 @@ class Controller(wiring.Component):
         self._image, self._entry, self._max_ply, self._hash_bits = image, entry, max_ply, hash_bits
         super().__init__({
             "start": In(StartCommand),
+            "stop": In(1),
             "busy": Out(1),
+            "stopped": Out(1),
             "count": Out(64),
             "cycles": Out(64),
             "score": Out(signed(16)),
@@ -262,12 +268,15 @@ class Controller(wiring.Component):
         # --- status for branches --------------------------------------------------------------
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.king_attacked.bit_select(~self.side, 1))
+        # Stopping: every branch that would go deeper or on to the next move goes back up instead.
+        with m.If(self.stop & self.busy):
+            m.d.sync += self.stopped.eq(1)
         status = {
-            "start": requested, "search": job == Job.SEARCH, "found": response.found,
+            "start": requested, "search": job == Job.SEARCH, "found": response.found & ~self.stopped,
             "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": ply == 0,
             "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.in_check,
-            "checked": frame.checked, "legal": frame.legal, "at_max": ply == self._max_ply - 1,
-            "cutoff": candidate >= frame.beta, "repeated": self.repeated & (ply != 0),
+            "checked": frame.checked, "legal": frame.legal, "at_max": (ply == self._max_ply - 1) | self.stopped,
+            "cutoff": (candidate >= frame.beta) | self.stopped, "repeated": self.repeated & (ply != 0),
             "table_cut": table_cut, "hash_move": frame.hash_move.as_value() != 0,
             "hash_again": (frame.hash_move.as_value() != 0)
                           & (response.move.as_value() == frame.hash_move.as_value()),
@@ -348,7 +357,8 @@ class Controller(wiring.Component):
             m.d.comb += bound.eq(Bound.EXACT)
         m.d.comb += [
             self.table_slot_index.eq(frame.slot),
-            self.table_store.valid.eq(control.table_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)),
+            self.table_store.valid.eq(control.table_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)
+                                      & ~self.stopped),
             self.table_store.entry.check.eq(frame.check),
             self.table_store.entry.depth.eq(frame.depth),
             self.table_store.entry.bound.eq(bound),
@@ -383,7 +393,7 @@ class Controller(wiring.Component):
         m.d.comb += updated.eq(frame)
         with m.If(self.start.valid & ~self.busy):
             m.d.sync += [requested.eq(1), job.eq(self.start.job), depth.eq(self.start.depth), ply.eq(0),
-                         self.busy.eq(1), root_material.eq(self.material)]
+                         self.busy.eq(1), self.stopped.eq(0), root_material.eq(self.material)]
             m.d.comb += [
                 updated.alpha.eq(self.start.alpha), updated.beta.eq(self.start.beta),
                 updated.alpha0.eq(self.start.alpha), updated.depth.eq(self.start.depth),

@@ -1,0 +1,121 @@
+"""The board's top levels: the machine behind the host link.
+
+``LinkedMachine`` takes and gives the link's bytes as streams (the simulated board feeds them
+from a pseudo-terminal); ``UartMachine`` puts a UART in front of it (the FPGA boards).
+"""
+
+from amaranth import Module, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from ..eval.tables import FULL
+from ..top import MACHINE_PORTS, Machine
+from .executor import CommandExecutor
+from .framing import RECEIVE_DEPTH, FrameReceiver, ReplyTransmitter
+from .uart import UartReceiver, UartTransmitter
+
+__all__ = ["HostLink", "LinkedMachine", "UartMachine"]
+
+
+class HostLink(wiring.Component):
+    """The link's protocol engine: frames in, commands executed on the machine, replies out.
+
+    Interface attributes
+    --------------------
+    rx : In(stream of 8 bits)       bytes from the host (always ready)
+    rx_error : In(1)                a UART framing error
+    tx : Out(stream of 8 bits)      bytes to the host
+    idle : Out(1)                   no frame executing, no reply waiting or being sent
+    machine : the machine's ports, flipped
+    """
+
+    def __init__(self, *, max_ply, hash_bits):
+        self._max_ply, self._hash_bits = max_ply, hash_bits
+        super().__init__({
+            "rx": In(stream.Signature(8)),
+            "rx_error": In(1),
+            "tx": Out(stream.Signature(8)),
+            "idle": Out(1),
+            "machine": Out(MACHINE_PORTS.flip()),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.receiver = receiver = FrameReceiver()
+        m.submodules.executor = executor = CommandExecutor(max_ply=self._max_ply, hash_bits=self._hash_bits)
+        m.submodules.transmitter = transmitter = ReplyTransmitter()
+        m.submodules.frames = frames = Memory(shape=8, depth=RECEIVE_DEPTH, init=[])
+        write, read = frames.write_port(), frames.read_port()
+        wiring.connect(m, wiring.flipped(self.rx), receiver.data)
+        wiring.connect(m, transmitter.data, wiring.flipped(self.tx))
+        wiring.connect(m, executor.machine, wiring.flipped(self.machine))
+        m.d.comb += [
+            receiver.line_error.eq(self.rx_error),
+            write.en.eq(receiver.buffer_write.en), write.addr.eq(receiver.buffer_write.addr),
+            write.data.eq(receiver.buffer_write.data),
+            receiver.free.eq(executor.free),
+            executor.frame.eq(receiver.frame),
+            executor.counters.eq(receiver.counters),
+            read.addr.eq(executor.buffer_addr), executor.buffer_data.eq(read.data),
+            transmitter.write.eq(executor.reply_write),
+            transmitter.send.eq(executor.send),
+            transmitter.resend.eq(executor.resend),
+            transmitter.nak_corrupt.eq(receiver.corrupt),
+            executor.reply_ready.eq(transmitter.ready),
+            self.idle.eq(executor.free & transmitter.idle & ~receiver.frame.valid),
+        ]
+        return m
+
+
+class LinkedMachine(wiring.Component):
+    """The machine behind the link, with the link's bytes as streams.
+
+    Interface attributes
+    --------------------
+    rx : In(stream of 8 bits), tx : Out(stream of 8 bits)
+    idle : Out(1)                   the link idle and no job running: nothing happens until a
+                                    byte arrives
+    """
+
+    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12):
+        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
+        super().__init__({"rx": In(stream.Signature(8)), "tx": Out(stream.Signature(8)), "idle": Out(1)})
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.machine = machine = Machine(**self._params)
+        m.submodules.link = link = HostLink(max_ply=self._params["max_ply"], hash_bits=self._params["hash_bits"])
+        wiring.connect(m, link.machine, machine)
+        wiring.connect(m, wiring.flipped(self.rx), link.rx)
+        wiring.connect(m, link.tx, wiring.flipped(self.tx))
+        m.d.comb += self.idle.eq(link.idle & ~machine.busy & ~machine.hash_busy)
+        return m
+
+
+class UartMachine(wiring.Component):
+    """The machine behind the link and a UART at ``divisor`` cycles per bit.
+
+    Interface attributes
+    --------------------
+    rx : In(1), tx : Out(1)         the serial lines (idle high)
+    """
+
+    def __init__(self, *, divisor, max_ply=64, eval_params=FULL, hash_bits=12):
+        self._divisor = divisor
+        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
+        super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1)})
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.receiver = receiver = UartReceiver(self._divisor)
+        m.submodules.transmitter = transmitter = UartTransmitter(self._divisor)
+        m.submodules.machine = machine = Machine(**self._params)
+        m.submodules.link = link = HostLink(max_ply=self._params["max_ply"], hash_bits=self._params["hash_bits"])
+        wiring.connect(m, link.machine, machine)
+        wiring.connect(m, receiver.data, link.rx)
+        wiring.connect(m, link.tx, transmitter.data)
+        line_error = Signal()
+        m.d.comb += [receiver.rx.eq(self.rx), self.tx.eq(transmitter.tx),
+                     line_error.eq(receiver.framing_error | receiver.overrun), link.rx_error.eq(line_error)]
+        return m

@@ -1,0 +1,335 @@
+"""Executes the link's command frames on the machine (protocol: ``protocol.py``)."""
+
+from amaranth import Cat, Const, Module, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from ..encoding import Halfmove, HalfmoveOp, MARKER, PieceType
+from ..eval.tables import TableAddress, TableSelect
+from ..top import MACHINE_PORTS
+from .framing import MAX_REPLY, RECEIVE_DEPTH, LinkCounters
+from .protocol import (
+    HALFMOVE_BYTES, HISTORY_BYTES, MAX_FRAME, NAK, PROTOCOL_VERSION, REPLY, WRITE_WORD_BYTES,
+    Command, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status, payload_bytes,
+)
+
+__all__ = ["CommandExecutor"]
+
+GATHER_BYTES = max(HISTORY_BYTES, payload_bytes(Start))     # the widest field read at once
+
+
+class CommandExecutor(wiring.Component):
+    """Reads a good frame from the receive buffer, acts on the machine and writes the reply.
+
+    A frame whose sequence number and type equal the last one executed has its reply sent
+    again instead. A payload's length is checked before anything is done, so a refused command
+    changes nothing. While a job runs only STATUS and STOP are taken; the others are refused
+    with ``NAK BUSY``. A node limit from START
+    stops the job when its count reaches the limit.
+
+    Latency: a few cycles per payload byte, plus the machine's own (emptying the board: 128
+    cycles and a halfmove per piece; HASH_CLEAR: the table's sweep).
+
+    Interface attributes
+    --------------------
+    frame : In({valid, bank, length})       from the receiver
+    free : Out(1)                           no frame being executed
+    buffer_addr : Out(range(RECEIVE_DEPTH)), buffer_data : In(8)   the receive memory
+                                            (synchronous read: data one cycle after address)
+    reply_write : Out({en, addr, data}), send : Out({valid, length}), resend : Out(1)
+    reply_ready : In(1)                     to the reply transmitter
+    counters : In(LinkCounters)             the receiver's, for STATUS
+    machine : the machine's ports, flipped
+    """
+
+    def __init__(self, *, max_ply, hash_bits):
+        self._max_ply, self._hash_bits = max_ply, hash_bits
+        super().__init__({
+            "frame": In(data.StructLayout({"valid": 1, "bank": 1, "length": range(MAX_FRAME + 1)})),
+            "free": Out(1),
+            "buffer_addr": Out(range(RECEIVE_DEPTH)),
+            "buffer_data": In(8),
+            "reply_write": Out(data.StructLayout({"en": 1, "addr": range(MAX_REPLY), "data": 8})),
+            "send": Out(data.StructLayout({"valid": 1, "length": range(MAX_REPLY + 1)})),
+            "resend": Out(1),
+            "reply_ready": In(1),
+            "counters": In(LinkCounters),
+            "machine": Out(MACHINE_PORTS.flip()),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        machine = self.machine
+        bank = Signal()
+        length = Signal(range(MAX_FRAME + 1))       # sequence, type and payload
+        index = Signal(range(MAX_FRAME + 1))        # the next byte to read
+        m.d.comb += self.buffer_addr.eq(Cat(index[:MAX_FRAME.bit_length() - 1], bank))
+        sequence, kind = Signal(8), Signal(8)
+        last_sequence, last_kind, has_last = Signal(8), Signal(8), Signal()
+
+        # Gathering payload bytes: ``gathered`` shifts each byte in from the top, so an n-byte
+        # little-endian field is its top n bytes.
+        gathered = Signal(8 * GATHER_BYTES)
+        left = Signal(range(GATHER_BYTES + 1))      # bytes still to gather for the field
+        primed = Signal()                           # buffer_data holds the byte at index - 1
+
+        def top_bytes(count):
+            return gathered[8 * (GATHER_BYTES - count):]
+
+        # The reply: header and payload shifted out a byte per cycle into the reply buffer.
+        outgoing = Signal(8 * MAX_REPLY)
+        out_length = Signal(range(MAX_REPLY + 1))
+        out_index = Signal(range(MAX_REPLY + 1))
+
+        def reply(payload=None, size=0, nak=None):
+            header = Cat(sequence, Const(NAK, 8) if nak is not None else (kind | REPLY))
+            body = Const(nak, 8) if nak is not None else (payload if payload is not None else Const(0, 0))
+            m.d.sync += [outgoing.eq(Cat(header, body)), out_length.eq(2 + (1 if nak is not None else size)),
+                         out_index.eq(0)]
+            m.next = "REPLY"
+
+        # Limits and checks.
+        payload_length = Signal(range(MAX_FRAME + 1))
+        m.d.comb += payload_length.eq(length - 2)
+        remainder = Signal(range(MAX_FRAME + 1))    # for checking a payload is whole records
+        record = Signal(range(GATHER_BYTES + 1))
+        node_limit = Signal(64)
+        with m.If(machine.busy & (node_limit != 0) & (machine.count >= node_limit)):
+            m.d.comb += machine.stop.eq(1)
+
+        flags = Signal(PositionFlags)
+        address = Signal(TableAddress)
+        square = Signal(7)                          # emptying: markers 0..63, then pieces
+        wait = Signal(2)
+
+        def gather(count, then):
+            m.d.sync += left.eq(count)
+            m.next = then
+
+        def gathering():
+            """Shift in a byte per cycle until the field is whole; true in the cycle it is."""
+            whole = Signal()
+            with m.If(left != 0):
+                with m.If(primed):
+                    m.d.sync += [gathered.eq(Cat(gathered[8:], self.buffer_data)), left.eq(left - 1)]
+                    with m.If(left != 1):
+                        m.d.sync += index.eq(index + 1)
+                with m.Else():
+                    m.d.sync += [primed.eq(1), index.eq(index + 1)]
+            m.d.comb += whole.eq(left == 0)
+            return whole
+
+        def next_field(count):
+            """Start gathering the next field of ``count`` bytes (index is at its first byte)."""
+            m.d.sync += [left.eq(count), primed.eq(0)]
+
+        def done_with_payload():
+            """At a record boundary with no byte left."""
+            return ~primed & (index >= length)
+
+        with m.FSM():
+            with m.State("IDLE"):
+                m.d.comb += self.free.eq(1)
+                with m.If(self.frame.valid):
+                    m.d.sync += [bank.eq(self.frame.bank), length.eq(self.frame.length), index.eq(0),
+                                 primed.eq(0)]
+                    gather(2, "HEADER")
+            with m.State("HEADER"):
+                with m.If(gathering()):
+                    m.d.sync += [sequence.eq(top_bytes(2)[:8]), kind.eq(top_bytes(2)[8:16]),
+                                 index.eq(2), primed.eq(0)]
+                    m.next = "DISPATCH"
+            with m.State("DISPATCH"):
+                m.d.sync += [last_sequence.eq(sequence), last_kind.eq(kind), has_last.eq(1)]
+                with m.If(has_last & (sequence == last_sequence) & (kind == last_kind)):
+                    m.next = "RESEND"
+                with m.Elif(machine.busy & (kind != Command.STATUS) & (kind != Command.STOP)
+                            & (kind >= Command.STATUS) & (kind <= Command.HASH_CLEAR)):
+                    reply(nak=NakReason.BUSY)
+                with m.Else():
+                    with m.Switch(kind):
+                        for command, payload, per_record, state in (
+                                (Command.STATUS, 0, 0, "STATUS"), (Command.RESET, 0, 0, "RESET"),
+                                (Command.POSITION, 1, HALFMOVE_BYTES, "POSITION"),
+                                (Command.HISTORY, 1, HISTORY_BYTES, "HISTORY"),
+                                (Command.WRITE, payload_bytes(TableAddress), WRITE_WORD_BYTES, "WRITE"),
+                                (Command.CHECKSUM, payload_bytes(TableSelect), 0, "CHECKSUM"),
+                                (Command.START, payload_bytes(Start), 0, "START"),
+                                (Command.STOP, 0, 0, "STOP"), (Command.PROBE, 0, 0, "PROBE"),
+                                (Command.HASH_CLEAR, 0, 0, "HASH_CLEAR")):
+                            with m.Case(command):
+                                if per_record:
+                                    with m.If(payload_length < payload):
+                                        reply(nak=NakReason.LENGTH)
+                                    with m.Else():
+                                        m.d.sync += [remainder.eq(payload_length - payload), record.eq(per_record)]
+                                        m.next = f"CHECK_{state}"
+                                else:
+                                    with m.If(payload_length != payload):
+                                        reply(nak=NakReason.LENGTH)
+                                    with m.Else():
+                                        gather(payload, state)
+                        with m.Default():
+                            reply(nak=NakReason.UNKNOWN)
+
+            # --- a payload of whole records: its length after the fixed part is a multiple ----
+            for state in ("POSITION", "HISTORY", "WRITE"):
+                with m.State(f"CHECK_{state}"):
+                    with m.If(remainder == 0):
+                        fixed = 1 if state != "WRITE" else payload_bytes(TableAddress)
+                        gather(fixed, f"{state}_FIXED")
+                    with m.Elif(remainder < record):
+                        reply(nak=NakReason.LENGTH)
+                    with m.Else():
+                        m.d.sync += remainder.eq(remainder - record)
+
+            with m.State("RESEND"):
+                with m.If(self.reply_ready):
+                    m.d.comb += self.resend.eq(1)
+                    m.next = "IDLE"
+
+            with m.State("STATUS"):
+                status = Signal(Status)
+                m.d.comb += [
+                    status.flags.busy.eq(machine.busy), status.flags.stopped.eq(machine.stopped),
+                    status.count.eq(machine.count), status.cycles.eq(machine.cycles),
+                    status.score.eq(machine.score), status.best_move.eq(machine.best_move),
+                    status.key.eq(machine.key),
+                    status.frames.eq(self.counters.frames), status.dropped.eq(self.counters.dropped),
+                    status.oversized.eq(self.counters.oversized), status.overruns.eq(self.counters.overruns),
+                    status.version.eq(PROTOCOL_VERSION), status.max_ply.eq(self._max_ply),
+                    status.hash_bits.eq(self._hash_bits),
+                ]
+                reply(status, payload_bytes(Status))
+
+            with m.State("RESET"):                  # stop a job, then empty everything
+                m.d.comb += machine.stop.eq(1)
+                m.d.sync += [node_limit.eq(0), square.eq(0), flags.eq(0)]
+                with m.If(~machine.busy):
+                    m.d.comb += [machine.history_clear.eq(1), machine.hash_clear.eq(1)]
+                    m.next = "EMPTY"
+
+            # --- POSITION: empty the board (if asked), the halfmoves, the side -----------------
+            with m.State("POSITION_FIXED"):
+                with m.If(gathering()):
+                    m.d.sync += [flags.eq(top_bytes(1)), square.eq(0)]
+                    with m.If(PositionFlags(top_bytes(1)).clear):
+                        m.next = "EMPTY"
+                    with m.Else():
+                        m.next = "HALFMOVES"
+                    next_field(HALFMOVE_BYTES)
+            with m.State("EMPTY"):
+                # Markers first (the inverse of setting a position up), then the pieces.
+                board = machine.board
+                on_square = Signal(Halfmove)
+                present = Signal()
+                s = square[:6]
+                with m.If(~square[6]):
+                    m.d.comb += [present.eq(board.markers.bit_select(s, 1)), on_square.piece.eq(MARKER)]
+                with m.Else():
+                    m.d.comb += [on_square.piece.eq(Cat(board.type0.bit_select(s, 1), board.type1.bit_select(s, 1),
+                                                        board.type2.bit_select(s, 1), board.colour.bit_select(s, 1))),
+                                 present.eq(on_square.piece.type != PieceType.EMPTY)]
+                m.d.comb += [on_square.op.eq(HalfmoveOp.REMOVE), on_square.square.eq(s)]
+                m.d.comb += [machine.setup.valid.eq(present), machine.setup.payload.eq(on_square)]
+                with m.If(~present | machine.setup.ready):
+                    m.d.sync += square.eq(square + 1)
+                    with m.If(square == 127):
+                        with m.If(kind == Command.RESET):
+                            m.next = "RESET_TABLE"
+                        with m.Else():
+                            m.next = "HALFMOVES"
+            with m.State("HALFMOVES"):
+                with m.If(done_with_payload()):
+                    m.d.comb += [machine.side_in.valid.eq(1), machine.side_in.side.eq(flags.black)]
+                    reply()
+                with m.Else():
+                    with m.If(gathering()):
+                        m.d.comb += [machine.setup.valid.eq(1), machine.setup.payload.eq(top_bytes(2)[:Halfmove.size])]
+                        with m.If(machine.setup.ready):
+                            next_field(HALFMOVE_BYTES)
+            with m.State("RESET_TABLE"):
+                with m.If(~machine.hash_busy):
+                    reply()
+
+            # --- HISTORY -------------------------------------------------------------------------
+            with m.State("HISTORY_FIXED"):
+                with m.If(gathering()):
+                    m.d.comb += machine.history_clear.eq(top_bytes(1)[0])
+                    next_field(HISTORY_BYTES)
+                    m.next = "ENTRIES"
+            with m.State("ENTRIES"):
+                entry = HistoryEntry(top_bytes(HISTORY_BYTES))
+                with m.If(done_with_payload()):
+                    reply()
+                with m.Else():
+                    with m.If(gathering()):
+                        with m.If(machine.history_ready):
+                            m.d.comb += [machine.history.valid.eq(1), machine.history.entry.key.eq(entry.key),
+                                         machine.history.entry.irreversible.eq(entry.irreversible != 0)]
+                            next_field(HISTORY_BYTES)
+
+            # --- WRITE ---------------------------------------------------------------------------
+            with m.State("WRITE_FIXED"):
+                with m.If(gathering()):
+                    m.d.sync += address.eq(top_bytes(payload_bytes(TableAddress))[:TableAddress.size])
+                    next_field(WRITE_WORD_BYTES)
+                    m.next = "WORDS"
+            with m.State("WORDS"):
+                with m.If(done_with_payload()):
+                    reply()
+                with m.Else():
+                    with m.If(gathering()):
+                        m.d.comb += [machine.write.valid.eq(1), machine.write.payload.address.eq(address),
+                                     machine.write.payload.data.eq(top_bytes(3))]
+                        with m.If(machine.write.ready):
+                            m.d.sync += address.index.eq(address.index + 1)
+                            next_field(WRITE_WORD_BYTES)
+
+            # --- CHECKSUM ------------------------------------------------------------------------
+            with m.State("CHECKSUM"):
+                with m.If(gathering()):
+                    m.d.comb += [machine.checksum_request.valid.eq(1),
+                                 machine.checksum_request.payload.eq(top_bytes(1)[:TableSelect.size])]
+                    with m.If(machine.checksum_request.ready):
+                        m.next = "CHECKSUM_WAIT"
+            with m.State("CHECKSUM_WAIT"):
+                with m.If(machine.checksum.valid):
+                    reply(machine.checksum.crc, 4)
+
+            # --- jobs ----------------------------------------------------------------------------
+            with m.State("START"):
+                with m.If(gathering()):
+                    start = Start(top_bytes(payload_bytes(Start)))
+                    m.d.comb += [machine.start.valid.eq(1), machine.start.job.eq(start.job.kind),
+                                 machine.start.depth.eq(start.depth), machine.start.alpha.eq(start.alpha),
+                                 machine.start.beta.eq(start.beta)]
+                    m.d.sync += node_limit.eq(start.node_limit)
+                    reply()
+            with m.State("STOP"):
+                m.d.comb += machine.stop.eq(1)
+                reply()
+            with m.State("PROBE"):                  # the key and the table's read settle first
+                m.d.sync += wait.eq(wait + 1)
+                with m.If(wait == 3):
+                    probe = Signal(Probe)
+                    m.d.comb += [probe.hit.eq(machine.hash_hit), probe.entry.eq(machine.hash_probe)]
+                    reply(probe, payload_bytes(Probe))
+            with m.State("HASH_CLEAR"):
+                m.d.comb += machine.hash_clear.eq(1)
+                m.next = "RESET_TABLE"
+
+            # --- the reply ------------------------------------------------------------------------
+            with m.State("REPLY"):
+                with m.If(self.reply_ready | (out_index != 0)):
+                    m.d.comb += [self.reply_write.en.eq(1), self.reply_write.addr.eq(out_index),
+                                 self.reply_write.data.eq(outgoing[:8])]
+                    m.d.sync += [outgoing.eq(outgoing >> 8), out_index.eq(out_index + 1)]
+                    with m.If(out_index + 1 == out_length):
+                        m.next = "SEND"
+            with m.State("SEND"):
+                m.d.comb += [self.send.valid.eq(self.reply_ready), self.send.length.eq(out_length)]
+                m.d.sync += wait.eq(0)
+                with m.If(self.reply_ready):
+                    m.next = "IDLE"
+        return m

@@ -1,0 +1,131 @@
+"""The host link's protocol (shared/DESIGN.md §4.4), defined once for the hardware
+(``hdl/link/``) and the host (``host/link.py``).
+
+A frame is ``[sequence | type | payload | CRC-32]``, COBS-encoded and ended by a 0x00 byte.
+The CRC-32 is ``zlib.crc32`` of sequence, type and payload, little-endian; multi-byte fields
+are little-endian too. The board answers each good command frame with one reply frame of the
+same sequence number: type ``command | REPLY`` with the command's reply payload, or ``NAK``
+with a reason byte. A frame that arrives corrupt (bad CRC, bad COBS, a UART framing error
+inside it), truncated or longer than ``MAX_FRAME`` is dropped and counted, never acted on, and
+answered by ``NAK`` ``CORRUPT`` with sequence 0 (the host sends its frame again). A good frame
+with the sequence number and type of the last one executed is not executed again: its reply is
+sent again (the host retransmits when a reply is lost).
+
+Commands (payload → reply payload):
+
+* ``STATUS`` → :data:`Status`: busy, the job's progress and the last result, link counters.
+* ``RESET`` → nothing: stops a job, empties the board, the game history and the
+  transposition table.
+* ``POSITION`` ``flags`` (bit 0 black to move, bit 1 empty the board first), halfmoves (2 bytes
+  each, :class:`~hdl.encoding.Halfmove`) → nothing. Emptying the board removes every piece and
+  marker the generator holds, so a position is set without knowing the last one.
+* ``HISTORY`` ``flags`` (bit 0 forget the history first), entries (:data:`HistoryEntry`, 9
+  bytes each) → nothing: positions of the game before the root, oldest first, root last.
+* ``WRITE`` :data:`~hdl.eval.tables.TableAddress` (3 bytes), data words (3 bytes each) → nothing:
+  table (or microcode) writes at consecutive indices from the address.
+* ``CHECKSUM`` :data:`~hdl.eval.tables.TableSelect` (1 byte) → the table's CRC-32 (4 bytes).
+* ``START`` :data:`Start` → nothing: a search or perft begins; poll ``STATUS``.
+* ``STOP`` → nothing: the job unwinds and ends (``STATUS`` shows it stopped).
+* ``PROBE`` → :data:`~hdl.search.hashtable.TableEntry` and a hit byte: the transposition
+  table's entry for the position on the board.
+* ``HASH_CLEAR`` → nothing: empties the transposition table.
+
+Refused with ``NAK``: an unknown type (``UNKNOWN``), a payload of the wrong length
+(``LENGTH``), a command that changes the board or the tables while a job runs (``BUSY``).
+"""
+
+import enum
+
+from amaranth import signed
+from amaranth.lib import data
+
+from ..encoding import MoveWord
+from ..search.controller import Job
+from ..search.hashtable import TableEntry
+from ..search.zobrist import KEY_BITS
+
+__all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALFMOVE_BYTES",
+           "HISTORY_BYTES", "WRITE_WORD_BYTES", "Start", "Status", "StatusFlags", "Probe",
+           "HistoryEntry", "PositionFlags", "PROTOCOL_VERSION", "payload_bytes"]
+
+PROTOCOL_VERSION = 1
+
+#: The longest frame, before COBS: sequence, type, payload and CRC (one block RAM per buffer).
+MAX_FRAME = 2048
+
+#: ``zlib.crc32`` of any frame followed by its own CRC (little-endian).
+RESIDUE = 0x2144DF1C
+
+
+class Command(enum.IntEnum):
+    STATUS = 0x01
+    RESET = 0x02
+    POSITION = 0x03
+    HISTORY = 0x04
+    WRITE = 0x05
+    CHECKSUM = 0x06
+    START = 0x07
+    STOP = 0x08
+    PROBE = 0x09
+    HASH_CLEAR = 0x0A
+
+
+#: A reply's type is the command's with this bit set.
+REPLY = 0x80
+NAK = 0xFF
+
+
+class NakReason(enum.IntEnum):
+    CORRUPT = 1     # a frame was dropped (its sequence number could not be trusted)
+    UNKNOWN = 2     # no such command
+    LENGTH = 3      # the payload's length does not fit the command
+    BUSY = 4        # a job is running
+
+
+HALFMOVE_BYTES = 2
+HISTORY_BYTES = 9
+WRITE_WORD_BYTES = 3
+
+PositionFlags = data.StructLayout({"black": 1, "clear": 1, "unused": 6})
+
+#: One position of the game's history: its Zobrist key (side included), and whether the move
+#: reaching it was irreversible.
+HistoryEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 8})
+
+#: START's payload: the job, its depth, the search window and a node limit (0: none).
+Start = data.StructLayout({
+    "job": data.StructLayout({"kind": Job, "unused": 7}),
+    "depth": 8,
+    "alpha": signed(16),
+    "beta": signed(16),
+    "node_limit": 64,
+})
+
+StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "unused": 5})
+
+#: STATUS's reply: the job's state, its nodes (perft: leaves) and cycles so far, the last
+#: search's score and best move, the Zobrist key of the position on the board, the link's
+#: counters and the build's parameters.
+Status = data.StructLayout({
+    "flags": StatusFlags,
+    "count": 64,
+    "cycles": 64,
+    "score": signed(16),
+    "best_move": MoveWord,
+    "key": KEY_BITS,
+    "frames": 16,           # good frames received
+    "dropped": 16,          # frames dropped: bad CRC, bad COBS, UART framing errors
+    "oversized": 16,        # frames dropped for their length
+    "overruns": 16,         # frames dropped because the previous one was still executing
+    "version": 8,
+    "max_ply": 8,
+    "hash_bits": 8,
+})
+
+#: PROBE's reply.
+Probe = data.StructLayout({"hit": 8, "entry": TableEntry})
+
+
+def payload_bytes(layout):
+    """The bytes a layout occupies in a payload (whole bytes, padded)."""
+    return (layout.size + 7) // 8

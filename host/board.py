@@ -1,0 +1,183 @@
+"""The machine as the host sees it: a board behind a link (a real one on a serial port, or the
+simulated board), with positions, tables, searches and perft as methods.
+
+    with open_board(port=None) as board:      # no port: start a simulated board
+        board.set_position(chess.Board())
+        board.download(store)
+        result = board.search(4)
+"""
+
+import contextlib
+from dataclasses import dataclass
+
+import chess
+
+from hdl.eval.tables import FULL, TableKind
+from hdl.search.controller import Job
+from hdl.search.frame import INFINITY
+from sim.models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
+from sim.models.repetition import game_history
+from sim.models.search import follow_best_moves
+
+from .link import LinkClient
+
+__all__ = ["HardwareBoard", "JobResult", "open_board", "move_of_word"]
+
+
+def move_of_word(word):
+    """The python-chess move of a move word (None for 0)."""
+    from hdl.encoding import MoveWord, unpack
+    if not word:
+        return None
+    fields = unpack(MoveWord, word)
+    return chess.Move(fields["from_sq"], fields["to_sq"], fields["promotion"] or None)
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """A finished (or stopped) job: the search's value from the side to move's view and best
+    move (perft: the leaves in ``nodes``), its nodes and cycles, whether it was stopped."""
+    score: int
+    move: chess.Move
+    nodes: int
+    cycles: int
+    stopped: bool
+
+
+class HardwareBoard:
+    """The machine behind ``client`` (a :class:`~host.link.LinkClient`), built with the
+    evaluator ``eval_params``."""
+
+    def __init__(self, client, eval_params=FULL):
+        self.client, self.eval_params = client, eval_params
+        self.board = None               # the position set last
+        self.store = None               # the table store downloaded last
+        self._tables = {}               # (unit, kind) -> checksum known to be on the board
+
+    # --- positions -------------------------------------------------------------------------------
+    def set_position(self, board):
+        """The position (rejected with ``PositionError`` when impossible) and the game's
+        positions a repetition can reach (from ``board.move_stack``)."""
+        validate_board(board)
+        self.client.set_position(setup_halfmoves(board), black_to_move=not board.turn)
+        self.client.set_history(game_history(board))
+        self.board = board.copy()
+
+    set_board = set_position        # (the name sim.machine_sim.VerilatedMachine uses)
+
+    def key(self):
+        """The Zobrist key of the position on the board, the side to move included."""
+        return self.client.status().key
+
+    def _apply(self, halfmoves, side_after_black):
+        self.client.set_position(halfmoves, black_to_move=side_after_black, clear=False)
+
+    # --- tables ----------------------------------------------------------------------------------
+    def download(self, store, microcode=None):
+        """Make the board's tables those of ``store`` (a ``TableStore``): a table whose checksum
+        on the board already matches is not sent. The position is taken off while tables change
+        (the evaluator's sums depend on them) and put back. Returns the tables sent."""
+        if store.params != self.eval_params:
+            raise ValueError("the tables are for another evaluator configuration than the board's")
+        changed = []
+        for (unit, kind), entries in store.tables.items():
+            expected = store.checksum(unit, kind)
+            if self._tables.get((unit, kind)) == expected:
+                continue
+            if self.client.checksum(unit, kind) == expected:
+                self._tables[(unit, kind)] = expected
+                continue
+            changed.append((unit, kind, entries, expected))
+        if changed:
+            if self.board is not None:
+                self.client.set_position([], black_to_move=False)
+            for unit, kind, entries, expected in changed:
+                self.client.write_table(unit, kind, 0, entries)
+                self._tables.pop((unit, kind), None)
+                if self.client.checksum(unit, kind) != expected:
+                    raise RuntimeError(f"unit {unit} {TableKind(kind).name}: the checksum read back differs")
+                self._tables[(unit, kind)] = expected
+            if self.board is not None:
+                self.set_position(self.board)
+        self.store = store
+        return [(unit, kind) for unit, kind, _, _ in changed]
+
+    write_store = download
+
+    # --- jobs ------------------------------------------------------------------------------------
+    def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0):
+        if not 0 <= depth < 64:
+            raise ValueError(f"search depth must be 0..63, not {depth}")
+        if not -INFINITY <= alpha < beta <= INFINITY:
+            raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
+        self.client.start(Job.SEARCH, depth, alpha, beta, node_limit)
+
+    def start_perft(self, depth):
+        if not 0 <= depth < 64:
+            raise ValueError(f"perft depth must be 0..63, not {depth}")
+        self.client.start(Job.PERFT, depth)
+
+    def result(self, status):
+        return JobResult(status.score, move_of_word(status.best_move), status.count, status.cycles, status.stopped)
+
+    def finish(self, deadline=None, on_progress=None):
+        """Wait for the job (stopping it at ``deadline``, a ``time.monotonic()``); its result."""
+        status = self.client.wait(deadline=deadline, on_progress=on_progress)
+        if status.busy:
+            self.client.stop()
+            status = self.client.wait()
+        return self.result(status)
+
+    def search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, deadline=None, on_progress=None):
+        self.start_search(depth, alpha, beta, node_limit)
+        return self.finish(deadline, on_progress)
+
+    def perft(self, depth):
+        """Hardware perft from the position set: ``(leaves, cycles)``."""
+        self.start_perft(depth)
+        result = self.finish()
+        return result.nodes, result.cycles
+
+    def clear_hash(self):
+        self.client.clear_hash()
+
+    def principal_variation(self, board=None, limit=64):
+        """The last search's principal variation from the position set (``board``), from the
+        transposition table's best moves; the board is left as it was."""
+        board = board or self.board
+        made = []
+
+        def best_word(game):
+            hit, entry = self.client.probe()
+            if not hit:
+                return 0
+            from hdl.encoding import MoveWord, pack
+            return pack(MoveWord, **entry["move"])
+
+        def play(game, move):
+            halfmoves = move_halfmoves(game, move)
+            self._apply(halfmoves, side_after_black=game.turn == chess.WHITE)
+            made.append((halfmoves, game.turn == chess.WHITE))
+
+        line = follow_best_moves(board, best_word, play, limit)
+        for halfmoves, _ in reversed(made):
+            self._apply(inverse(halfmoves), side_after_black=False)
+        self._apply([], side_after_black=not board.turn)
+        return line
+
+
+@contextlib.contextmanager
+def open_board(port=None, *, eval_params=FULL, baud=1_000_000):
+    """A :class:`HardwareBoard` on ``port``, or on a simulated board started for it (and
+    stopped after) when ``port`` is None."""
+    simulated = None
+    try:
+        if port is None:
+            from sim.board_sim import SimulatedBoard
+            simulated = SimulatedBoard(eval_params)
+            port = simulated.device
+        with LinkClient(port, baud=baud) as client:
+            yield HardwareBoard(client, eval_params)
+    finally:
+        if simulated is not None:
+            simulated.close()

@@ -1,0 +1,157 @@
+"""The simulated board over its link: the Verilated board top (link + machine) on a
+pseudo-terminal, driven by the host's link client exactly as a real board would be."""
+
+import random
+import time
+
+import chess
+import pytest
+
+from hdl.link.protocol import NAK, REPLY, Command, NakReason
+from hdl.search.controller import Job
+from host.board import HardwareBoard
+from host.link import CommandRefused, FrameDecoder, LinkClient, encode_frame
+from sim.models.position import MachinePosition
+from sim.models.zobrist import position_key
+from sim.search_check import SearchPair, table_store
+
+from .conftest import shared_positions
+
+
+@pytest.fixture(scope="module")
+def board():
+    from sim.board_sim import SimulatedBoard
+    with SimulatedBoard() as simulated, LinkClient(simulated.device) as client:
+        yield HardwareBoard(client)
+
+
+def _key(game):
+    return position_key(MachinePosition.from_board(game), 0 if game.turn else 1)
+
+
+def test_status_names_the_build(board):
+    status = board.client.status()
+    assert (status.version, status.max_ply, status.hash_bits) == (1, 64, 12)
+    assert not status.busy
+
+
+def test_positions_reach_the_board_exactly(board):
+    records = shared_positions("random-positions.epd", limit=30) + shared_positions("special-positions.epd", limit=10)
+    for record in records:
+        board.set_position(record.board)
+        assert board.key() == _key(record.board), record.board.fen()
+
+
+def test_perft_over_the_link(board):
+    for record in shared_positions("perft-standard.epd"):
+        board.set_position(record.board)
+        leaves, cycles = board.perft(3)
+        assert leaves == int(record.operations["D3"]), record.board.fen()
+        assert cycles > leaves
+
+
+def test_search_over_the_link_equals_the_reference(board):
+    pair = SearchPair(board, table_store(board.eval_params, "patterns"))
+    problems = []
+    for record in shared_positions("random-positions.epd", limit=12):
+        for depth in (1, 2):
+            _, _, diffs = pair.compare(record.board, depth)
+            problems += [f"{record.board.fen()}: {d}" for d in diffs]
+    assert not problems, "\n".join(problems[:10])
+
+
+def test_tables_on_the_board_are_not_sent_again(board):
+    store = table_store(board.eval_params, "material")
+    board.download(store)
+    board._tables.clear()                   # forget what was sent: the checksums must tell
+    assert board.download(store) == []
+    changed = table_store(board.eval_params, "random", seed=7)
+    sent = board.download(changed)
+    assert sent and all(changed.checksum(u, k) == board.client.checksum(u, k) for u, k in sent)
+
+
+def test_stop_and_node_limit_unwind_to_the_root(board):
+    game = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    board.download(table_store(board.eval_params, "material"))
+    board.set_position(game)
+    board.clear_hash()
+    limited = board.search(12, node_limit=3000)
+    assert limited.stopped and 3000 <= limited.nodes < 3100
+    assert board.key() == _key(game)
+    board.start_search(12)
+    time.sleep(0.2)
+    board.client.stop()
+    stopped = board.finish()
+    assert stopped.stopped and board.key() == _key(game)
+    whole = board.search(2)                 # the board goes on working
+    assert not whole.stopped and whole.move in game.legal_moves
+
+
+def test_refusals_change_nothing(board):
+    game = chess.Board()
+    board.set_position(game)
+    with pytest.raises(CommandRefused, match="unknown"):
+        board.client.command(0x33)
+    with pytest.raises(CommandRefused, match="length"):
+        board.client.command(Command.POSITION, b"\x02\x01")          # half a halfmove
+    with pytest.raises(CommandRefused, match="length"):
+        board.client.command(Command.START, b"\x01\x02")
+    board.start_search(12)
+    with pytest.raises(CommandRefused, match="busy"):
+        board.client.set_position([], black_to_move=False)
+    board.client.stop()
+    board.finish()
+    assert board.key() == _key(game)
+
+
+def _raw_reply(client, frame, timeout=1.0):
+    client.port.write(frame)
+    decoder, deadline = FrameDecoder(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for reply in decoder.feed(client.port.read(max(1, client.port.in_waiting))):
+            return reply
+        time.sleep(0.001)
+    return None
+
+
+def test_a_repeated_frame_is_answered_not_executed_again(board):
+    board.set_position(chess.Board())
+    payload = (bytes([Job.SEARCH.value, 12]) + (-32001).to_bytes(2, "little", signed=True)
+               + (32001).to_bytes(2, "little", signed=True) + bytes(8))
+    start = encode_frame(77, Command.START, payload)
+    first = _raw_reply(board.client, start)
+    again = _raw_reply(board.client, start)     # a retransmission: its reply was "lost"
+    assert first == (77, Command.START | REPLY, b"") and again == first
+    fresh = _raw_reply(board.client, encode_frame(78, Command.START, payload))
+    assert fresh == (78, NAK, bytes([NakReason.BUSY]))      # executed: the first job still runs
+    board.client.stop()
+    board.finish()
+
+
+def test_garbage_on_the_line_is_never_acted_on(board):
+    game = chess.Board("8/8/4k3/8/2R5/8/4K3/8 w - - 0 1")
+    board.set_position(game)
+    before = board.client.status()
+    rng = random.Random(11)
+    noise = bytearray(rng.randrange(256) for _ in range(10_000))
+    commands = [encode_frame(rng.randrange(256), Command.START, bytes([1, 5]) + bytes(12)),
+                encode_frame(rng.randrange(256), Command.POSITION, b"\x03"),
+                encode_frame(rng.randrange(256), Command.RESET),
+                encode_frame(rng.randrange(256), Command.HASH_CLEAR)]
+    for _ in range(300):                        # corrupted and truncated commands
+        frame = bytearray(rng.choice(commands))
+        if rng.random() < 0.5:              # one bit flipped (not into a delimiter)
+            i = rng.randrange(len(frame) - 1)
+            frame[i] ^= rng.choice([1 << bit for bit in range(8) if frame[i] != 1 << bit])
+        else:
+            frame = frame[:rng.randrange(1, len(frame) - 1)] + b"\0"
+        noise += frame
+    board.client.port.write(bytes(noise))
+    time.sleep(0.5)
+    board.client.port.reset_input_buffer()
+    after = board.client.status()
+    assert not after.busy and after.count == before.count and after.cycles == before.cycles
+    assert after.key == _key(game)
+    assert after.dropped + after.oversized > before.dropped + before.oversized
+    board.set_position(chess.Board())           # the link goes on working
+    assert board.key() == _key(chess.Board())
