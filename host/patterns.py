@@ -25,6 +25,9 @@ __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "Paw
 #: The files of each wing's shelter.
 WINGS = {"king": (5, 6, 7), "queen": (0, 1, 2)}
 
+#: The files a castled king stands on, per wing (a king on f1 has only stepped aside).
+CASTLED_FILES = {"king": (6, 7), "queen": (0, 1, 2)}
+
 COLOURS = (chess.WHITE, chess.BLACK)
 
 
@@ -103,8 +106,9 @@ class ShelterFirstOrder:
 
 
 class ShelterRecognizer:
-    """Per side whose king stands on its back rank on the wing: 25 per near shelter pawn, 16 per
-    far one, less 20 when two files have neither and 45 when all three have neither."""
+    """Per side whose king stands on its back rank where castling puts it (g or h; a, b or c
+    for the queen's wing): 25 per near shelter pawn, 16 per far one, less 20 when two files
+    have neither and 45 when all three have neither."""
 
     NEAR, FAR = 25, 16
     PENALTY = {0: 0, 1: 0, 2: 20, 3: 45}
@@ -112,6 +116,7 @@ class ShelterRecognizer:
 
     def __init__(self, wing="king"):
         self.files = WINGS[wing]
+        self.king_files = CASTLED_FILES[wing]
 
     def score(self, king_home, near, far):
         if not king_home:
@@ -121,7 +126,8 @@ class ShelterRecognizer:
 
     def side_score(self, board, colour):
         king = board.king(colour)
-        home = king is not None and chess.square_rank(king) == _rank(colour, 0) and chess.square_file(king) in self.files
+        home = (king is not None and chess.square_rank(king) == _rank(colour, 0)
+                and chess.square_file(king) in self.king_files)
         return self.score(home, [_pawn_on(board, colour, f, 1) for f in self.files],
                           [_pawn_on(board, colour, f, 2) for f in self.files])
 
@@ -129,16 +135,16 @@ class ShelterRecognizer:
         return self.side_score(board, chess.WHITE) - self.side_score(board, chess.BLACK)
 
     def _unit(self, colour):
-        files = self.files
+        files, king_files = self.files, self.king_files
 
         def description(piece, square):
             if piece.color != colour:
                 return {}
             file, relative = chess.square_file(square), _rank(colour, chess.square_rank(square))
+            if piece.piece_type == chess.KING and relative == 0 and file in king_files:
+                return {"king": 1}
             if file not in files:
                 return {}
-            if piece.piece_type == chess.KING and relative == 0:
-                return {"king": 1}
             if piece.piece_type == chess.PAWN and relative in (1, 2):
                 return {f"{'near' if relative == 1 else 'far'}{files.index(file)}": 1}
             return {}
@@ -235,8 +241,9 @@ class PawnStructure:
 
 
 class KingSafety:
-    """Each king's danger: on its back rank on a wing, 12 per missing pawn of the three in
-    front; elsewhere 20 + 5 per rank advanced, + 8 on the four centre files. The value is
+    """Each king's danger: on its back rank where castling puts it (g, h; a, b, c), 12 per
+    missing pawn of the three shield pawns of that wing; elsewhere 20 + 5 per rank advanced,
+    + 8 on the four centre files. The value is
     (Black's danger - White's) x (phase + 1) // 2, with the phase 0..3 from the non-pawn
     material on the board (knight and bishop 3, rook 5, queen 9): <= 12, <= 30, <= 50, more."""
 
@@ -249,7 +256,7 @@ class KingSafety:
 
     def danger(self, king_relative, kingside, queenside):
         rank, file = king_relative >> 3, king_relative & 7
-        if rank == 0 and file >= 5:
+        if rank == 0 and file >= 6:
             return 12 * (3 - sum(kingside))
         if rank == 0 and file <= 2:
             return 12 * (3 - sum(queenside))
