@@ -16,12 +16,16 @@ from hdl.encoding import MoveWord, pack, unpack
 from hdl.eval.tables import DATA_BITS, TableAddress, TableSelect
 from hdl.link.framing import cobs_decode, cobs_encode
 from hdl.link.protocol import (
-    MAX_FRAME, NAK, REPLY, Command, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status,
+    MAX_FRAME, NAK, REPLY, Command, Fill, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status,
     payload_bytes,
 )
 
 __all__ = ["LinkClient", "LinkError", "BoardNotAnswering", "CommandRefused", "encode_frame",
            "FrameDecoder", "BoardStatus"]
+
+
+#: The shortest run of one value a table download sends by FILL rather than word by word.
+FILL_RUN = 64
 
 
 class LinkError(Exception):
@@ -122,6 +126,7 @@ class LinkClient:
         self._decoder = FrameDecoder()
         self._sequence = os.urandom(1)[0]
         self.retransmissions = 0
+        self.bytes_sent = self.bytes_received = 0     # on the line, both ways
         self._port.reset_input_buffer()
         # Two status requests with different sequence numbers: the second cannot be taken for
         # a repeat of whatever the board executed last.
@@ -152,6 +157,7 @@ class LinkClient:
             if attempt:
                 self.retransmissions += 1
             self._port.write(frame)
+            self.bytes_sent += len(frame)
             reply = self._await_reply(self._sequence, command, timeout or self._timeout)
             if reply is None:
                 continue
@@ -169,6 +175,7 @@ class LinkClient:
         while time.monotonic() < deadline:
             waiting = max(1, self._port.in_waiting)
             data = self._port.read(waiting)
+            self.bytes_received += len(data)
             if not data:
                 time.sleep(0.0005)
                 continue
@@ -216,14 +223,37 @@ class LinkClient:
         self.command(command, head + bytes(records))
 
     def write_table(self, unit, kind, start, words):
-        """Write ``words`` (24-bit) to a table from index ``start``, in frames of consecutive
-        indices."""
+        """Make a table's entries from index ``start`` equal ``words`` (24-bit): runs of one
+        value (``FILL_RUN`` or longer, zeros above all) by FILL, the rest by WRITE frames of
+        consecutive indices."""
+        words = [w & ((1 << DATA_BITS) - 1) for w in words]
         per_frame = (MAX_FRAME - 12) // 3
-        for offset in range(0, len(words), per_frame):
-            chunk = words[offset:offset + per_frame]
-            address = _layout_bytes(TableAddress, index=start + offset, table=kind, unit=unit)
-            body = b"".join((w & ((1 << DATA_BITS) - 1)).to_bytes(3, "little") for w in chunk)
-            self.command(Command.WRITE, address + body)
+        pending_start, pending = start, []
+
+        def flush():
+            for offset in range(0, len(pending), per_frame):
+                chunk = pending[offset:offset + per_frame]
+                address = _layout_bytes(TableAddress, index=pending_start + offset, table=kind, unit=unit)
+                self.command(Command.WRITE, address + b"".join(w.to_bytes(3, "little") for w in chunk))
+            pending.clear()
+
+        i = 0
+        while i < len(words):
+            j = i
+            while j < len(words) and words[j] == words[i]:
+                j += 1
+            if j - i >= FILL_RUN:
+                flush()
+                for offset in range(i, j, 0xFFFF):
+                    count = min(0xFFFF, j - offset)
+                    self.command(Command.FILL, _layout_bytes(
+                        Fill, address={"index": start + offset, "table": kind, "unit": unit}, count=count,
+                        data=words[i]))
+                pending_start = start + j
+            else:
+                pending.extend(words[i:j])
+            i = j
+        flush()
 
     def checksum(self, unit, kind):
         return int.from_bytes(self.command(Command.CHECKSUM, _layout_bytes(TableSelect, table=kind, unit=unit)),

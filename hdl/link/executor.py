@@ -10,7 +10,7 @@ from ..top import MACHINE_PORTS
 from .framing import MAX_REPLY, RECEIVE_DEPTH, LinkCounters
 from .protocol import (
     HALFMOVE_BYTES, HISTORY_BYTES, MAX_FRAME, NAK, PROTOCOL_VERSION, REPLY, WRITE_WORD_BYTES,
-    Command, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status, payload_bytes,
+    Command, Fill, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status, payload_bytes,
 )
 
 __all__ = ["CommandExecutor"]
@@ -99,6 +99,7 @@ class CommandExecutor(wiring.Component):
 
         flags = Signal(PositionFlags)
         address = Signal(TableAddress)
+        fill_count, fill_data = Signal(16), Signal(24)
         square = Signal(7)                          # emptying: markers 0..63, then pieces
         wait = Signal(2)
 
@@ -144,7 +145,7 @@ class CommandExecutor(wiring.Component):
                 with m.If(has_last & (sequence == last_sequence) & (kind == last_kind)):
                     m.next = "RESEND"
                 with m.Elif(machine.busy & (kind != Command.STATUS) & (kind != Command.STOP)
-                            & (kind >= Command.STATUS) & (kind <= Command.HASH_CLEAR)):
+                            & (kind >= Command.STATUS) & (kind <= Command.FILL)):
                     reply(nak=NakReason.BUSY)
                 with m.Else():
                     with m.Switch(kind):
@@ -156,7 +157,8 @@ class CommandExecutor(wiring.Component):
                                 (Command.CHECKSUM, payload_bytes(TableSelect), 0, "CHECKSUM"),
                                 (Command.START, payload_bytes(Start), 0, "START"),
                                 (Command.STOP, 0, 0, "STOP"), (Command.PROBE, 0, 0, "PROBE"),
-                                (Command.HASH_CLEAR, 0, 0, "HASH_CLEAR")):
+                                (Command.HASH_CLEAR, 0, 0, "HASH_CLEAR"),
+                                (Command.FILL, payload_bytes(Fill), 0, "FILL")):
                             with m.Case(command):
                                 if per_record:
                                     with m.If(payload_length < payload):
@@ -285,6 +287,20 @@ class CommandExecutor(wiring.Component):
                         with m.If(machine.write.ready):
                             m.d.sync += address.index.eq(address.index + 1)
                             next_field(WRITE_WORD_BYTES)
+
+            with m.State("FILL"):
+                with m.If(gathering()):
+                    fill = Fill(top_bytes(payload_bytes(Fill))[:Fill.size])
+                    m.d.sync += [address.eq(fill.address), fill_count.eq(fill.count), fill_data.eq(fill.data)]
+                    m.next = "FILLING"
+            with m.State("FILLING"):
+                with m.If(fill_count == 0):
+                    reply()
+                with m.Else():
+                    m.d.comb += [machine.write.valid.eq(1), machine.write.payload.address.eq(address),
+                                 machine.write.payload.data.eq(fill_data)]
+                    with m.If(machine.write.ready):
+                        m.d.sync += [address.index.eq(address.index + 1), fill_count.eq(fill_count - 1)]
 
             # --- CHECKSUM ------------------------------------------------------------------------
             with m.State("CHECKSUM"):

@@ -29,6 +29,8 @@ Commands (payload → reply payload):
 * ``PROBE`` → :data:`~hdl.search.hashtable.TableEntry` and a hit byte: the transposition
   table's entry for the position on the board.
 * ``HASH_CLEAR`` → nothing: empties the transposition table.
+* ``FILL`` :data:`Fill` → nothing: one value written at consecutive indices of a table (a
+  table's long runs of zeros, cleared in one frame).
 
 Refused with ``NAK``: an unknown type (``UNKNOWN``), a payload of the wrong length
 (``LENGTH``), a command that changes the board or the tables while a job runs (``BUSY``).
@@ -40,13 +42,14 @@ from amaranth import signed
 from amaranth.lib import data
 
 from ..encoding import MoveWord
+from ..eval.tables import TableAddress
 from ..search.controller import Job
 from ..search.hashtable import TableEntry
 from ..search.zobrist import KEY_BITS
 
 __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALFMOVE_BYTES",
            "HISTORY_BYTES", "WRITE_WORD_BYTES", "Start", "Status", "StatusFlags", "Probe",
-           "HistoryEntry", "PositionFlags", "PROTOCOL_VERSION", "payload_bytes"]
+           "HistoryEntry", "PositionFlags", "Fill", "PROTOCOL_VERSION", "payload_bytes"]
 
 PROTOCOL_VERSION = 1
 
@@ -68,6 +71,7 @@ class Command(enum.IntEnum):
     STOP = 0x08
     PROBE = 0x09
     HASH_CLEAR = 0x0A
+    FILL = 0x0B
 
 
 #: A reply's type is the command's with this bit set.
@@ -121,6 +125,9 @@ Status = data.StructLayout({
     "max_ply": 8,
     "hash_bits": 8,
 })
+
+#: FILL's payload.
+Fill = data.StructLayout({"address": TableAddress, "count": 16, "data": 24})
 
 #: PROBE's reply.
 Probe = data.StructLayout({"hit": 8, "entry": TableEntry})

@@ -1,0 +1,88 @@
+"""The host link and the simulated board: table download, start-up, simulation speed.
+
+    python -m benchmarks.link [--depth D] [--turnaround MS]
+
+* Table download: the Oracle's middlegame table set (FULL evaluator) sent to an empty
+  simulated board, counted in frames and bytes on the line both ways; the line time at 1 and
+  3 Mbaud is bytes x 10 bits / baud, plus a turnaround per frame (stop and wait; ``MS``, 1 ms
+  by default, a USB serial bridge's latency — not measured here: no board is attached).
+* Start-up: starting the simulated board (cached build) and the first STATUS answered; the
+  first download of the tables (checksums read back for every table).
+* Speed: ``suprem analyze``'s search (iterative deepening to depth D from a middlegame
+  position) on the simulated board: simulated cycles and nodes per second of wall time, against
+  the Verilated machine driven directly (no link) on the same searches in the same run.
+"""
+
+import argparse
+import sys
+import time
+
+import chess
+
+from hdl.eval.tables import FULL
+from host.board import HardwareBoard
+from host.driver import Limits, SearchDriver
+from host.link import LinkClient
+from host.oracle import Oracle
+from sim.board_sim import SimulatedBoard, board_executable
+from sim.machine_sim import VerilatedMachine
+
+POSITION = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--depth", type=int, default=5)
+    parser.add_argument("--turnaround", type=float, default=1.0, help="ms per frame for the projection (1)")
+    args = parser.parse_args(argv)
+    game = chess.Board(POSITION)
+    _, store = Oracle(FULL).tables_for(game)
+    board_executable()
+
+    start = time.perf_counter()
+    with SimulatedBoard() as simulated, LinkClient(simulated.device) as client:
+        ready = time.perf_counter() - start
+        board = HardwareBoard(client)
+        board.set_position(game)
+        before = client.status().frames
+        client.bytes_sent = client.bytes_received = 0
+        start = time.perf_counter()
+        sent = board.download(store)
+        first_download = time.perf_counter() - start
+        frames = client.status().frames - before - 1
+        line_bytes = client.bytes_sent + client.bytes_received
+        print(f"simulated board started and answering in {ready:.2f} s")
+        print(f"table download: {len(sent)} of {len(store.tables)} tables sent (the rest were already zero), "
+              f"{frames} frames, {client.bytes_sent:,} bytes out, {client.bytes_received:,} bytes back, "
+              f"{first_download:.1f} s wall on the simulated board (checksums of all tables included)")
+        for baud in (1e6, 3e6):
+            wire = line_bytes * 10 / baud
+            print(f"  at {baud / 1e6:.0f} Mbaud: {wire:.2f} s on the line, {wire + frames * args.turnaround / 1000:.2f} s "
+                  f"with {args.turnaround:g} ms turnaround per frame")
+
+        driver = SearchDriver(board)
+        start = time.perf_counter()
+        iterations = driver.analyse(game, Limits(depth=args.depth), new_table=True)
+        wall = time.perf_counter() - start
+        nodes, cycles = iterations[-1].total_nodes, iterations[-1].total_cycles
+        print(f"simulated board, analyze to depth {args.depth}: {nodes:,} nodes, {cycles:,} cycles in {wall:.1f} s: "
+              f"{nodes / wall:,.0f} nodes/s, {cycles / wall:,.0f} cycles/s of wall time")
+
+    with VerilatedMachine(FULL) as machine:
+        machine.write_store(store)
+        machine.set_board(game)
+        machine.clear_hash()
+        start = time.perf_counter()
+        direct_nodes = direct_cycles = 0
+        for depth in range(1, args.depth + 1):
+            result = machine.search(depth)
+            direct_nodes += result.nodes
+            direct_cycles += result.cycles
+        direct = time.perf_counter() - start
+        print(f"Verilated machine without the link, the same searches: {direct_nodes:,} nodes, {direct_cycles:,} cycles "
+              f"in {direct:.1f} s: {direct_nodes / direct:,.0f} nodes/s, {direct_cycles / direct:,.0f} cycles/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
