@@ -15,13 +15,18 @@ import chess
 from hdl.eval.tables import FULL, TableKind
 from hdl.search.controller import Job
 from hdl.search.frame import INFINITY
-from sim.models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
+from sim.models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
 from sim.models.repetition import game_history
 from sim.models.search import follow_best_moves
+from sim.models.zobrist import position_key
 
-from .link import LinkClient
+from .link import LinkClient, LinkError
 
-__all__ = ["HardwareBoard", "JobResult", "open_board", "move_of_word"]
+__all__ = ["HardwareBoard", "JobResult", "BoardWasReset", "open_board", "move_of_word"]
+
+
+class BoardWasReset(LinkError):
+    """The board no longer holds the position the host set (it was reset or power-cycled)."""
 
 
 def move_of_word(word):
@@ -62,6 +67,7 @@ class HardwareBoard:
         self.client.set_position(setup_halfmoves(board), black_to_move=not board.turn)
         self.client.set_history(game_history(board))
         self.board = board.copy()
+        self._key = position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
 
     set_board = set_position        # (the name sim.machine_sim.VerilatedMachine uses)
 
@@ -126,7 +132,16 @@ class HardwareBoard:
         if status.busy:
             self.client.stop()
             status = self.client.wait()
+        self.check_position(status)
         return self.result(status)
+
+    def check_position(self, status=None):
+        """Raise :class:`BoardWasReset` unless the board holds the position set last."""
+        status = status or self.client.status()
+        if self.board is not None and status.key != self._key:
+            self.board = None
+            self._tables.clear()            # a power cycle loses them too: checksums will tell
+            raise BoardWasReset("the board lost its position (reset?): set it again")
 
     def search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, deadline=None, on_progress=None):
         self.start_search(depth, alpha, beta, node_limit)

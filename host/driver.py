@@ -127,13 +127,16 @@ class SearchDriver:
         while True:
             status = client.status()
             if not status.busy:
+                self.board.check_position(status)
                 return status
             over = ((stop_event.is_set() and not first)
                     or (cycle_budget is not None and status.cycles >= cycle_budget)
                     or (wall_ms is not None and (time.monotonic() - wall_start) * 1000 >= wall_ms))
             if over:
                 client.stop()
-                return client.wait()
+                status = client.wait()
+                self.board.check_position(status)
+                return status
             time.sleep(poll)
             poll = min(poll * 1.5, 0.02)
 

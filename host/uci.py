@@ -64,6 +64,7 @@ class UciEngine:
         self._stop_search()
         self._jobs.put(None)
         self._worker.join(timeout=10)
+        self._drop_board()
 
     def handle(self, line):
         """One command line; False after ``quit``."""
@@ -192,12 +193,20 @@ class UciEngine:
                     self._search(*job[1:])
             except (LinkError, OSError, RuntimeError) as error:
                 self.send(f"info string the board failed: {error}")
-                self._driver = None
+                self._drop_board()
                 if job[0] == "go":
                     self.send("bestmove 0000")
             finally:
                 if job[0] == "go":
                     self._searching.clear()
+
+    def _drop_board(self):
+        if self._driver is not None:
+            try:
+                self._driver.board.client.close()
+            except OSError:
+                pass
+        self._driver = None
 
     def _ensure_board(self):
         if self._driver is None:

@@ -44,6 +44,14 @@ class SimulatedBoard:
     def running(self):
         return self._proc.poll() is None
 
+    def press_reset(self):
+        """Reset the board as its reset button would: a job stops, the position is lost
+        (downloaded tables and microcode stay, as in block RAM)."""
+        self._proc.stdin.write("reset\n")
+        self._proc.stdin.flush()
+        if self._proc.stdout.readline().strip() != "reset":
+            raise RuntimeError("the simulated board did not reset")
+
     def close(self):
         if self._proc.poll() is None:
             try:

@@ -9,8 +9,8 @@ import pytest
 
 from hdl.link.protocol import NAK, REPLY, Command, NakReason
 from hdl.search.controller import Job
-from host.board import HardwareBoard
-from host.link import CommandRefused, FrameDecoder, LinkClient, encode_frame
+from host.board import BoardWasReset, HardwareBoard
+from host.link import BoardNotAnswering, CommandRefused, FrameDecoder, LinkClient, encode_frame
 from sim.models.position import MachinePosition
 from sim.models.zobrist import position_key
 from sim.search_check import SearchPair, table_store
@@ -19,9 +19,15 @@ from .conftest import shared_positions
 
 
 @pytest.fixture(scope="module")
-def board():
+def simulated():
     from sim.board_sim import SimulatedBoard
-    with SimulatedBoard() as simulated, LinkClient(simulated.device) as client:
+    with SimulatedBoard() as simulated:
+        yield simulated
+
+
+@pytest.fixture(scope="module")
+def board(simulated):
+    with LinkClient(simulated.device) as client:
         yield HardwareBoard(client)
 
 
@@ -155,3 +161,32 @@ def test_garbage_on_the_line_is_never_acted_on(board):
     assert after.dropped + after.oversized > before.dropped + before.oversized
     board.set_position(chess.Board())           # the link goes on working
     assert board.key() == _key(chess.Board())
+
+
+def test_a_board_reset_mid_search_is_noticed_and_recovered_from(board, simulated):
+    game = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    board.download(table_store(board.eval_params, "material"))
+    board.set_position(game)
+    board.start_search(12)
+    time.sleep(0.2)
+    simulated.press_reset()
+    with pytest.raises(BoardWasReset):
+        board.finish()
+    board.download(table_store(board.eval_params, "material"))     # checksums: still there
+    board.set_position(game)
+    result = board.search(2)
+    assert not result.stopped and result.move in game.legal_moves
+
+
+def test_no_board_on_the_port_is_a_clear_error(tmp_path):
+    import os
+    import pty
+    master, slave = pty.openpty()               # a terminal with nothing behind it
+    try:
+        with pytest.raises(BoardNotAnswering, match="no answer to STATUS"):
+            LinkClient(os.ttyname(slave), timeout=0.05, retries=2)
+    finally:
+        os.close(master)
+        os.close(slave)
+    with pytest.raises(BoardNotAnswering, match="cannot open"):
+        LinkClient(str(tmp_path / "no-such-device"))

@@ -229,3 +229,16 @@ def test_transmitter_sends_the_crc_and_cobs_of_the_reply_and_the_fixed_nak():
     expected.insert(7, expected[6])             # reply 5 sent again
     assert decoder.dropped == 0
     assert got == expected
+
+
+def test_host_decoder_survives_garbage_and_recovers():
+    rng = random.Random(8)
+    decoder = FrameDecoder()
+    garbage = bytes(rng.randrange(256) for _ in range(20_000))
+    frames = decoder.feed(garbage)
+    # Anything taken from noise must have passed the CRC (a 2**-32 chance per candidate).
+    assert all(len(f) == 3 for f in frames) and len(frames) <= 1
+    truncated = encode_frame(5, 0x81, b"abcdef")[:-3]
+    good = encode_frame(6, 0x81, b"status")
+    assert decoder.feed(b"\0" + truncated + b"\0" + good) == [(6, 0x81, b"status")]
+    assert decoder.dropped > 50          # about one delimiter in 256 random bytes

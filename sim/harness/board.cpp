@@ -4,7 +4,8 @@
 // On start it prints the terminal's device path on stdout ("device <path>"), then runs: bytes
 // from the terminal enter the link one per cycle, bytes the link sends go to the terminal.
 // While the top is idle (no frame, no reply, no job) it sleeps until a byte arrives. It ends
-// when its standard input closes (the process that started it went away) or reads "quit".
+// when its standard input closes (the process that started it went away) or reads "quit";
+// "reset" on standard input resets the top as a board's reset button would (answer "reset").
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -54,7 +55,15 @@ int main(int argc, char **argv) {
         int ready = poll(fds, 2, quiet ? 1000 : 0);
         if (ready > 0 && (fds[1].revents & (POLLIN | POLLHUP))) {
             ssize_t n = read(0, buffer, sizeof buffer);
-            if (n <= 0 || std::string((char *)buffer, n).find("quit") != std::string::npos) break;
+            if (n <= 0) break;
+            std::string command((char *)buffer, n);
+            if (command.find("quit") != std::string::npos) break;
+            if (command.find("reset") != std::string::npos) {   // the board's reset button
+                incoming.clear();
+                reset(top, cycles);
+                std::printf("reset\n");
+                std::fflush(stdout);
+            }
         }
         if (ready > 0 && (fds[0].revents & POLLIN)) {
             ssize_t n = read(master, buffer, sizeof buffer);
