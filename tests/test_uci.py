@@ -138,3 +138,26 @@ def test_analyze_finds_mate_in_two(capsys, fen, moves):
     assert main(["analyze", fen, "--depth", str(2 * moves - 1)]) == 0
     out = capsys.readouterr().out
     assert f"score mate {moves}" in out, out
+
+
+def test_a_port_without_a_board_is_reported_and_the_engine_keeps_answering():
+    import os
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(ENGINE + ["--port", os.ttyname(slave)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        out, _ = proc.communicate("uci\nposition startpos\ngo depth 1\nisready\nquit\n", timeout=120)
+    finally:
+        os.close(master)
+        os.close(slave)
+    lines = out.splitlines()
+    assert any(line.startswith("info string the board failed") for line in lines), lines
+    assert "bestmove 0000" in lines and "readyok" in lines
+
+
+def test_play_in_the_terminal():
+    proc = subprocess.run([sys.executable, "-m", "host.cli", "play", "--movetime", "2"], input="e4\nxx\nquit\n",
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "suprem plays" in proc.stdout and "not a legal move here: xx" in proc.stdout
