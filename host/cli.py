@@ -55,7 +55,7 @@ def _open_board(args, eval_params=None):
     from hdl.eval.tables import FULL
     from host.board import open_board
     if args.port is None:
-        print("suprem: starting the simulated board (no --port)", file=sys.stderr, flush=True)
+        print("suprem: starting a simulated board", file=sys.stderr, flush=True)
     return open_board(args.port, eval_params=eval_params or FULL, baud=args.baud)
 
 
@@ -383,7 +383,12 @@ def cmd_verify_search(args):
     store = table_store(params, args.tables, seed=args.seed)
     pool = (ProcessPoolExecutor(max_workers=args.jobs, initializer=_reference_worker_init, initargs=(params, store))
             if args.jobs > 0 else _InProcess(_reference_worker_init, (params, store)))
-    with VerilatedMachine(params) as hw, pool:
+    if args.port is None:
+        machine = VerilatedMachine(params)
+    else:                                       # over the link: a board, or "sim"
+        args.port = None if args.port == "sim" else args.port
+        machine = _open_board(args, params)
+    with machine as hw, pool:
         pair = SearchPair(hw, store)
         pending = {r.line: pool.submit(_reference_search, r.board.fen(), args.depth) for r in positions[0]}
         totals = {"nodes": 0, "cycles": 0}
@@ -481,6 +486,9 @@ def build_parser():
     search.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes for the reference search (default: one per core; 0: in this process)")
     search.add_argument("--show", type=int, default=5, help="details of the first N mismatches (5)")
+    search.add_argument("--port", help="search on the board behind this serial device, or 'sim' for a simulated "
+                                       "board over the link (default: the Verilated machine driven directly)")
+    search.add_argument("--baud", type=int, default=1_000_000, help="the link's rate (1000000)")
     search.set_defaults(func=cmd_verify_search)
     return parser
 

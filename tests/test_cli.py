@@ -97,6 +97,19 @@ def test_verify_search_counts_positions(tmp_path, capsys):
     assert out[-2].startswith("hardware: ") and "cycles per node" in out[-2]
 
 
+def test_verify_search_over_the_link(tmp_path, capsys):
+    path = _mixed_file(tmp_path)
+    assert main(["verify", "search", str(path), "--depth", "2", "--jobs", "0", "--port", "sim"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "3 positions, 0 mismatches"
+
+
+def test_analyze_rejects_two_limits_and_a_missing_port(capsys, tmp_path):
+    assert main(["analyze", "startpos", "--depth", "3", "--nodes", "100"]) == 2
+    assert "give one of" in capsys.readouterr().err
+    assert main(["analyze", "startpos", "--port", str(tmp_path / "nothing")]) == 3
+    assert "cannot open" in capsys.readouterr().err
+
+
 def test_verify_search_reports_a_difference_with_its_fen(tmp_path, capsys, monkeypatch):
     import sim.models.search as reference
     monkeypatch.setattr(reference, "EVAL_LIMIT", 5)        # a wrong reference (in this process)
