@@ -406,6 +406,33 @@ def cmd_verify_search(args):
         return _verify(args, check, positions, summary)
 
 
+def cmd_build(args):
+    """Yosys and nextpnr for a board: bitstream and report."""
+    from fpga.build import BuildFailed, build_board
+    try:
+        report = build_board(args.board, clock_mhz=args.clock, build_dir=args.build_dir)
+    except BuildFailed as error:
+        print(f"suprem: {error}", file=sys.stderr)
+        return 1
+    print(report.text())
+    if not report.timing_met():
+        print(f"suprem: timing NOT met at {report.clock_mhz:g} MHz: the bitstream is unreliable "
+              f"(build with a lower --clock)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_program(args):
+    """Load the built bitstream into the board."""
+    from fpga.build import BuildFailed, program_board
+    try:
+        print(program_board(args.board, args.bitstream))
+    except BuildFailed as error:
+        print(f"suprem: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _board_options(parser):
     parser.add_argument("--port", help="the board's serial device (default: start a simulated board)")
     parser.add_argument("--baud", type=int, default=1_000_000, help="the link's rate (1000000)")
@@ -446,6 +473,16 @@ def build_parser():
     play.set_defaults(func=cmd_play)
     sim = sub.add_parser("sim", help="start a simulated board and print its serial device")
     sim.set_defaults(func=cmd_sim)
+    from fpga import BOARD_NAMES
+    build = sub.add_parser("build", help="build the machine for a board: bitstream and report")
+    build.add_argument("--board", choices=BOARD_NAMES, required=True)
+    build.add_argument("--clock", type=float, help="core clock in MHz (the board's default)")
+    build.add_argument("--build-dir", help="where the build goes (build/BOARD)")
+    build.set_defaults(func=cmd_build)
+    program = sub.add_parser("program", help="load the built bitstream into the board")
+    program.add_argument("--board", choices=BOARD_NAMES, required=True)
+    program.add_argument("--bitstream", help="the bitstream (build/BOARD/suprem.bit)")
+    program.set_defaults(func=cmd_program)
     search = sub.add_parser("search", help="search a position with the hardware alpha-beta search, "
                                            "iterative deepening to DEPTH")
     search.add_argument("fen", help="a FEN (quoted), or 'startpos'")

@@ -1,0 +1,132 @@
+"""The machine on real boards (shared/DESIGN.md §2, §7): a board's clock through a PLL to the
+core clock, its USB serial bridge's pins to the UART, and the whole machine behind the link.
+
+``BOARDS`` names each supported board with its amaranth-boards platform, the evaluator the
+machine is built with there and the default core clock; ``BoardTop`` is the design a build
+elaborates for one of them.
+"""
+
+from dataclasses import dataclass
+
+from amaranth import ClockDomain, ClockSignal, Elaboratable, Instance, Module, Signal
+from amaranth.lib import io
+from amaranth.lib.cdc import ResetSynchronizer
+
+from hdl.eval.tables import FULL
+from hdl.link.board import UartMachine
+from hdl.link.uart import divisor_for
+
+from . import BOARD_NAMES
+
+__all__ = ["BoardSpec", "BOARDS", "BoardTop", "ecp5_pll", "EcpPllParams"]
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    name: str
+    platform: str           # amaranth_boards class, "module:Class"
+    family: str
+    clock_mhz: float        # the core clock the machine is built for
+    baud: int
+    eval_params: object = FULL
+    programmer: tuple = ()  # the programming command before the bitstream's path
+
+    def make_platform(self):
+        import importlib
+        module, cls = self.platform.split(":")
+        return getattr(importlib.import_module(module), cls)()
+
+
+BOARDS = {
+    # The whole machine routes at about 24 MHz on the 85F (BENCHMARKS.md): 20 MHz gives 1 Mbaud
+    # at exactly 20 cycles per bit.
+    "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
+                           baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s")),
+}
+
+assert tuple(BOARDS) == BOARD_NAMES
+
+
+@dataclass(frozen=True)
+class EcpPllParams:
+    clki_div: int
+    clkfb_div: int
+    clkop_div: int
+
+    def output_mhz(self, input_mhz):
+        return input_mhz * self.clkfb_div / self.clki_div
+
+    def vco_mhz(self, input_mhz):
+        return self.output_mhz(input_mhz) * self.clkop_div
+
+
+def ecp5_pll(input_mhz, output_mhz):
+    """EHXPLLL dividers giving ``output_mhz`` exactly from ``input_mhz`` (the phase detector at
+    3.125..400 MHz, the VCO at 400..800 MHz, preferring it near 600); ValueError if none does."""
+    best = None
+    for clki_div in range(1, 129):
+        pfd = input_mhz / clki_div
+        if not 3.125 <= pfd <= 400:
+            continue
+        for clkfb_div in range(1, 81):
+            if abs(pfd * clkfb_div - output_mhz) > 1e-9:
+                continue
+            for clkop_div in range(1, 129):
+                vco = output_mhz * clkop_div
+                if 400 <= vco <= 800 and (best is None or abs(vco - 600) < abs(best.vco_mhz(input_mhz) - 600)):
+                    best = EcpPllParams(clki_div, clkfb_div, clkop_div)
+    if best is None:
+        raise ValueError(f"no ECP5 PLL makes {output_mhz} MHz from {input_mhz} MHz exactly")
+    return best
+
+
+class BoardTop(Elaboratable):
+    """The machine on ``board`` at ``clock_mhz`` (the board's default), its link at ``baud``.
+
+    The core clock comes from the board's oscillator through a PLL (ECP5); the core stays in
+    reset until the PLL locks. The UART's rx and tx are the serial bridge's pins.
+    """
+
+    def __init__(self, board, clock_mhz=None, baud=None):
+        self.board = board
+        self.clock_mhz = clock_mhz or board.clock_mhz
+        self.baud = baud or board.baud
+        self.divisor = divisor_for(self.clock_mhz * 1e6, self.baud)
+        self.pll = None                 # (ECP5) set at elaboration, from the board's oscillator
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.oscillator = oscillator = io.Buffer("i", platform.request(platform.default_clk, dir="-"))
+        input_mhz = platform.default_clk_frequency / 1e6
+        m.domains.sync = ClockDomain("sync")
+        locked = Signal()
+        core_clock = Signal()
+        if self.board.family == "ecp5":
+            self.pll = pll = ecp5_pll(input_mhz, self.clock_mhz)
+            m.submodules.pll = Instance(
+                "EHXPLLL",
+                a_FREQUENCY_PIN_CLKI=f"{input_mhz:g}", a_FREQUENCY_PIN_CLKOP=f"{self.clock_mhz:g}",
+                a_ICP_CURRENT="12", a_LPF_RESISTOR="8", a_MFG_ENABLE_FILTEROPAMP="1", a_MFG_GMCREF_SEL="2",
+                p_PLLRST_ENA="DISABLED", p_INTFB_WAKE="DISABLED", p_STDBY_ENABLE="DISABLED",
+                p_DPHASE_SOURCE="DISABLED", p_OUTDIVIDER_MUXA="DIVA", p_OUTDIVIDER_MUXB="DIVB",
+                p_OUTDIVIDER_MUXC="DIVC", p_OUTDIVIDER_MUXD="DIVD",
+                p_CLKI_DIV=pll.clki_div, p_CLKOP_ENABLE="ENABLED", p_CLKOP_DIV=pll.clkop_div,
+                p_CLKOP_CPHASE=pll.clkop_div // 2, p_CLKOP_FPHASE=0, p_FEEDBK_PATH="CLKOP",
+                p_CLKFB_DIV=pll.clkfb_div,
+                i_RST=0, i_STDBY=0, i_CLKI=oscillator.i, o_CLKOP=core_clock, i_CLKFB=core_clock,
+                i_PHASESEL0=0, i_PHASESEL1=0, i_PHASEDIR=1, i_PHASESTEP=1, i_PHASELOADREG=1,
+                i_PLLWAKESYNC=0, i_ENCLKOP=0, o_LOCK=locked)
+        else:
+            if abs(input_mhz - self.clock_mhz) > 1e-9:
+                raise ValueError(f"{self.board.name}: the core runs at the board's {input_mhz:g} MHz")
+            m.d.comb += [core_clock.eq(oscillator.i), locked.eq(1)]
+        m.d.comb += ClockSignal("sync").eq(core_clock)
+        platform.add_clock_constraint(core_clock, self.clock_mhz * 1e6)
+        m.submodules.reset = ResetSynchronizer(~locked, domain="sync")
+
+        uart = platform.request("uart", 0, dir={"rx": "-", "tx": "-", "rts": "-", "dtr": "-"})
+        m.submodules.rx = rx = io.Buffer("i", uart.rx)
+        m.submodules.tx = tx = io.Buffer("o", uart.tx)
+        m.submodules.machine = machine = UartMachine(divisor=self.divisor, eval_params=self.board.eval_params)
+        m.d.comb += [machine.rx.eq(rx.i), tx.o.eq(machine.tx)]
+        return m
