@@ -1,11 +1,13 @@
 """The simulated board: the Verilated board top (``hdl/link/board.py``) behind a
-pseudo-terminal (``sim/harness/board.cpp``), opened by the host exactly like a real board's
-serial port."""
+pseudo-terminal (``sim/harness/board.h``), opened by the host exactly like a real board's
+serial port. By default the terminal's bytes enter the link a byte per cycle; with a UART
+divisor they travel bit by bit on the serial lines of the FPGA boards' top (slower: 10 bits of
+``divisor`` cycles per byte)."""
 
 import subprocess
 
 from hdl.eval.tables import FULL
-from hdl.link.board import LinkedMachine
+from hdl.link.board import LinkedMachine, UartMachine
 
 from .eval_sim import params_variant
 from .verilator import HARNESS, build_harness, verilog_for
@@ -13,20 +15,29 @@ from .verilator import HARNESS, build_harness, verilog_for
 __all__ = ["SimulatedBoard", "board_executable"]
 
 
-def board_executable(eval_params=FULL, quiet=False):
-    """The simulated board's executable, built once and cached."""
-    verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params), variant=params_variant(eval_params),
-                          packages=("movegen", "search", "eval", "link"))
-    return build_harness("board", verilog, HARNESS / "board.cpp", {}, quiet=quiet)
+def board_executable(eval_params=FULL, uart_divisor=None, quiet=False):
+    """The simulated board's executable, built once and cached: the link's byte streams on the
+    terminal, or (``uart_divisor``) the UART's lines at that many cycles per bit."""
+    packages = ("movegen", "search", "eval", "link")
+    if uart_divisor is None:
+        verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params),
+                              variant=params_variant(eval_params), packages=packages)
+        return build_harness("board", verilog, HARNESS / "board.cpp", {}, quiet=quiet)
+    verilog = verilog_for("board_uart", lambda: UartMachine(divisor=uart_divisor, eval_params=eval_params),
+                          variant=params_variant(eval_params) + f"-d{uart_divisor}", packages=packages)
+    return build_harness("board_uart", verilog, HARNESS / "board_uart.cpp", {}, quiet=quiet)
 
 
 class SimulatedBoard:
     """A running simulated board; ``device`` is its serial device. Use as a context manager, or
     call :meth:`close` (the board also ends when this process does)."""
 
-    def __init__(self, eval_params=FULL, executable=None):
+    def __init__(self, eval_params=FULL, executable=None, uart_divisor=None):
         self.eval_params = eval_params
-        self._proc = subprocess.Popen([str(executable or board_executable(eval_params))],
+        command = [str(executable or board_executable(eval_params, uart_divisor))]
+        if uart_divisor is not None:
+            command.append(str(uart_divisor))
+        self._proc = subprocess.Popen(command,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         line = self._proc.stdout.readline().split()
         if len(line) != 2 or line[0] != "device":

@@ -190,3 +190,22 @@ def test_no_board_on_the_port_is_a_clear_error(tmp_path):
         os.close(slave)
     with pytest.raises(BoardNotAnswering, match="cannot open"):
         LinkClient(str(tmp_path / "no-such-device"))
+
+
+def test_the_uart_top_over_its_serial_lines():
+    """The FPGA boards' top (UART and link in front of the machine, SMALL evaluator), its
+    serial lines driven bit by bit at 4 cycles per bit: the same host code works through it."""
+    from hdl.eval.tables import SMALL
+    from sim.board_sim import SimulatedBoard
+    # (A simulated UART byte takes 40 cycles: a 2 KB frame a second or more of wall time.)
+    with SimulatedBoard(SMALL, uart_divisor=4) as simulated, LinkClient(simulated.device, timeout=10.0) as client:
+        board = HardwareBoard(client, SMALL)
+        status = client.status()
+        assert (status.version, status.max_ply) == (1, 64) and status.dropped == 0
+        board.set_position(chess.Board())
+        assert board.perft(2)[0] == 400
+        pair = SearchPair(board, table_store(SMALL, "material"))
+        for record in shared_positions("random-positions.epd", limit=2):
+            _, _, diffs = pair.compare(record.board, 2)
+            assert not diffs, (record.board.fen(), diffs)
+        assert client.status().dropped == 0         # no framing or CRC error on the lines

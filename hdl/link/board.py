@@ -99,12 +99,14 @@ class UartMachine(wiring.Component):
     Interface attributes
     --------------------
     rx : In(1), tx : Out(1)         the serial lines (idle high)
+    idle : Out(1)                   the link idle, nothing being sent, no job running (for
+                                    simulations that sleep meanwhile; unused on a board)
     """
 
     def __init__(self, *, divisor, max_ply=64, eval_params=FULL, hash_bits=12):
         self._divisor = divisor
         self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
-        super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1)})
+        super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1), "idle": Out(1)})
 
     def elaborate(self, platform):
         m = Module()
@@ -117,5 +119,6 @@ class UartMachine(wiring.Component):
         wiring.connect(m, link.tx, transmitter.data)
         line_error = Signal()
         m.d.comb += [receiver.rx.eq(self.rx), self.tx.eq(transmitter.tx),
-                     line_error.eq(receiver.framing_error | receiver.overrun), link.rx_error.eq(line_error)]
+                     line_error.eq(receiver.framing_error | receiver.overrun), link.rx_error.eq(line_error),
+                     self.idle.eq(link.idle & ~machine.busy & ~machine.hash_busy & transmitter.data.ready)]
         return m
