@@ -91,7 +91,7 @@ def test_perft_counts_and_divides(capsys):
 
 def test_verify_search_counts_positions(tmp_path, capsys):
     path = _mixed_file(tmp_path)
-    assert main(["verify", "search", str(path), "--depth", "2", "--jobs", "1"]) == 0
+    assert main(["verify", "search", str(path), "--depth", "1", "--jobs", "1", "--tables", "material"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "3 positions, 0 mismatches"
     assert out[-2].startswith("hardware: ") and "cycles per node" in out[-2]

@@ -27,11 +27,11 @@ def describe(board, got, want):
 
 
 @pytest.mark.parametrize("name, limit", [
-    ("perft-standard.epd", None), ("special-positions.epd", None), ("random-positions.epd", 800),
+    ("perft-standard.epd", None), ("special-positions.epd", None), ("random-positions.epd", 400),
     pytest.param("random-positions.epd", None, marks=pytest.mark.slow),
 ])
 def test_generator_matches_model_and_python_chess(movegen_hw, name, limit):
-    """Every standard and special position and 800 random ones (all 2,000 in the slow suite)."""
+    """Every standard and special position and 400 random ones (all 2,000 in the slow suite)."""
     for record in shared_positions(name, limit):
         diffs = compare_position(movegen_hw, record.board)
         assert not diffs, f"FEN {record.board.fen()}\n" + "\n".join(diffs)
@@ -46,7 +46,7 @@ def random_word(rng):
 
 def test_legality_query(movegen_hw):
     rng = random.Random(7)
-    records = shared_positions("special-positions.epd") + shared_positions("random-positions.epd", 150)
+    records = shared_positions("special-positions.epd") + shared_positions("random-positions.epd", 60)
     previous = []
     for record in records:
         board = record.board

@@ -166,8 +166,8 @@ def test_a_repetition_scores_zero(material):
 
 
 def test_iterative_deepening_keeps_the_transposition_table(patterns):
-    """Depths 1 to 4 one after the other without clearing the table: hash moves from the last
+    """Depths 1 to 3 one after the other without clearing the table: hash moves from the last
     iteration are tried first, entries decide nodes; still node for node equal."""
     for record in _positions(6, seed=7):
-        for depth in (1, 2, 3, 4):
+        for depth in (1, 2, 3):
             _assert_equal(patterns, record.board, depth, clear_table=depth == 1)
