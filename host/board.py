@@ -12,30 +12,23 @@ from dataclasses import dataclass
 
 import chess
 
+from hdl.encoding import MoveWord, pack
 from hdl.eval.tables import FULL, TableKind
 from hdl.search.controller import Job
 from hdl.search.frame import INFINITY
 from sim.models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
 from sim.models.repetition import game_history
+from sim.models.ordering import move_of_word
 from sim.models.search import follow_best_moves
 from sim.models.zobrist import position_key
 
 from .link import LinkClient, LinkError
 
-__all__ = ["HardwareBoard", "JobResult", "BoardWasReset", "open_board", "move_of_word"]
+__all__ = ["HardwareBoard", "JobResult", "BoardWasReset", "open_board"]
 
 
 class BoardWasReset(LinkError):
     """The board no longer holds the position the host set (it was reset or power-cycled)."""
-
-
-def move_of_word(word):
-    """The python-chess move of a move word (None for 0)."""
-    from hdl.encoding import MoveWord, unpack
-    if not word:
-        return None
-    fields = unpack(MoveWord, word)
-    return chess.Move(fields["from_sq"], fields["to_sq"], fields["promotion"] or None)
 
 
 @dataclass(frozen=True)
@@ -164,10 +157,7 @@ class HardwareBoard:
 
         def best_word(game):
             hit, entry = self.client.probe()
-            if not hit:
-                return 0
-            from hdl.encoding import MoveWord, pack
-            return pack(MoveWord, **entry["move"])
+            return pack(MoveWord, **entry["move"]) if hit else 0
 
         def play(game, move):
             halfmoves = move_halfmoves(game, move)

@@ -204,17 +204,10 @@ def cmd_sim(args):
     return 0
 
 
-def _score_text(score):
-    from hdl.search.frame import MATE, MATE_BOUND
-    if abs(score) > MATE_BOUND:
-        plies = MATE - abs(score)
-        return f"mate {(plies + 1) // 2 if score > 0 else -((plies + 1) // 2)}"
-    return f"cp {score}"
-
-
 def cmd_search(args):
     """Iterative deepening with the hardware search on the Verilated machine: a line per depth."""
     from hdl.eval.tables import FULL
+    from host.driver import score_text
     from sim.machine_sim import VerilatedMachine
     from sim.search_check import table_store
     board = _board_from_arg(args.fen)
@@ -231,7 +224,7 @@ def cmd_search(args):
             result = hw.search(depth)
             line = hw.principal_variation(board)
             best = result.move
-            print(f"depth {depth} score {_score_text(result.score)} nodes {result.nodes} cycles {result.cycles} "
+            print(f"depth {depth} score {score_text(result.score)} nodes {result.nodes} cycles {result.cycles} "
                   f"({result.cycles / result.nodes:.1f} per node) pv {' '.join(m.uci() for m in line)}", flush=True)
     print(f"bestmove {best.uci() if best else '(none)'}")
     return 0

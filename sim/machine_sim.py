@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import chess
 
-from hdl.encoding import Halfmove as HalfmoveLayout, MoveWord, unpack
+from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.eval.tables import FULL
 from hdl.search.controller import SPEC, Job, StartCommand
 from hdl.search.microsequencer import microcode_entries
@@ -15,10 +15,11 @@ from hdl.top import MACHINE_PORTS, MICROCODE_UNIT, Machine, SideIn
 from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
 from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from .models.repetition import game_history
+from .models.ordering import move_of_word
 from .models.search import follow_best_moves
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
-__all__ = ["VerilatedMachine", "machine_executable", "SearchResult", "move_of_word"]
+__all__ = ["VerilatedMachine", "machine_executable", "SearchResult"]
 
 LAYOUTS = {"halfmove": HalfmoveLayout, "sidein": SideIn, "startcommand": StartCommand, "job": Job,
            "tableentry": TableEntry,
@@ -29,14 +30,6 @@ def machine_executable(eval_params=FULL, quiet=False):
     verilog = verilog_for("machine", lambda: Machine(eval_params=eval_params), variant=params_variant(eval_params),
                           packages=("movegen", "search", "eval"))
     return build_harness("machine", verilog, HARNESS / "machine.cpp", LAYOUTS, quiet=quiet)
-
-
-def move_of_word(word):
-    """The python-chess move of a move word (None for the empty word 0)."""
-    if not word:
-        return None
-    fields = unpack(MoveWord, word)
-    return chess.Move(fields["from_sq"], fields["to_sq"], fields["promotion"] or None)
 
 
 @dataclass(frozen=True)

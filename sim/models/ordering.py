@@ -11,10 +11,10 @@ from functools import lru_cache
 import chess
 
 from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, SLOT_COUNT, SLOT_INDEX
-from hdl.encoding import MoveWord
+from hdl.encoding import MoveWord, unpack
 from hdl.movegen.layouts import MoveKey
 
-__all__ = ["ordered_moves", "move_word"]
+__all__ = ["ordered_moves", "move_word", "move_of_word"]
 
 _OFFSET = {name: field.offset for name, field in MoveKey}
 _WORD = {name: field.offset for name, field in MoveWord}
@@ -85,3 +85,12 @@ def move_word(board, move):
             | ((move.promotion or 0) << _WORD["promotion"])
             | (board.is_capture(move) << _FLAG["capture"]) | (board.is_en_passant(move) << _FLAG["en_passant"])
             | (board.is_castling(move) << _FLAG["castle"]) | (double_push << _FLAG["double_push"]))
+
+
+def move_of_word(word):
+    """The python-chess move of a move word (None for the empty word 0): the inverse of
+    :func:`move_word` as far as the word's fields go."""
+    if not word:
+        return None
+    fields = unpack(MoveWord, word)
+    return chess.Move(fields["from_sq"], fields["to_sq"], fields["promotion"] or None)
