@@ -156,9 +156,12 @@ class LinkClient:
         for attempt in range(self._retries):
             if attempt:
                 self.retransmissions += 1
-            self._port.write(frame)
-            self.bytes_sent += len(frame)
-            reply = self._await_reply(self._sequence, command, timeout or self._timeout)
+            try:
+                self._port.write(frame)
+                self.bytes_sent += len(frame)
+                reply = self._await_reply(self._sequence, command, timeout or self._timeout)
+            except OSError as error:                # the port went away (unplugged, ended)
+                raise BoardNotAnswering(f"the board's port failed during {_name(command)}: {error}") from None
             if reply is None:
                 continue
             kind, body = reply
@@ -204,7 +207,9 @@ class LinkClient:
         payload = bytearray(_layout_bytes(PositionFlags, black=int(black_to_move), clear=int(clear)))
         for h in halfmoves:
             payload += h.bits.to_bytes(2, "little")
-        self._chunks(Command.POSITION, bytes(payload[:1]), payload[1:], 2)
+        if len(payload) + 6 > MAX_FRAME:       # (a position has at most 32 pieces and 5 markers)
+            raise LinkError(f"{len(halfmoves)} halfmoves do not fit one POSITION frame")
+        self.command(Command.POSITION, bytes(payload))
 
     def set_history(self, entries):
         """The game's positions before the root and the root: ``(key, irreversible)`` pairs."""
@@ -215,12 +220,6 @@ class LinkClient:
         for start in range(0, max(len(records), 1), step):
             self.command(Command.HISTORY, bytes([1 if first else 0]) + records[start:start + step])
             first = False
-
-    def _chunks(self, command, head, records, size):
-        # POSITION's halfmoves fit one frame (at most 32 pieces and 5 markers).
-        if len(head) + len(records) + 6 > MAX_FRAME:
-            raise LinkError(f"{_name(command)} does not fit one frame")
-        self.command(command, head + bytes(records))
 
     def write_table(self, unit, kind, start, words):
         """Make a table's entries from index ``start`` equal ``words`` (24-bit): runs of one
