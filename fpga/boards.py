@@ -127,6 +127,7 @@ class BoardTop(Elaboratable):
         uart = platform.request("uart", 0, dir={"rx": "-", "tx": "-", "rts": "-", "dtr": "-"})
         m.submodules.rx = rx = io.Buffer("i", uart.rx)
         m.submodules.tx = tx = io.Buffer("o", uart.tx)
-        m.submodules.machine = machine = UartMachine(divisor=self.divisor, eval_params=self.board.eval_params)
+        m.submodules.machine = machine = UartMachine(divisor=self.divisor, clock_hz=round(self.clock_mhz * 1e6),
+                                                     eval_params=self.board.eval_params)
         m.d.comb += [machine.rx.eq(rx.i), tx.o.eq(machine.tx)]
         return m

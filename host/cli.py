@@ -104,7 +104,7 @@ def cmd_analyze(args):
     game = _board_from_arg(args.fen)
     limits = _limits(args)
     with _open_board(args) as hw:
-        driver = SearchDriver(hw, fmax_hz=args.fmax * 1e6)
+        driver = SearchDriver(hw)
         phase, _ = driver.oracle.tables_for(game)
         print(f"position {game.fen()}")
         print(f"oracle: {phase} tables")
@@ -154,7 +154,7 @@ def cmd_play(args):
     game = _board_from_arg(args.fen)
     human = chess.WHITE if args.color == "white" else chess.BLACK
     with _open_board(args) as hw:
-        driver = SearchDriver(hw, fmax_hz=args.fmax * 1e6)
+        driver = SearchDriver(hw)
         while not game.is_game_over(claim_draw=True):
             print()
             print(game.unicode(orientation=human) if args.unicode else game)
@@ -429,8 +429,6 @@ def cmd_program(args):
 def _board_options(parser):
     parser.add_argument("--port", help="the board's serial device (default: start a simulated board)")
     parser.add_argument("--baud", type=int, default=1_000_000, help="the link's rate (1000000)")
-    parser.add_argument("--fmax", type=float, default=23.7,
-                        help="the board's clock in MHz, for hardware time (23.7: the ULX3S-85F build)")
 
 
 def build_parser():

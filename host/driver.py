@@ -1,8 +1,9 @@
 """The search driver: iterative deepening with the hardware search, under limits of depth,
 nodes or time, reporting each finished iteration.
 
-Time is hardware time: the board's cycles divided by its clock (``fmax_hz``), so a movetime
-means on the simulated board what it means on a real one. Games against a clock also watch
+Time is hardware time: the board's cycles divided by its clock (which the board reports; a
+simulated board reports the clock of the board it stands for), so a movetime means on the
+simulated board what it means on a real one. Games against a clock also watch
 wall time (``Limits.wall_ms``): the simulation runs slower than the hardware, and the clock
 on the wall is the one that flags.
 
@@ -20,11 +21,7 @@ from hdl.search.frame import MATE, MATE_BOUND
 
 from .oracle import Oracle
 
-__all__ = ["Limits", "Iteration", "SearchDriver", "BOARD_FMAX_HZ", "score_text"]
-
-#: The clock the whole machine is built for on the ULX3S-85F (BENCHMARKS.md): hardware time
-#: on the simulated board is counted at this rate.
-BOARD_FMAX_HZ = 23_700_000
+__all__ = ["Limits", "Iteration", "SearchDriver", "score_text"]
 
 MAX_DEPTH = 63
 
@@ -67,8 +64,9 @@ class Iteration:
 class SearchDriver:
     """Iterative deepening on ``board`` (a :class:`~host.board.HardwareBoard`)."""
 
-    def __init__(self, board, fmax_hz=BOARD_FMAX_HZ):
-        self.board, self.fmax_hz = board, fmax_hz
+    def __init__(self, board):
+        self.board = board
+        self.fmax_hz = board.client.status().clock_hz
         self.oracle = Oracle(board.eval_params)
 
     def prepare(self, game):

@@ -102,6 +102,7 @@ class BoardStatus:
     version: int
     max_ply: int
     hash_bits: int
+    clock_hz: int       # the board's core clock (a simulated board: the board it stands for)
 
 
 def _layout_bytes(layout, **fields):

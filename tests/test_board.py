@@ -37,7 +37,7 @@ def _key(game):
 
 def test_status_names_the_build(board):
     status = board.client.status()
-    assert (status.version, status.max_ply, status.hash_bits) == (1, 64, 12)
+    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (1, 64, 12, 20_000_000)
     assert not status.busy
 
 

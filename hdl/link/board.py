@@ -15,7 +15,10 @@ from .executor import CommandExecutor
 from .framing import RECEIVE_DEPTH, FrameReceiver, ReplyTransmitter
 from .uart import UartReceiver, UartTransmitter
 
-__all__ = ["HostLink", "LinkedMachine", "UartMachine"]
+__all__ = ["HostLink", "LinkedMachine", "UartMachine", "BOARD_CLOCK_HZ"]
+
+#: The clock a simulated board reports as its own: the ULX3S-85F build's (fpga/boards.py).
+BOARD_CLOCK_HZ = 20_000_000
 
 
 class HostLink(wiring.Component):
@@ -30,8 +33,8 @@ class HostLink(wiring.Component):
     machine : the machine's ports, flipped
     """
 
-    def __init__(self, *, max_ply, hash_bits):
-        self._max_ply, self._hash_bits = max_ply, hash_bits
+    def __init__(self, *, max_ply, hash_bits, clock_hz):
+        self._max_ply, self._hash_bits, self._clock_hz = max_ply, hash_bits, clock_hz
         super().__init__({
             "rx": In(stream.Signature(8)),
             "rx_error": In(1),
@@ -43,7 +46,8 @@ class HostLink(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.receiver = receiver = FrameReceiver()
-        m.submodules.executor = executor = CommandExecutor(max_ply=self._max_ply, hash_bits=self._hash_bits)
+        m.submodules.executor = executor = CommandExecutor(max_ply=self._max_ply, hash_bits=self._hash_bits,
+                                                           clock_hz=self._clock_hz)
         m.submodules.transmitter = transmitter = ReplyTransmitter()
         m.submodules.frames = frames = Memory(shape=8, depth=RECEIVE_DEPTH, init=[])
         write, read = frames.write_port(), frames.read_port()
@@ -78,14 +82,16 @@ class LinkedMachine(wiring.Component):
                                     byte arrives
     """
 
-    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12):
+    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, clock_hz=BOARD_CLOCK_HZ):
         self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
+        self._clock_hz = clock_hz
         super().__init__({"rx": In(stream.Signature(8)), "tx": Out(stream.Signature(8)), "idle": Out(1)})
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.machine = machine = Machine(**self._params)
-        m.submodules.link = link = HostLink(max_ply=self._params["max_ply"], hash_bits=self._params["hash_bits"])
+        m.submodules.link = link = HostLink(max_ply=self._params["max_ply"], hash_bits=self._params["hash_bits"],
+                                            clock_hz=self._clock_hz)
         wiring.connect(m, link.machine, machine)
         wiring.connect(m, wiring.flipped(self.rx), link.rx)
         wiring.connect(m, link.tx, wiring.flipped(self.tx))
@@ -103,8 +109,8 @@ class UartMachine(wiring.Component):
                                     simulations that sleep meanwhile; unused on a board)
     """
 
-    def __init__(self, *, divisor, max_ply=64, eval_params=FULL, hash_bits=12):
-        self._divisor = divisor
+    def __init__(self, *, divisor, clock_hz=BOARD_CLOCK_HZ, max_ply=64, eval_params=FULL, hash_bits=12):
+        self._divisor, self._clock_hz = divisor, clock_hz
         self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
         super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1), "idle": Out(1)})
 
@@ -113,7 +119,8 @@ class UartMachine(wiring.Component):
         m.submodules.receiver = receiver = UartReceiver(self._divisor)
         m.submodules.transmitter = transmitter = UartTransmitter(self._divisor)
         m.submodules.machine = machine = Machine(**self._params)
-        m.submodules.link = link = HostLink(max_ply=self._params["max_ply"], hash_bits=self._params["hash_bits"])
+        m.submodules.link = link = HostLink(max_ply=self._params["max_ply"], hash_bits=self._params["hash_bits"],
+                                            clock_hz=self._clock_hz)
         wiring.connect(m, link.machine, machine)
         wiring.connect(m, receiver.data, link.rx)
         wiring.connect(m, link.tx, transmitter.data)

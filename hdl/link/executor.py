@@ -42,8 +42,8 @@ class CommandExecutor(wiring.Component):
     machine : the machine's ports, flipped
     """
 
-    def __init__(self, *, max_ply, hash_bits):
-        self._max_ply, self._hash_bits = max_ply, hash_bits
+    def __init__(self, *, max_ply, hash_bits, clock_hz):
+        self._max_ply, self._hash_bits, self._clock_hz = max_ply, hash_bits, int(clock_hz)
         super().__init__({
             "frame": In(data.StructLayout({"valid": 1, "bank": 1, "length": range(MAX_FRAME + 1)})),
             "free": Out(1),
@@ -200,7 +200,7 @@ class CommandExecutor(wiring.Component):
                     status.frames.eq(self.counters.frames), status.dropped.eq(self.counters.dropped),
                     status.oversized.eq(self.counters.oversized), status.overruns.eq(self.counters.overruns),
                     status.version.eq(PROTOCOL_VERSION), status.max_ply.eq(self._max_ply),
-                    status.hash_bits.eq(self._hash_bits),
+                    status.hash_bits.eq(self._hash_bits), status.clock_hz.eq(self._clock_hz),
                 ]
                 reply(status, payload_bytes(Status))
 

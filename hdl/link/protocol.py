@@ -109,7 +109,8 @@ StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "unused":
 
 #: STATUS's reply: the job's state, its nodes (perft: leaves) and cycles so far, the last
 #: search's score and best move, the Zobrist key of the position on the board, the link's
-#: counters and the build's parameters.
+#: counters and the build's parameters (a simulated board gives the clock of the board it
+#: stands for).
 Status = data.StructLayout({
     "flags": StatusFlags,
     "count": 64,
@@ -124,6 +125,7 @@ Status = data.StructLayout({
     "version": 8,
     "max_ply": 8,
     "hash_bits": 8,
+    "clock_hz": 32,         # the core clock the board is built for: cycles / clock_hz = seconds
 })
 
 #: FILL's payload.
