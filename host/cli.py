@@ -107,7 +107,9 @@ def cmd_analyze(args):
         driver = SearchDriver(hw)
         phase, _ = driver.oracle.tables_for(game)
         print(f"position {game.fen()}")
-        print(f"oracle: {phase} tables")
+        left_out = driver.oracle.left_out.get(phase)
+        print(f"oracle: {phase} tables" + (f" (left out, too big for this evaluator: {', '.join(left_out)})"
+                                           if left_out else ""))
         if not any(True for _ in game.legal_moves):
             print("no legal move: " + ("checkmate" if game.is_check() else "stalemate"))
             return 0
