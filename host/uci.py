@@ -1,7 +1,9 @@
 """``suprem uci``: the machine as a UCI engine.
 
 One thread reads commands; searches run in another, so ``isready`` and ``stop`` are answered
-while the machine searches. Bad input (an unknown command, a malformed FEN, an impossible
+while the machine searches. The board is opened (a simulated one started) as the engine
+starts; the first ``isready`` is answered once it answers. (The simulated board's first
+build takes minutes: run the README's main command or ``suprem sim`` once before a GUI.) Bad input (an unknown command, a malformed FEN, an impossible
 position, an illegal move in ``position ... moves``) is answered with an ``info string`` and
 changes nothing; a board that stops answering is reported the same way and the engine keeps
 running (``bestmove 0000`` ends a search that could not run).
@@ -49,6 +51,7 @@ class UciEngine:
         self._stop = threading.Event()          # the current search's stop request
         self._worker = threading.Thread(target=self._work, daemon=True)
         self._worker.start()
+        self._jobs.put(("open",))       # connect (or start the simulated board) at once
         self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30}
 
     def send(self, line):
@@ -182,7 +185,9 @@ class UciEngine:
             if job is None:
                 return
             try:
-                if job[0] == "ready":
+                if job[0] == "open":
+                    self._ensure_board()
+                elif job[0] == "ready":
                     self.send("readyok")
                 elif job[0] == "newgame":
                     if self._ensure_board():
