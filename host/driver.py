@@ -66,7 +66,7 @@ class SearchDriver:
 
     def __init__(self, board):
         self.board = board
-        self.fmax_hz = board.client.status().clock_hz
+        self.clock_hz = board.client.status().clock_hz
         self.oracle = Oracle(board.eval_params)
 
     def prepare(self, game):
@@ -94,7 +94,7 @@ class SearchDriver:
                 node_limit = max(1, limits.nodes - total_nodes)
             cycle_budget = None
             if limits.movetime_ms is not None and finished:
-                cycle_budget = limits.movetime_ms * self.fmax_hz / 1000 - total_cycles
+                cycle_budget = limits.movetime_ms * self.clock_hz / 1000 - total_cycles
             self.board.start_search(depth, node_limit=node_limit)
             status = self._run(cycle_budget, wall_start, limits.wall_ms if finished else None, stop_event,
                                first=not finished)
@@ -104,7 +104,7 @@ class SearchDriver:
             if result.stopped:
                 break
             iteration = Iteration(depth, result.score, result.nodes, total_nodes, result.cycles, total_cycles,
-                                  total_cycles * 1000 / self.fmax_hz, (time.monotonic() - wall_start) * 1000,
+                                  total_cycles * 1000 / self.clock_hz, (time.monotonic() - wall_start) * 1000,
                                   self.board.principal_variation(game) or ([result.move] if result.move else []))
             if iteration.pv and iteration.pv[0] != result.move and result.move is not None:
                 iteration.pv = [result.move]
@@ -144,7 +144,7 @@ class SearchDriver:
             return False
         growth = 4
         if limits.movetime_ms is not None:
-            if iteration.hardware_ms + growth * iteration.cycles * 1000 / self.fmax_hz > limits.movetime_ms:
+            if iteration.hardware_ms + growth * iteration.cycles * 1000 / self.clock_hz > limits.movetime_ms:
                 return False
         if limits.wall_ms is not None:
             previous = finished[-2].wall_ms if len(finished) > 1 else 0
