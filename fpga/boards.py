@@ -1,9 +1,9 @@
 """The machine on real boards (shared/DESIGN.md §2, §7): a board's clock through a PLL to the
 core clock, its USB serial bridge's pins to the UART, and the whole machine behind the link.
 
-``BOARDS`` names each supported board with its amaranth-boards platform, the evaluator the
-machine is built with there and the default core clock; ``BoardTop`` is the design a build
-elaborates for one of them.
+``BOARDS`` names each supported board with its amaranth-boards platform, the machine's
+parameters there (evaluator, plies, transposition table) and the default core clock;
+``BoardTop`` is the design a build elaborates for one of them.
 """
 
 from dataclasses import dataclass
@@ -12,7 +12,7 @@ from amaranth import ClockDomain, ClockSignal, Elaboratable, Instance, Module, S
 from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
-from hdl.eval.tables import FULL
+from hdl.eval.tables import FULL, SMALL
 from hdl.link.board import UartMachine
 from hdl.link.uart import divisor_for
 
@@ -29,7 +29,19 @@ class BoardSpec:
     clock_mhz: float        # the core clock the machine is built for
     baud: int
     eval_params: object = FULL
+    max_ply: int = 64
+    hash_bits: int = 12     # the transposition table has 2**hash_bits entries
     programmer: tuple = ()  # the programming command before the bitstream's path
+    synth_opts: str = ""    # extra options for Yosys's synth_<family>
+
+    @property
+    def bitstream_name(self):
+        """The file the family's packer writes in the build directory."""
+        return "suprem.bit" if self.family == "ecp5" else "suprem.bin"
+
+    @property
+    def machine_params(self):
+        return dict(eval_params=self.eval_params, max_ply=self.max_ply, hash_bits=self.hash_bits)
 
     def make_platform(self):
         import importlib
@@ -42,6 +54,14 @@ BOARDS = {
     # at exactly 20 cycles per bit.
     "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
                            baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s")),
+    # The iCE40UP5K: the SMALL evaluator (its block RAM fits), 32 plies, a 256-entry table, at
+    # the board's 12 MHz (1 Mbaud = 12 cycles per bit). The whole machine does not fit the
+    # 5,280 logic cells (BENCHMARKS.md, "Board build: the iCEBreaker"); the build says by how
+    # much. Yosys's abc9 stops on an internal assertion for the move generator here, so LUTs are
+    # mapped by Yosys's own mapper.
+    "icebreaker": BoardSpec("icebreaker", "amaranth_boards.icebreaker:ICEBreakerPlatform", "ice40", clock_mhz=12,
+                            baud=1_000_000, eval_params=SMALL, max_ply=32, hash_bits=8,
+                            programmer=("iceprog",), synth_opts="-noabc"),
 }
 
 assert tuple(BOARDS) == BOARD_NAMES
@@ -83,14 +103,17 @@ def ecp5_pll(input_mhz, output_mhz):
 class BoardTop(Elaboratable):
     """The machine on ``board`` at ``clock_mhz`` (the board's default), its link at ``baud``.
 
-    The core clock comes from the board's oscillator through a PLL (ECP5); the core stays in
-    reset until the PLL locks. The UART's rx and tx are the serial bridge's pins.
+    The core clock comes from the board's oscillator through a PLL (ECP5; the iCE40 runs at its
+    oscillator's clock); the core stays in reset until the PLL locks. The UART's rx and tx are the serial bridge's pins.
     """
 
     def __init__(self, board, clock_mhz=None, baud=None):
         self.board = board
         self.clock_mhz = clock_mhz or board.clock_mhz
         self.baud = baud or board.baud
+        if board.family != "ecp5" and self.clock_mhz != board.clock_mhz:
+            raise ValueError(f"{board.name}: the core runs at the board's {board.clock_mhz:g} MHz "
+                             f"(no PLL for the {board.family} yet), not {self.clock_mhz:g}")
         self.divisor = divisor_for(self.clock_mhz * 1e6, self.baud)
         self.pll = None                 # (ECP5) set at elaboration, from the board's oscillator
 
@@ -117,8 +140,6 @@ class BoardTop(Elaboratable):
                 i_PHASESEL0=0, i_PHASESEL1=0, i_PHASEDIR=1, i_PHASESTEP=1, i_PHASELOADREG=1,
                 i_PLLWAKESYNC=0, i_ENCLKOP=0, o_LOCK=locked)
         else:
-            if abs(input_mhz - self.clock_mhz) > 1e-9:
-                raise ValueError(f"{self.board.name}: the core runs at the board's {input_mhz:g} MHz")
             m.d.comb += [core_clock.eq(oscillator.i), locked.eq(1)]
         m.d.comb += ClockSignal("sync").eq(core_clock)
         platform.add_clock_constraint(core_clock, self.clock_mhz * 1e6)
@@ -128,6 +149,6 @@ class BoardTop(Elaboratable):
         m.submodules.rx = rx = io.Buffer("i", uart.rx)
         m.submodules.tx = tx = io.Buffer("o", uart.tx)
         m.submodules.machine = machine = UartMachine(divisor=self.divisor, clock_hz=round(self.clock_mhz * 1e6),
-                                                     eval_params=self.board.eval_params)
+                                                     **self.board.machine_params)
         m.d.comb += [machine.rx.eq(rx.i), tx.o.eq(machine.tx)]
         return m

@@ -9,6 +9,7 @@ fit or does not meet timing (the bitstream is still written then, marked as fail
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -81,7 +82,7 @@ def read_report(path, board, clock_mhz, bitstream, seconds):
 def build_plan(platform, top):
     """Amaranth's build plan for ``top``: the design, constraints and the tools' script (with
     nextpnr writing its JSON report and leaving the timing verdict to us)."""
-    return platform.build(top, name="suprem", do_build=False,
+    return platform.build(top, name="suprem", do_build=False, synth_opts=top.board.synth_opts,
                           nextpnr_opts="--report suprem.report.json --timing-allow-fail")
 
 
@@ -94,18 +95,21 @@ def build_board(board, *, clock_mhz=None, build_dir=None, log=sys.stderr):
     build_dir = Path(build_dir or Path("build") / board)
     build_dir.mkdir(parents=True, exist_ok=True)
     platform = spec.make_platform()
-    top = BoardTop(spec, clock_mhz)
-    print(f"[{board}] elaborating the machine at {top.clock_mhz:g} MHz, link at {top.baud} baud...",
-          file=log, flush=True)
-    start = time.monotonic()
-    plan = build_plan(platform, top)
+    try:
+        top = BoardTop(spec, clock_mhz)
+        print(f"[{board}] elaborating the machine at {top.clock_mhz:g} MHz, link at {top.baud} baud...",
+              file=log, flush=True)
+        start = time.monotonic()
+        plan = build_plan(platform, top)
+    except ValueError as error:         # a clock the PLL cannot make, a baud rate the clock cannot
+        raise BuildFailed(f"{board}: {error}") from None
     plan.extract(str(build_dir))
     env = dict(os.environ)
     for variable, tool in _TOOLS[spec.family].items():
         env.setdefault(variable, _tool(tool))
     stages = [("suprem.json", "yosys"), ("suprem.config" if spec.family == "ecp5" else "suprem.asc", "nextpnr"),
-              ("suprem.bit", "bitstream packer")]
-    for stale in ("suprem.json", "suprem.config", "suprem.asc", "suprem.bit", "suprem.report.json"):
+              (spec.bitstream_name, "bitstream packer")]
+    for stale in ("suprem.json", "suprem.config", "suprem.asc", spec.bitstream_name, "suprem.report.json"):
         (build_dir / stale).unlink(missing_ok=True)
     done = threading.Event()
 
@@ -124,20 +128,32 @@ def build_board(board, *, clock_mhz=None, build_dir=None, log=sys.stderr):
     (build_dir / "build.log").write_text(result.stdout + result.stderr)
     report_json = build_dir / "suprem.report.json"
     if result.returncode != 0 or not report_json.exists():
-        tail = "\n".join((result.stdout + result.stderr).splitlines()[-15:])
-        reason = "does not fit the device" if "Unable to place" in tail or "utilisation" in tail.lower() else "failed"
-        raise BuildFailed(f"{board}: the build {reason} (log: {build_dir / 'build.log'}, "
-                          f"nextpnr: {build_dir / 'suprem.tim'}):\n{tail}")
-    report = read_report(report_json, board, top.clock_mhz, build_dir / "suprem.bit", seconds)
+        raise BuildFailed(f"{board}: " + failure_summary(result.stdout + result.stderr)
+                          + f"\n(log: {build_dir / 'build.log'})")
+    report = read_report(report_json, board, top.clock_mhz, build_dir / spec.bitstream_name, seconds)
     (build_dir / "report.txt").write_text(report.text() + "\n")
     return report
+
+
+def failure_summary(log):
+    """Why a build failed, from the tools' output: for a design larger than the device, each
+    over-full resource as nextpnr last counted it ("needs 36,120 ICESTORM_LC of 5,280"); else
+    the output's last lines."""
+    counts = {name: (int(used), int(available))
+              for name, used, available in re.findall(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)", log, re.M)}
+    over = [(name, used, available) for name, (used, available) in counts.items() if used > available]
+    if over:
+        return "the design does not fit the device: " + ", ".join(
+            f"needs {used:,} {name} of {available:,}" for name, used, available in over)
+    tail = "\n".join(log.splitlines()[-15:])
+    return f"the build failed:\n{tail}"
 
 
 def program_board(board, bitstream=None):
     """Hand the bitstream to the board's usual programmer; a clear error when the programmer
     or the board is missing."""
     spec = BOARDS[board]
-    bitstream = Path(bitstream or Path("build") / board / "suprem.bit")
+    bitstream = Path(bitstream or Path("build") / board / spec.bitstream_name)
     if not bitstream.exists():
         raise BuildFailed(f"no bitstream at {bitstream}: run `suprem build --board {board}` first")
     name, *options = spec.programmer

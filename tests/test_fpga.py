@@ -7,7 +7,7 @@ import json
 import pytest
 
 from fpga.boards import BOARDS, BoardTop, ecp5_pll
-from fpga.build import BuildFailed, build_plan, program_board, read_report
+from fpga.build import BuildFailed, build_board, build_plan, failure_summary, program_board, read_report
 from hdl.link.uart import divisor_for
 
 
@@ -37,6 +37,39 @@ def test_ulx3s_top_pins_clocks_and_pll():
     assert "--report suprem.report.json" in plan.files["build_suprem.sh"]
 
 
+def test_icebreaker_top_pins_clock_and_machine():
+    spec = BOARDS["icebreaker"]
+    top = BoardTop(spec)
+    assert top.divisor == 12 and spec.bitstream_name == "suprem.bin"
+    plan = build_plan(spec.make_platform(), top)
+    pcf = plan.files["suprem.pcf"]
+    for pin in ("set_io clk12_0__io 35", "set_io uart_0__rx__io 6", "set_io uart_0__tx__io 9",
+                "set_frequency core_clock 12.0"):
+        assert pin in pcf
+    assert "synth_ice40 -noabc" in plan.files["suprem.ys"]
+    script = plan.files["build_suprem.sh"]
+    assert "--up5k --package sg48" in script and "suprem.bin" in script
+    rtlil = plan.files["suprem.il"]
+    assert "EHXPLLL" not in rtlil and "SB_PLL40" not in rtlil
+
+
+def test_a_clock_the_board_cannot_make_is_refused_before_building(tmp_path):
+    with pytest.raises(BuildFailed, match="runs at the board's 12 MHz"):
+        build_board("icebreaker", clock_mhz=24, build_dir=tmp_path)
+    with pytest.raises(BuildFailed, match="no ECP5 PLL makes 24 MHz"):
+        build_board("ulx3s-85f", clock_mhz=24, build_dir=tmp_path)
+    assert not (tmp_path / "build_suprem.sh").exists()
+
+
+def test_a_design_larger_than_the_device_is_reported_by_resource():
+    log = ("Info: Device utilisation:\n"
+           "Info: \t         ICESTORM_LC: 36120/ 5280   684%\n"
+           "Info: \t        ICESTORM_RAM:    26/   30    86%\n"
+           "ERROR: Unable to place cell 'x', no BELs remaining to implement cell type 'ICESTORM_LC'\n")
+    assert failure_summary(log) == "the design does not fit the device: needs 36,120 ICESTORM_LC of 5,280"
+    assert failure_summary("ERROR: something else\n").startswith("the build failed:\nERROR: something else")
+
+
 def test_report_reading_and_the_timing_verdict(tmp_path):
     path = tmp_path / "report.json"
     path.write_text(json.dumps({
@@ -57,5 +90,22 @@ def test_program_without_bitstream_or_programmer(tmp_path, monkeypatch):
     bitstream = tmp_path / "suprem.bit"
     bitstream.write_bytes(b"\xff")
     monkeypatch.setenv("OPENFPGALOADER", str(tmp_path / "no-such-programmer"))
-    with pytest.raises(BuildFailed, match="not installed"):
+    with pytest.raises(BuildFailed, match="openFPGALoader is not installed"):
         program_board("ulx3s-85f", bitstream)
+    monkeypatch.setenv("ICEPROG", str(tmp_path / "no-such-programmer"))
+    with pytest.raises(BuildFailed, match="iceprog is not installed"):
+        program_board("icebreaker", bitstream)
+
+
+def test_the_small_configuration_fits_the_ice40_and_meets_the_icebreakers_clock(tmp_path):
+    """CI's iCE40 build (under a minute): the SMALL evaluator placed and routed on the
+    iCE40UP5K at the iCEBreaker's 12 MHz, so a change that stops it fitting or meeting timing
+    fails here. (The whole machine's builds are benchmark commands: BENCHMARKS.md.)"""
+    import io
+    from fpga.block import synthesize
+    report = synthesize("evaluator-small", "ice40-up5k", freq_mhz=12, workdir=tmp_path, log=io.StringIO())
+    use = {name: (value["used"], value["available"]) for name, value in report["utilization"].items()}
+    assert use["ICESTORM_LC"][0] <= use["ICESTORM_LC"][1] and use["ICESTORM_RAM"][0] <= use["ICESTORM_RAM"][1]
+    assert use["ICESTORM_RAM"][0] >= 20, use           # the tables really are in block RAM
+    fmax = {clock: value["achieved"] for clock, value in report["fmax"].items()}
+    assert fmax and min(fmax.values()) >= 12, fmax
