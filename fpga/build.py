@@ -109,7 +109,7 @@ def build_board(board, *, clock_mhz=None, build_dir=None, log=sys.stderr):
         env.setdefault(variable, _tool(tool))
     stages = [("suprem.json", "yosys"), ("suprem.config" if spec.family == "ecp5" else "suprem.asc", "nextpnr"),
               (spec.bitstream_name, "bitstream packer")]
-    for stale in ("suprem.json", "suprem.config", "suprem.asc", spec.bitstream_name, "suprem.report.json"):
+    for stale in ("suprem.json", "suprem.config", "suprem.asc", spec.bitstream_name, "suprem.report.json", "suprem.tim"):
         (build_dir / stale).unlink(missing_ok=True)
     done = threading.Event()
 
@@ -128,8 +128,10 @@ def build_board(board, *, clock_mhz=None, build_dir=None, log=sys.stderr):
     (build_dir / "build.log").write_text(result.stdout + result.stderr)
     report_json = build_dir / "suprem.report.json"
     if result.returncode != 0 or not report_json.exists():
-        raise BuildFailed(f"{board}: " + failure_summary(result.stdout + result.stderr)
-                          + f"\n(log: {build_dir / 'build.log'})")
+        nextpnr_log = build_dir / "suprem.tim"       # nextpnr runs quietly, logging there
+        log_text = nextpnr_log.read_text() if nextpnr_log.exists() else ""
+        raise BuildFailed(f"{board}: " + failure_summary(log_text + result.stdout + result.stderr)
+                          + f"\n(logs: {build_dir / 'build.log'}, {nextpnr_log})")
     report = read_report(report_json, board, top.clock_mhz, build_dir / spec.bitstream_name, seconds)
     (build_dir / "report.txt").write_text(report.text() + "\n")
     return report

@@ -92,6 +92,8 @@ class Machine(wiring.Component):
         if not 1 <= hash_bits <= 16:
             raise ValueError(f"the transposition table has 2**1 to 2**16 entries, not 2**{hash_bits}")
         self._max_ply, self._eval_params, self._hash_bits = max_ply, eval_params, hash_bits
+        #: The controller's microinstruction address (not a port: for simulations, e.g. profiles).
+        self.micro_address = Signal(SPEC.address_bits)
         super().__init__(MACHINE_PORTS)
 
     def elaborate(self, platform):
@@ -186,6 +188,7 @@ class Machine(wiring.Component):
             self.cycles.eq(controller.cycles),
             self.score.eq(controller.score),
             self.best_move.eq(controller.best_move),
+            self.micro_address.eq(controller.micro_address),
         ]
         wiring.connect(m, controller.maker_command, maker.command)
         return m

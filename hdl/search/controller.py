@@ -167,6 +167,8 @@ class Controller(wiring.Component):
 
     def __init__(self, image, entry, *, max_ply=64, hash_bits=12):
         self._image, self._entry, self._max_ply, self._hash_bits = image, entry, max_ply, hash_bits
+        #: The executing microinstruction's address (not a port: for simulations, e.g. profiles).
+        self.micro_address = Signal(SPEC.address_bits)
         super().__init__({
             "start": In(StartCommand),
             "stop": In(1),
@@ -340,7 +342,7 @@ class Controller(wiring.Component):
             self.path_push.entry.irreversible.eq(self.irreversible),
             self.path_pop.eq((control.path == PathStep.POP) & ~stall),
         ]
-        m.d.comb += seq.stall.eq(stall)
+        m.d.comb += [seq.stall.eq(stall), self.micro_address.eq(seq.address)]
 
         with m.If(self.gen_request.valid & self.gen_request.ready):
             m.d.sync += answered.eq(0)
