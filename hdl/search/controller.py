@@ -5,7 +5,7 @@ ancestors (``frame.py``), the value logic of negamax alpha-beta, the node (or le
 counters, and issues the generator's requests and the move maker's commands. A
 microinstruction that issues a request or a command, or waits for a unit, is held (the
 sequencer stalls) until the unit takes it or is done; its other actions happen in the cycle it
-completes.
+completes. A command in a microinstruction that also waits is offered once the wait is over.
 
 Control fields (``CONTROL``):
 
@@ -13,6 +13,12 @@ Control fields (``CONTROL``):
   NEXT is FIRST at a node that has only tried its hash move), or LEGAL for the node's hash
   move; ``maker`` MAKE/UNMAKE; ``wait`` holds until the generator's response, the maker's last
   halfmove, the board settled at the generator, or the evaluator's value of the settled board.
+* ``gen`` PREFETCH with ``maker`` MAKE asks for the node's next move (NEXT) in the cycle the
+  maker takes the move, while the board is still the node's; the answer is kept per ply and
+  ``take`` makes it the last response when the node resumes, so the next move is known the
+  moment the child returns. The two are offered together and taken together. Only a node
+  that is generating may PREFETCH: a FIRST would still be reading the board when the step
+  down changes the side.
 * ``path`` pushes the position (its Zobrist key, whether its move was irreversible) on the
   repetition detector, or pops it; a command in the same microinstruction waits for the
   detector too, so both happen together.
@@ -20,22 +26,28 @@ Control fields (``CONTROL``):
   negated and swapped, one ply less unless the node is in check (check escapes are not
   counted) or the move is a capture that restores the root's material balance (the recapture
   extension); quiescence stays quiescence. UP pops the parent's frame. Both toggle the side;
-  UNMAKE names the parent's ply, so it goes with UP.
+  UNMAKE names the parent's ply, so it goes with UP. At the root UP does nothing, nor do the
+  UNMAKE, POP and update that go with it: one microinstruction can return from any node.
 * ``enter`` starts a node: in check or not, no legal move yet, best = mated here, its
   transposition-table slot and (full-width nodes) the table's move as its hash move.
 * ``cand`` selects the candidate value: the static value (the evaluator's, from the side to
   move's view, clamped to +-EVAL_LIMIT) or the negated value the last child returned;
   ``update`` takes the candidate as the node's best (and its move) when greater, raises
   alpha, and marks a legal move when it came from a child; ``result`` sets the value the node
-  returns (its best, the candidate, a draw, or the transposition table's value);
+  returns (its best, the candidate, a draw, or the transposition table's value). With UP,
+  ``update`` applies to the parent's frame as it is popped, its candidate the value being
+  returned (this microinstruction's ``result``, or the last one set) negated, and ``cutoff``
+  tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
   ``table_store`` writes a full-width node's result to the table (bound from its window).
 * ``count`` adds one node (a leaf in perft); ``clear`` zeroes the counters; ``done`` ends a job.
 """
 
 from amaranth import Cat, Module, Mux, Signal, signed
 from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from ..encoding import MoveWord
 from ..movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
 from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
 from .hashtable import CHECK_BITS, Bound, TableEntry
@@ -48,11 +60,17 @@ from .zobrist import KEY_BITS
 __all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "Controller"]
 
 
-class GenIssue(enum.Enum, shape=2):
+class GenIssue(enum.Enum, shape=3):
     NONE = 0
     FIRST = 1
     NEXT = 2        # FIRST if the node has not asked the generator yet (it tried the hash move)
     LEGAL = 3       # is the node's hash move one the generator would emit here?
+    PREFETCH = 4    # NEXT, its answer kept for the node (``take`` fetches it): with MAKE, the
+                    # node's next move is found while the maker plays this one
+
+
+#: A PREFETCH's answer, kept per ply until ``take``.
+Prefetched = data.StructLayout({"found": 1, "move": MoveWord, "piece": 4, "victim": 4})
 
 
 class MakerIssue(enum.Enum, shape=2):
@@ -99,7 +117,7 @@ class Result(enum.Enum, shape=3):
 
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
-    "enter": 1, "cand": Candidate, "update": 1, "result": Result, "table_store": 1,
+    "take": 1, "enter": 1, "cand": Candidate, "update": 1, "result": Result, "table_store": 1,
     "count": 1, "clear": 1, "done": 1,
 })
 
@@ -121,6 +139,8 @@ STATUSES = [
     "table_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
     "hash_again",   # the generator's last move is the hash move, already tried
+    "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
+                    # is waiting for it)
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
@@ -267,6 +287,34 @@ class Controller(wiring.Component):
             | ((probe.bound == Bound.LOWER) & (table_value >= frame.beta))
             | ((probe.bound == Bound.UPPER) & (table_value <= frame.alpha))))
 
+        # --- returning to the parent --------------------------------------------------------------
+        # A microinstruction that steps UP and updates returns a node's value to its parent in
+        # one cycle: the value it sets (``result``), or the one set before, negated, is the
+        # candidate for the parent's frame as that comes off the stack. The root has no parent:
+        # there UP, UNMAKE, POP and the update do nothing.
+        at_root = Signal()
+        m.d.comb += at_root.eq(ply == 0)
+        root_return = Signal()
+        m.d.comb += root_return.eq((control.ply == PlyStep.UP) & at_root)
+        stepping_up = Signal()
+        m.d.comb += stepping_up.eq((control.ply == PlyStep.UP) & ~at_root)
+        result_value = Signal(signed(16))
+        with m.Switch(control.result):
+            with m.Case(Result.BEST):
+                m.d.comb += result_value.eq(frame.best)
+            with m.Case(Result.CANDIDATE):
+                m.d.comb += result_value.eq(candidate)
+            with m.Case(Result.DRAW):
+                m.d.comb += result_value.eq(0)
+            with m.Case(Result.TABLE):
+                m.d.comb += result_value.eq(table_value)
+            with m.Default():
+                m.d.comb += result_value.eq(returned)
+        base = Signal(Frame)            # the frame the update changes: the parent's when stepping up
+        m.d.comb += base.eq(Mux(stepping_up, frames.parent, frame))
+        update_candidate = Signal(signed(16))
+        m.d.comb += update_candidate.eq(Mux(stepping_up, -result_value, candidate))
+
         # --- status for branches --------------------------------------------------------------
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.king_attacked.bit_select(~self.side, 1))
@@ -275,13 +323,14 @@ class Controller(wiring.Component):
             m.d.sync += self.stopped.eq(1)
         status = {
             "start": requested, "search": job == Job.SEARCH, "found": response.found & ~self.stopped,
-            "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": ply == 0,
+            "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.in_check,
             "checked": frame.checked, "legal": frame.legal, "at_max": (ply == self._max_ply - 1) | self.stopped,
-            "cutoff": (candidate >= frame.beta) | self.stopped, "repeated": self.repeated & (ply != 0),
+            "cutoff": (update_candidate >= base.beta) | self.stopped, "repeated": self.repeated & (ply != 0),
             "table_cut": table_cut, "hash_move": frame.hash_move.as_value() != 0,
             "hash_again": (frame.hash_move.as_value() != 0)
                           & (response.move.as_value() == frame.hash_move.as_value()),
+            "generating": frame.generating,
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -292,16 +341,36 @@ class Controller(wiring.Component):
 
         # --- issuing and waiting --------------------------------------------------------------
         quiescence_request = (job == Job.SEARCH) & (frame.depth == 0)
+        waiting = {
+            Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker_idle,
+            Wait.SETTLED: ~self.gen_request.ready | ~self.maker_idle,
+            Wait.EVAL: ~static_valid | ~self.static_valid | ~self.maker_idle,
+        }
+        wait_condition = Signal()
+        with m.Switch(control.wait):
+            for kind, condition in waiting.items():
+                with m.Case(kind):
+                    m.d.comb += wait_condition.eq(condition)
+        stepping_path = Signal()
+        m.d.comb += stepping_path.eq((control.path != PathStep.NONE) & ~root_return)
+        # A request waits for the maker: the generator must see whole moves only. A command goes
+        # with a path step in one indivisible action: it is offered only when the repetition
+        # detector can take the step too, and once the wait is over. A request and a command in
+        # one microinstruction (PREFETCH with MAKE) are offered only when both can be taken.
+        issuing = control.gen != GenIssue.NONE
+        commanding = (control.maker != MakerIssue.NONE) & ~root_return
+        gen_offered = Signal()
+        maker_offered = Signal()
         m.d.comb += [
-            # A request waits for the maker: the generator must see whole moves only.
-            self.gen_request.valid.eq((control.gen != GenIssue.NONE) & self.maker_idle),
+            gen_offered.eq(issuing & self.maker_idle),
+            maker_offered.eq(commanding & ~wait_condition & (~stepping_path | self.path_ready)),
+            self.gen_request.valid.eq(gen_offered & (~commanding | (maker_offered & self.maker_command.ready))),
+            self.maker_command.valid.eq(maker_offered & (~issuing | (gen_offered & self.gen_request.ready))),
+        ]
+        m.d.comb += [
             self.gen_request.payload.mode.eq(Mux(quiescence_request, GenMode.CAPTURES, GenMode.ALL)),
             self.gen_request.payload.ply.eq(ply),
             self.gen_request.payload.move.eq(frame.hash_move),
-            # A command goes with a path step in one indivisible action: it is offered only
-            # when the repetition detector can take the step too.
-            self.maker_command.valid.eq((control.maker != MakerIssue.NONE)
-                                        & ((control.path == PathStep.NONE) | self.path_ready)),
             self.maker_command.payload.op.eq(MakerOp.MAKE),
             self.maker_command.payload.ply.eq(ply),
             self.maker_command.payload.move.eq(response.move),
@@ -309,7 +378,7 @@ class Controller(wiring.Component):
             self.maker_command.payload.victim.eq(response.victim),
         ]
         with m.Switch(control.gen):
-            with m.Case(GenIssue.NEXT):
+            with m.Case(GenIssue.NEXT, GenIssue.PREFETCH):
                 m.d.comb += self.gen_request.payload.op.eq(Mux(frame.generating, GenOp.NEXT, GenOp.FIRST))
             with m.Case(GenIssue.LEGAL):
                 m.d.comb += self.gen_request.payload.op.eq(GenOp.LEGAL)
@@ -320,34 +389,43 @@ class Controller(wiring.Component):
             m.d.comb += [self.maker_command.payload.op.eq(MakerOp.UNMAKE),
                          self.maker_command.payload.ply.eq(ply - 1)]
         stall = Signal()
-        waiting = {
-            Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker_idle,
-            Wait.SETTLED: ~self.gen_request.ready | ~self.maker_idle,
-            Wait.EVAL: ~static_valid | ~self.static_valid | ~self.maker_idle,
-        }
-        issuing = control.gen != GenIssue.NONE
-        stepping_path = control.path != PathStep.NONE
-        with m.Switch(control.wait):
-            for kind, condition in waiting.items():
-                with m.Case(kind):
-                    m.d.comb += stall.eq(condition
-                                         | (issuing & ~(self.gen_request.valid & self.gen_request.ready))
-                                         | (self.maker_command.valid & ~self.maker_command.ready)
-                                         | (stepping_path & ~self.path_ready))
+        m.d.comb += stall.eq(wait_condition
+                             | (issuing & ~(self.gen_request.valid & self.gen_request.ready))
+                             | (self.maker_command.valid & ~self.maker_command.ready)
+                             | (stepping_path & ~self.path_ready))
         # The path steps when the microinstruction completes (a PUSH with a wait pushes the
         # key of the position waited for).
         m.d.comb += [
             self.path_push.valid.eq((control.path == PathStep.PUSH) & ~stall),
             self.path_push.entry.key.eq(self.key),
             self.path_push.entry.irreversible.eq(self.irreversible),
-            self.path_pop.eq((control.path == PathStep.POP) & ~stall),
+            self.path_pop.eq((control.path == PathStep.POP) & ~stall & ~root_return),
         ]
         m.d.comb += [seq.stall.eq(stall), self.micro_address.eq(seq.address)]
 
-        with m.If(self.gen_request.valid & self.gen_request.ready):
-            m.d.sync += answered.eq(0)
+        # Responses: to a PREFETCH kept in the ply's slot, to any other request the last
+        # response. ``take`` (stepping UP: the parent's slot) makes a slot the last response.
+        m.submodules.prefetched = prefetched = Memory(shape=Prefetched, depth=self._max_ply, init=[])
+        prefetch_write, prefetch_read = prefetched.write_port(), prefetched.read_port(domain="comb")
+        prefetching = Signal()          # the request in flight is a PREFETCH
+        prefetch_ply = Signal(range(self._max_ply))
+        answer = self.gen_response.payload
         with m.If(self.gen_response.valid):
-            m.d.sync += [response.eq(self.gen_response.payload), answered.eq(1)]
+            m.d.sync += prefetching.eq(0)
+        with m.If(self.gen_request.valid & self.gen_request.ready):
+            m.d.sync += [answered.eq(0), prefetching.eq(control.gen == GenIssue.PREFETCH), prefetch_ply.eq(ply)]
+        with m.If(self.gen_response.valid & ~prefetching):
+            m.d.sync += [response.eq(answer), answered.eq(1)]
+        m.d.comb += [
+            prefetch_write.addr.eq(prefetch_ply), prefetch_write.en.eq(self.gen_response.valid & prefetching),
+            prefetch_write.data.found.eq(answer.found), prefetch_write.data.move.eq(answer.move),
+            prefetch_write.data.piece.eq(answer.piece), prefetch_write.data.victim.eq(answer.victim),
+            prefetch_read.addr.eq(Mux(stepping_up, ply - 1, ply)),
+        ]
+        with m.If(control.take & ~stall):
+            kept = prefetch_read.data
+            m.d.sync += [response.eq(0), response.found.eq(kept.found), response.move.eq(kept.move),
+                         response.piece.eq(kept.piece), response.victim.eq(kept.victim)]
 
         # --- the transposition table: the node's slot, the store when it returns --------------
         bound = Signal(Bound)
@@ -392,7 +470,7 @@ class Controller(wiring.Component):
         # --- the datapath's actions, when the microinstruction completes -----------------------
         m.d.comb += frames.ply.eq(ply)
         updated = Signal(Frame)
-        m.d.comb += updated.eq(frame)
+        m.d.comb += updated.eq(base)
         with m.If(self.start.valid & ~self.busy):
             m.d.sync += [requested.eq(1), job.eq(self.start.job), depth.eq(self.start.depth), ply.eq(0),
                          self.busy.eq(1), self.stopped.eq(0), root_material.eq(self.material)]
@@ -420,31 +498,27 @@ class Controller(wiring.Component):
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
                              updated.hash_move.eq(Mux(self.table_hit & (frame.depth != 0), probe.move, 0)),
                              frames.load.eq(1)]
-            with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)):
+            with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)
+                      | (control.gen == GenIssue.PREFETCH)):
                 m.d.comb += [updated.generating.eq(1), frames.load.eq(1)]
-            with m.If(control.update):
-                with m.If(candidate > frame.best):
-                    m.d.comb += [updated.best.eq(candidate), updated.best_move.eq(frame.move)]
-                with m.If(candidate > frame.alpha):
-                    m.d.comb += updated.alpha.eq(candidate)
-                with m.If(control.cand == Candidate.CHILD):
+            with m.If(control.update & ~root_return):
+                with m.If(update_candidate > base.best):
+                    m.d.comb += [updated.best.eq(update_candidate), updated.best_move.eq(base.move)]
+                with m.If(update_candidate > base.alpha):
+                    m.d.comb += updated.alpha.eq(update_candidate)
+                with m.If(stepping_up | (control.cand == Candidate.CHILD)):
                     m.d.comb += updated.legal.eq(1)
-                m.d.comb += frames.load.eq(1)
-            with m.Switch(control.result):
-                with m.Case(Result.BEST):
-                    m.d.sync += returned.eq(frame.best)
-                with m.Case(Result.CANDIDATE):
-                    m.d.sync += returned.eq(candidate)
-                with m.Case(Result.DRAW):
-                    m.d.sync += returned.eq(0)
-                with m.Case(Result.TABLE):
-                    m.d.sync += returned.eq(table_value)
-            with m.Switch(control.ply):
-                with m.Case(PlyStep.DOWN):
-                    m.d.sync += [ply.eq(ply + 1), self.side.eq(~self.side)]
-                    m.d.comb += [frames.push.eq(1), frames.push_move.eq(move)]
-                with m.Case(PlyStep.UP):
-                    m.d.sync += [ply.eq(ply - 1), self.side.eq(~self.side)]
-                    m.d.comb += frames.pop.eq(1)
-        m.d.comb += frames.next.eq(Mux(frames.push, child, updated))
+                m.d.comb += frames.load.eq(~stepping_up)
+            with m.If(control.result != Result.NONE):
+                m.d.sync += returned.eq(result_value)
+            with m.If(control.ply == PlyStep.DOWN):
+                m.d.sync += [ply.eq(ply + 1), self.side.eq(~self.side)]
+                m.d.comb += frames.push.eq(1)
+            with m.If(stepping_up):
+                m.d.sync += [ply.eq(ply - 1), self.side.eq(~self.side)]
+                m.d.comb += frames.pop.eq(1)
+        # The frame pushed: the move being made; a PREFETCH has asked the generator.
+        m.d.comb += [frames.pushed.eq(frame), frames.pushed.move.eq(move),
+                     frames.pushed.generating.eq(frame.generating | (control.gen == GenIssue.PREFETCH)),
+                     frames.next.eq(Mux(frames.push, child, updated))]
         return m

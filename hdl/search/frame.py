@@ -49,17 +49,18 @@ class FrameStack(wiring.Component):
     """The current frame and a stack of one frame per ply above it.
 
     In each cycle exactly one of: ``load`` (current := ``next``), ``push`` (the stack's entry
-    at ``ply`` := the current frame with its ``move`` replaced by ``push_move``; current :=
-    ``next``) or ``pop`` (current := the stack's entry at ``ply`` - 1). The stack is a small
-    memory read combinationally, so all three take effect at the next edge.
+    at ``ply`` := ``pushed``, the current frame as the owner leaves it; current := ``next``) or ``pop`` (current := ``next``, which the owner derives from ``parent``: the
+    parent's frame, changed by what the returning child brings). The stack is a small memory
+    read combinationally, so all three take effect at the next edge.
 
     Interface attributes
     --------------------
     ply : In                      the current node's ply
     current : Out(Frame)
+    parent : Out(Frame)           the stack's entry at ``ply`` - 1
     next : In(Frame)
     load, push, pop : In(1)
-    push_move : In(MoveWord)
+    pushed : In(Frame)
     """
 
     def __init__(self, *, max_ply=64):
@@ -67,23 +68,20 @@ class FrameStack(wiring.Component):
         super().__init__({
             "ply": In(range(max_ply)),
             "current": Out(Frame),
+            "parent": Out(Frame),
             "next": In(Frame),
             "load": In(1),
             "push": In(1),
             "pop": In(1),
-            "push_move": In(MoveWord),
+            "pushed": In(Frame),
         })
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.stack = stack = Memory(shape=Frame, depth=self._max_ply, init=[])
         write, read = stack.write_port(), stack.read_port(domain="comb")
-        saved = Signal(Frame)
-        m.d.comb += [saved.eq(self.current), saved.move.eq(self.push_move)]
-        m.d.comb += [write.addr.eq(self.ply), write.en.eq(self.push), write.data.eq(saved),
-                     read.addr.eq(self.ply - 1)]
-        with m.If(self.load | self.push):
+        m.d.comb += [write.addr.eq(self.ply), write.en.eq(self.push), write.data.eq(self.pushed),
+                     read.addr.eq(self.ply - 1), self.parent.eq(read.data)]
+        with m.If(self.load | self.push | self.pop):
             m.d.sync += self.current.eq(self.next)
-        with m.Elif(self.pop):
-            m.d.sync += self.current.eq(read.data)
         return m

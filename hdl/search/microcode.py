@@ -74,17 +74,24 @@ def search(p):
          targets=["first", "table_return", "hash", "table_return"])
     p.label("hash")
     p.op(gen="LEGAL")
-    p.op(wait="GEN", branch=["found"], targets=["first", "make"])
+    p.op(wait="GEN", branch=["found"], targets=["first", "make_hash"])
+    p.label("make_hash")    # (no PREFETCH: the node's first generated move needs a FIRST)
+    p.op(maker="MAKE", ply="DOWN", goto="made")
     p.label("stand_pat")
     p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff"], targets=["first", "return_best"])
     p.label("first")
     p.op(gen="FIRST")
     p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
-    p.label("make")
-    p.op(maker="MAKE", ply="DOWN")
+    p.label("make")         # the node's next move is found while the maker plays this one
+    p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")
+    p.label("made")
     p.op(wait="SETTLED", path="PUSH", branch=["illegal"], targets=["enter", "take_back"])
     p.label("take_back")
-    p.op(maker="UNMAKE", ply="UP", path="POP")
+    p.op(maker="UNMAKE", ply="UP", path="POP", take=1)
+    p.label("resume")       # the prefetched move: make it, or skip it (the hash move again);
+    # after the hash move, whose MAKE prefetched nothing, the node starts generating
+    p.op(branch=["found", "hash_again", "generating"],
+         targets=["next"] * 4 + ["exhausted", "make", "exhausted", "next"])
     p.label("next")
     p.op(gen="NEXT")
     p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
@@ -93,17 +100,19 @@ def search(p):
     # without a legal move is stalemate; mated is the best a node starts with
     p.op(branch=["legal", "checked", "quiescence"],
          targets=["draw"] + ["return_best"] * 7)
+    # Returning: the node's value set, its move unmade and the parent's frame updated with it
+    # in one microinstruction, the parent's prefetched move taken; then the parent goes on
+    # with that move or returns too (a cutoff). At the root the job ends instead.
+    ascend = dict(maker="UNMAKE", ply="UP", path="POP", update=1, take=1,
+                  branch=["cutoff", "at_root"], targets=["resume", "return_best", "finish", "finish"])
     p.label("draw")         # stalemate, or a repetition
-    p.op(result="DRAW", branch=["at_root"], targets=["ascend", "finish"])
+    p.op(result="DRAW", **ascend)
     p.label("horizon")
-    p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", branch=["at_root"], targets=["ascend", "finish"])
+    p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", **ascend)
     p.label("table_return")
-    p.op(result="TABLE", goto="ascend")
+    p.op(result="TABLE", **ascend)
     p.label("return_best")  # (a full-width node stores its result in the transposition table)
-    p.op(result="BEST", table_store=1, branch=["at_root"], targets=["ascend", "finish"])
-    p.label("ascend")
-    p.op(maker="UNMAKE", ply="UP", path="POP")
-    p.op(cand="CHILD", update=1, branch=["cutoff"], targets=["next", "return_best"])
+    p.op(result="BEST", table_store=1, **ascend)
     p.label("finish")
     # the root's last UNMAKE may still be on the bus: the job ends on a settled board
     p.op(wait="SETTLED", done=1, goto="idle")
