@@ -39,10 +39,12 @@ class MoveGenerator(wiring.Component):
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
     ``LEGAL`` 2, ``FIRST`` 4; a new request is taken the cycle its predecessor's response comes
-    out, so a ply yields one move every two cycles. ``halfmove`` is taken unless a job still
-    has to read the cells (``halfmove.ready``); a request is taken from the second cycle after
-    the last halfmove or change of ``side``, which is also when ``attacks``, ``king_attacked``
-    and ``in_check`` show the new position.
+    out, so a ply yields one move every two cycles. ``halfmove`` is always taken, even while a
+    request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
+    and every job reads them only in its stages' first cycles, the latest two cycles after the
+    request); a request is taken from the second cycle after the last halfmove or change of
+    ``side``, which is also when ``attacks``, ``king_attacked`` and ``in_check`` show the new
+    position.
 
     Interface attributes
     --------------------
@@ -98,20 +100,19 @@ class MoveGenerator(wiring.Component):
         flip = Mux(side, 56, 0)
 
         # Pipeline occupancy. The cells are read by the arbiter's and the attacker's first
-        # stages; a halfmove reaches the cells' outputs two cycles after it is taken, so it is
-        # taken whenever no job will still read the cells after the next cycle.
+        # stages: in the request's cycle, and a FIRST's attacker stage two cycles later. A
+        # halfmove taken in cycle t reaches the cells' outputs in t+2, and none is taken in a
+        # request's cycle (the request waits), so a halfmove never changes what a job reads.
         attacker_busy = Signal()        # a job in the attacker's second stage
         fresh_at_x2 = Signal()          # a fresh ply's arbitration in the arbiter's second stage
         fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
         lookahead_at_x2 = Signal()
         busy = Signal()
-        reading_soon = Signal()
-        m.d.comb += [reading_soon.eq(attacker_busy | fresh_at_x2 | fresh_at_s1),
-                     busy.eq(reading_soon | lookahead_at_x2)]
+        m.d.comb += busy.eq(attacker_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
 
         m.d.comb += [
-            self.halfmove.ready.eq(~reading_soon),
-            cells.halfmove.valid.eq(self.halfmove.valid & ~reading_soon),
+            self.halfmove.ready.eq(1),
+            cells.halfmove.valid.eq(self.halfmove.valid),
             cells.halfmove.payload.eq(self.halfmove.payload),
             cells.side.eq(side),
             self.request.ready.eq(~busy & ~changing & ~changed),
