@@ -5,7 +5,9 @@ ancestors (``frame.py``), the value logic of negamax alpha-beta, the node (or le
 counters, and issues the generator's requests and the move maker's commands. A
 microinstruction that issues a request or a command, or waits for a unit, is held (the
 sequencer stalls) until the unit takes it or is done; its other actions happen in the cycle it
-completes. A command in a microinstruction that also waits is offered once the wait is over.
+completes. A command in a microinstruction that also waits is offered once the wait is over;
+a request is issued once, at once, and the wait goes on (the answer of a request from a node
+that has returned meanwhile is dropped).
 
 Control fields (``CONTROL``):
 
@@ -357,7 +359,8 @@ class Controller(wiring.Component):
         # with a path step in one indivisible action: it is offered only when the repetition
         # detector can take the step too, and once the wait is over. A request and a command in
         # one microinstruction (PREFETCH with MAKE) are offered only when both can be taken.
-        issuing = control.gen != GenIssue.NONE
+        issued = Signal()               # this microinstruction's request has been taken; it waits on
+        issuing = (control.gen != GenIssue.NONE) & ~issued
         commanding = (control.maker != MakerIssue.NONE) & ~root_return
         gen_offered = Signal()
         maker_offered = Signal()
@@ -402,22 +405,23 @@ class Controller(wiring.Component):
             self.path_pop.eq((control.path == PathStep.POP) & ~stall & ~root_return),
         ]
         m.d.comb += [seq.stall.eq(stall), self.micro_address.eq(seq.address)]
+        m.d.sync += issued.eq(stall & (issued | (self.gen_request.valid & self.gen_request.ready)))
 
         # Responses: to a PREFETCH kept in the ply's slot, to any other request the last
         # response. ``take`` (stepping UP: the parent's slot) makes a slot the last response.
         m.submodules.prefetched = prefetched = Memory(shape=Prefetched, depth=self._max_ply, init=[])
         prefetch_write, prefetch_read = prefetched.write_port(), prefetched.read_port(domain="comb")
         prefetching = Signal()          # the request in flight is a PREFETCH
-        prefetch_ply = Signal(range(self._max_ply))
+        request_ply = Signal(range(self._max_ply))
         answer = self.gen_response.payload
         with m.If(self.gen_response.valid):
             m.d.sync += prefetching.eq(0)
         with m.If(self.gen_request.valid & self.gen_request.ready):
-            m.d.sync += [answered.eq(0), prefetching.eq(control.gen == GenIssue.PREFETCH), prefetch_ply.eq(ply)]
-        with m.If(self.gen_response.valid & ~prefetching):
+            m.d.sync += [answered.eq(0), prefetching.eq(control.gen == GenIssue.PREFETCH), request_ply.eq(ply)]
+        with m.If(self.gen_response.valid & ~prefetching & (request_ply == ply)):
             m.d.sync += [response.eq(answer), answered.eq(1)]
         m.d.comb += [
-            prefetch_write.addr.eq(prefetch_ply), prefetch_write.en.eq(self.gen_response.valid & prefetching),
+            prefetch_write.addr.eq(request_ply), prefetch_write.en.eq(self.gen_response.valid & prefetching),
             prefetch_write.data.found.eq(answer.found), prefetch_write.data.move.eq(answer.move),
             prefetch_write.data.piece.eq(answer.piece), prefetch_write.data.victim.eq(answer.victim),
             prefetch_read.addr.eq(Mux(stepping_up, ply - 1, ply)),

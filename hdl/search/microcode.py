@@ -77,10 +77,12 @@ def search(p):
     p.op(wait="GEN", branch=["found"], targets=["first", "make_hash"])
     p.label("make_hash")    # (no PREFETCH: the node's first generated move needs a FIRST)
     p.op(maker="MAKE", ply="DOWN", goto="made")
-    p.label("stand_pat")
-    p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff"], targets=["first", "return_best"])
+    p.label("stand_pat")    # (the captures are asked for meanwhile: most often in vain)
+    p.op(wait="EVAL", gen="FIRST", cand="STATIC", update=1, branch=["cutoff"],
+         targets=["first_answer", "return_best"])
     p.label("first")
     p.op(gen="FIRST")
+    p.label("first_answer")
     p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
     p.label("make")         # the node's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")
