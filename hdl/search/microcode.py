@@ -4,8 +4,8 @@ hardware perft or the search.
 
 Hardware perft: depth-first over the generator's pseudo-legal moves; each move is made, kept
 if the mover's king is not attacked, counted at the depth limit, and unmade. The ply is the
-generator's context index and the maker's undo index, so no recursion stack is needed: after
-unmaking, the parent asks its generator context for the NEXT move.
+generator's context index and the maker's undo index, so no recursion stack is needed: while
+a move is made its ply's NEXT move is prefetched, and taken when the move is unmade.
 """
 
 from .assembler import Program
@@ -24,8 +24,8 @@ def perft(p, count_interior=False):
     p.label("perft_root")
     p.op(gen="FIRST")                                     # a ply's first move
     p.op(wait="GEN", branch=["found"], targets=["perft_exhausted", "perft_make"])
-    p.label("perft_make")
-    p.op(maker="MAKE", ply="DOWN")      # the side toggles while the maker plays the move
+    p.label("perft_make")   # the ply's next move is found while the maker plays this one
+    p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")     # (the side toggles meanwhile)
     # illegal is bit 0, at_leaf bit 1
     p.op(wait="SETTLED", branch=["illegal", "at_leaf"],
          targets=["perft_interior" if count_interior else "perft_root", "perft_undo", "perft_leaf", "perft_undo"])
@@ -33,12 +33,11 @@ def perft(p, count_interior=False):
         p.label("perft_interior")
         p.op(count=1, goto="perft_root")
     p.label("perft_leaf")
-    p.op(count=1, ply="UP", maker="UNMAKE", goto="perft_next")
+    p.op(count=1, ply="UP", maker="UNMAKE", take=1, goto="perft_resume")
     p.label("perft_undo")
-    p.op(ply="UP", maker="UNMAKE")
-    p.label("perft_next")
-    p.op(gen="NEXT")                    # taken once the maker is done and the board settled
-    p.op(wait="GEN", branch=["found"], targets=["perft_exhausted", "perft_make"])
+    p.op(ply="UP", maker="UNMAKE", take=1)
+    p.label("perft_resume")  # the prefetched move
+    p.op(branch=["found"], targets=["perft_exhausted", "perft_make"])
     p.label("perft_exhausted")
     p.op(branch=["at_root"], targets=["perft_undo", "perft_finish"])
     p.label("perft_finish")
