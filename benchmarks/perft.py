@@ -23,6 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from benchmarks import BOARD_FMAX_MHZ
 from hdl.eval.tables import FULL, HITECH, SMALL
 from host.epd import EpdRecord, read_positions
 from sim.machine_sim import VerilatedMachine, machine_executable
@@ -95,8 +96,8 @@ def main(argv=None):
     parser.add_argument("--progress", type=Path, help="file of finished parts, appended to and resumed from")
     parser.add_argument("--config", choices=sorted(CONFIGS), default="full",
                         help="the evaluator the machine is built with (perft does not use it)")
-    parser.add_argument("--fmax", type=float, default=23.7,
-                        help="MHz for the projection (23.7: the whole machine, routed on the ULX3S-85F)")
+    parser.add_argument("--fmax", type=float, default=BOARD_FMAX_MHZ,
+                        help=f"MHz for the projection ({BOARD_FMAX_MHZ}: the ULX3S-85F board build, routed)")
     args = parser.parse_args(argv)
     records = [r for r in read_positions((SHARED / "perft-standard.epd").read_text().splitlines())
                if isinstance(r, EpdRecord)]

@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks import BOARD_FMAX_MHZ
 from hdl.eval.tables import FULL
 from host.epd import EpdRecord, read_positions
 from sim.machine_sim import VerilatedMachine
@@ -55,8 +56,8 @@ def main(argv=None):
     parser.add_argument("--depth", type=int, default=3)
     parser.add_argument("--tables", choices=TABLE_SETS, default="patterns")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--fmax", type=float, default=23.7,
-                        help="MHz for the projection (23.7: the whole machine, routed)")
+    parser.add_argument("--fmax", type=float, default=BOARD_FMAX_MHZ,
+                        help=f"MHz for the projection ({BOARD_FMAX_MHZ}: the ULX3S-85F board build, routed)")
     args = parser.parse_args(argv)
     records = []
     for name in ("random-positions.epd", "special-positions.epd"):
