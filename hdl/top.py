@@ -153,7 +153,7 @@ class Machine(wiring.Component):
             repetition.pop.eq(controller.path_pop),
             repetition.clear.eq(self.history_clear & idle),
             self.history_ready.eq(repetition.ready & idle),
-            hashtable.key.eq(zobrist.key),
+            hashtable.key_next.eq(zobrist.key_next),
             controller.table_probe.eq(hashtable.probe),
             controller.table_hit.eq(hashtable.hit),
             hashtable.slot_index.eq(controller.table_slot_index),

@@ -41,7 +41,8 @@ Control fields (``CONTROL``):
   returned (this microinstruction's ``result``, or the last one set) negated, and ``cutoff``
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
   ``table_store`` writes a full-width node's result to the table (bound from its window).
-* ``count`` adds one node (a leaf in perft); ``clear`` zeroes the counters; ``done`` ends a job.
+* ``count`` ONE adds one node (a leaf in perft), LEGAL adds one unless the side that just
+  moved left its king attacked; ``clear`` zeroes the counters; ``done`` ends a job.
 """
 
 from amaranth import Cat, Module, Mux, Signal, signed
@@ -109,6 +110,12 @@ class Candidate(enum.Enum, shape=2):
     CHILD = 2       # minus the value the last child returned
 
 
+class Count(enum.Enum, shape=2):
+    NONE = 0
+    ONE = 1
+    LEGAL = 2       # one, unless the move just made left the mover's king attacked
+
+
 class Result(enum.Enum, shape=3):
     NONE = 0
     BEST = 1
@@ -120,7 +127,7 @@ class Result(enum.Enum, shape=3):
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
     "take": 1, "enter": 1, "cand": Candidate, "update": 1, "result": Result, "table_store": 1,
-    "count": 1, "clear": 1, "done": 1,
+    "count": Count, "clear": 1, "done": 1,
 })
 
 STATUSES = [
@@ -137,7 +144,10 @@ STATUSES = [
     "legal",        # the node has searched a legal move
     "at_max",       # the deepest ply, or the job is being stopped: no child is searched
     "cutoff",       # the candidate value >= beta, or the job is being stopped
-    "repeated",     # the position repeats one since the last irreversible move (not at the root)
+    "repeated",     # the position repeats one since the last irreversible move (not at the
+                    # root): in a PUSH microinstruction the position pushed, after it as
+                    # judged when it was pushed
+    "ends_here",    # at_max or repeated: the node searches no child
     "table_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
     "hash_again",   # the generator's last move is the hash move, already tried
@@ -317,6 +327,15 @@ class Controller(wiring.Component):
         update_candidate = Signal(signed(16))
         m.d.comb += update_candidate.eq(Mux(stepping_up, -result_value, candidate))
 
+        # The repetition detector judges the position being pushed, in the cycle of the push;
+        # later microinstructions see its verdict as it was then.
+        pushing = Signal()
+        repeated_at_push = Signal()
+        repeated = Signal()
+        m.d.comb += repeated.eq(Mux(pushing, self.repeated, repeated_at_push))
+        with m.If(pushing & self.path_push.valid):
+            m.d.sync += repeated_at_push.eq(self.repeated)
+
         # --- status for branches --------------------------------------------------------------
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.king_attacked.bit_select(~self.side, 1))
@@ -328,11 +347,12 @@ class Controller(wiring.Component):
             "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.in_check,
             "checked": frame.checked, "legal": frame.legal, "at_max": (ply == self._max_ply - 1) | self.stopped,
-            "cutoff": (update_candidate >= base.beta) | self.stopped, "repeated": self.repeated & (ply != 0),
+            "cutoff": (update_candidate >= base.beta) | self.stopped, "repeated": repeated & (ply != 0),
             "table_cut": table_cut, "hash_move": frame.hash_move.as_value() != 0,
             "hash_again": (frame.hash_move.as_value() != 0)
                           & (response.move.as_value() == frame.hash_move.as_value()),
             "generating": frame.generating,
+            "ends_here": (ply == self._max_ply - 1) | self.stopped | (repeated & (ply != 0)),
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -354,7 +374,8 @@ class Controller(wiring.Component):
                 with m.Case(kind):
                     m.d.comb += wait_condition.eq(condition)
         stepping_path = Signal()
-        m.d.comb += stepping_path.eq((control.path != PathStep.NONE) & ~root_return)
+        m.d.comb += [stepping_path.eq((control.path != PathStep.NONE) & ~root_return),
+                     pushing.eq(control.path == PathStep.PUSH)]
         # A request waits for the maker: the generator must see whole moves only. A command goes
         # with a path step in one indivisible action: it is offered only when the repetition
         # detector can take the step too, and once the wait is over. A request and a command in
@@ -491,7 +512,7 @@ class Controller(wiring.Component):
         with m.If(~stall):
             with m.If(control.clear):
                 m.d.sync += [self.count.eq(0), self.cycles.eq(0), requested.eq(0)]
-            with m.If(control.count):
+            with m.If((control.count == Count.ONE) | ((control.count == Count.LEGAL) & ~mover_attacked)):
                 m.d.sync += self.count.eq(self.count + 1)
             with m.If(control.done):
                 m.d.sync += [self.busy.eq(0), self.score.eq(returned), self.best_move.eq(frame.best_move)]

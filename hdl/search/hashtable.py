@@ -5,10 +5,11 @@ the bound the value is (exact, lower, upper; 0 marks an empty entry), the value 
 counted from the position, not the root) and the best move. Replacement is depth-preferred:
 a store replaces an empty entry or one searched no deeper.
 
-Two read ports: ``probe`` shows the entry at the current key's index, ``slot`` the entry a
-store will replace (addressed by the node's frame, so that a node returning while its last
-UNMAKE is still on the bus needs no settled key). Both are block-RAM reads: the entry shows
-one cycle after its address. ``clear`` empties the table, one entry per cycle (``busy``).
+Two read ports: ``probe`` shows the entry at the current key's index (addressed by the key
+the Zobrist unit will have next cycle, so that it shows in the same cycle as the key), ``slot``
+the entry a store will replace (addressed by the node's frame, so that a node returning while
+its last UNMAKE is still on the bus needs no settled key, and showing one cycle after its
+address). ``clear`` empties the table, one entry per cycle (``busy``).
 """
 
 from amaranth import Module, Signal
@@ -44,9 +45,9 @@ TableEntry = data.StructLayout({
 class TranspositionTable(wiring.Component):
     """Interface attributes
     --------------------
-    key : In(64)                    the position probed (its index and check bits)
-    probe : Out(TableEntry)         the entry at ``key``'s index, one cycle after
-    hit : Out(1)                    ... and it is not empty and its check bits are ``key``'s
+    key_next : In(64)               the key of the position probed, a cycle ahead
+    probe : Out(TableEntry)         the entry at its index, in the next cycle
+    hit : Out(1)                    ... and it is not empty and its check bits are the key's
     slot_index : In(index_bits)     the entry a store will go to
     slot : Out(TableEntry)          ... as it is, one cycle after
     store : In({valid, entry})      write ``entry`` at ``slot_index`` if it is empty or
@@ -59,7 +60,7 @@ class TranspositionTable(wiring.Component):
             raise ValueError(f"index_bits must be 1..{KEY_BITS - CHECK_BITS}, not {index_bits}")
         self._index_bits = index_bits
         super().__init__({
-            "key": In(KEY_BITS),
+            "key_next": In(KEY_BITS),
             "probe": Out(TableEntry),
             "hit": Out(1),
             "slot_index": In(index_bits),
@@ -82,9 +83,9 @@ class TranspositionTable(wiring.Component):
         slot_read = entries.read_port(transparent_for=(write,))
 
         check = Signal(CHECK_BITS)
-        m.d.sync += check.eq(self.key[bits:bits + CHECK_BITS])
+        m.d.sync += check.eq(self.key_next[bits:bits + CHECK_BITS])
         m.d.comb += [
-            probe_read.addr.eq(self.key[:bits]),
+            probe_read.addr.eq(self.key_next[:bits]),
             self.probe.eq(probe_read.data),
             self.hit.eq((self.probe.bound != Bound.EMPTY) & (self.probe.check == check)),
             slot_read.addr.eq(self.slot_index),

@@ -20,7 +20,7 @@ def perft(p, count_interior=False):
     p.label("perft")
     p.op(clear=1, branch=["depth_zero"], targets=["perft_root", "perft_trivial"])
     p.label("perft_trivial")
-    p.op(count=1, done=1, goto="idle")
+    p.op(count="ONE", done=1, goto="idle")
     p.label("perft_root")
     p.op(gen="FIRST")                                     # a ply's first move
     p.op(wait="GEN", branch=["found"], targets=["perft_exhausted", "perft_make"])
@@ -31,9 +31,9 @@ def perft(p, count_interior=False):
          targets=["perft_interior" if count_interior else "perft_root", "perft_undo", "perft_leaf", "perft_undo"])
     if count_interior:
         p.label("perft_interior")
-        p.op(count=1, goto="perft_root")
+        p.op(count="ONE", goto="perft_root")
     p.label("perft_leaf")
-    p.op(count=1, ply="UP", maker="UNMAKE", take=1, goto="perft_resume")
+    p.op(count="ONE", ply="UP", maker="UNMAKE", take=1, goto="perft_resume")
     p.label("perft_undo")
     p.op(ply="UP", maker="UNMAKE", take=1)
     p.label("perft_resume")  # the prefetched move
@@ -42,6 +42,17 @@ def perft(p, count_interior=False):
     p.op(branch=["at_root"], targets=["perft_undo", "perft_finish"])
     p.label("perft_finish")
     p.op(done=1, goto="idle")
+
+
+def _child_entry(index):
+    """Where a child goes from ``made``'s branch ``index`` (illegal, quiescence, in check, ends
+    here): as the root's ``enter`` would, or back when its move was illegal."""
+    illegal, quiescence, in_check, ends_here = (index >> bit & 1 for bit in range(4))
+    if illegal:
+        return "take_back"
+    if ends_here:
+        return "ending"
+    return ["probe", "stand_pat", "probe", "first"][quiescence | in_check << 1]
 
 
 def search(p):
@@ -64,10 +75,12 @@ def search(p):
     """
     p.label("search")
     p.op(clear=1, goto="enter")
-    p.label("enter")
+    p.label("enter")        # the root (a child is entered as its position is pushed: made)
     # bit 0 quiescence, bit 1 in check, bit 2 at the deepest ply, bit 3 a repetition
-    p.op(enter=1, count=1, branch=["quiescence", "in_check", "at_max", "repeated"],
+    p.op(enter=1, count="ONE", branch=["quiescence", "in_check", "at_max", "repeated"],
          targets=["probe", "stand_pat", "probe", "first"] + ["horizon"] * 4 + ["draw"] * 8)
+    p.label("ending")       # a child at the deepest ply, or repeating a position
+    p.op(branch=["repeated"], targets=["horizon", "draw"])
     p.label("probe")        # a full-width node: the transposition table may decide it, or
     p.op(branch=["table_cut", "hash_move"],                 # give a move to try first
          targets=["first", "table_return", "hash", "table_return"])
@@ -85,8 +98,11 @@ def search(p):
     p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
     p.label("make")         # the node's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")
-    p.label("made")
-    p.op(wait="SETTLED", path="PUSH", branch=["illegal"], targets=["enter", "take_back"])
+    p.label("made")         # the child entered as its position is pushed, counted if legal:
+    # bit 0 illegal, bit 1 quiescence, bit 2 in check, bit 3 at the deepest ply or a repetition
+    p.op(wait="SETTLED", path="PUSH", enter=1, count="LEGAL",
+         branch=["illegal", "quiescence", "in_check", "ends_here"],
+         targets=[_child_entry(i) for i in range(16)])
     p.label("take_back")
     p.op(maker="UNMAKE", ply="UP", path="POP", take=1)
     p.label("resume")       # the prefetched move: make it, or skip it (the hash move again);

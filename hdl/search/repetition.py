@@ -1,15 +1,16 @@
-"""Repetition detection in the move stack (Deep Blue: the last 32 plies), in one cycle.
+"""Repetition detection in the move stack (Deep Blue: the last 32 plies), as a position is pushed.
 
 The controller pushes each position it reaches (its Zobrist key, and whether the move that
 reached it was irreversible: a capture, a pawn move, a change of castling rights) and pops it
 when it unmakes the move; the game's positions before the root are pushed first. The newest
 ``window`` + 1 entries sit in registers, the top at 0, so ``window`` / 2 comparators in
-parallel find whether the top position stood on the board 2, 4, ... ``window`` plies earlier
-with only reversible moves since. Every entry is also written to a stack in block RAM, from
-which the window's bottom is refilled when it pops.
+parallel find whether the entry offered for a push stood on the board 2, 4, ... ``window``
+plies earlier with only reversible moves since. Every entry is also written to a stack in block
+RAM, from which the window's bottom is refilled when it pops.
 
-Timing: ``repeated`` describes the top from the cycle after its push or pop (the comparators
-work on the registered window). A push or pop is taken only every second cycle (``ready``): the
+Timing: ``repeated`` describes the entry offered at ``push``, in the same cycle (the entry
+against the registered window), so the controller learns whether the position it pushes
+repeats as it pushes it. A push or pop is taken only every second cycle (``ready``): the
 refill read for a pop is addressed from the depth before it. Making or unmaking a move takes
 two cycles or more anyway.
 """
@@ -34,7 +35,8 @@ class RepetitionDetector(wiring.Component):
     pop : In(1)                 the top position is left (its move unmade)
     clear : In(1)               empty the stack
     ready : Out(1)              a push or pop this cycle is taken
-    repeated : Out(1)           the top position repeats one within the window
+    repeated : Out(1)           the entry offered at ``push`` repeats a position within the
+                                window (whether or not ``push.valid``)
     depth : Out               entries on the stack
     """
 
@@ -83,11 +85,15 @@ class RepetitionDetector(wiring.Component):
                          valid.eq(valid >> 1 | below_exists << w)]
             m.d.sync += [slots[i].eq(slots[i + 1]) for i in range(w)]
 
-        # Slot k (even) is comparable when no move from it up to the top was irreversible.
-        reversible = Signal(w + 1)              # the moves reaching slots 0..k-1 were reversible
-        m.d.comb += reversible[0].eq(1)
-        for k in range(1, w + 1):
-            m.d.comb += reversible[k].eq(reversible[k - 1] & ~slots[k - 1].irreversible)
-        matches = [valid[k] & reversible[k] & (slots[k].key == slots[0].key) for k in range(2, w + 1, 2)]
-        m.d.comb += self.repeated.eq(valid[0] & Cat(*matches).any())
+        # The offered entry against the window as it would be after the push: it would be the
+        # top, and slot j-1 would be slot j. Plies back k (even) are comparable when none of
+        # the moves reaching the newer positions (the offered one and slots 0..k-2) was
+        # irreversible.
+        entry = self.push.entry
+        reversible = Signal(w + 1)              # reversible[k]: those moves, k plies back
+        m.d.comb += [reversible[0].eq(1), reversible[1].eq(~entry.irreversible)]
+        for k in range(2, w + 1):
+            m.d.comb += reversible[k].eq(reversible[k - 1] & ~slots[k - 2].irreversible)
+        matches = [valid[k - 1] & reversible[k] & (slots[k - 1].key == entry.key) for k in range(2, w + 1, 2)]
+        m.d.comb += self.repeated.eq(Cat(*matches).any())
         return m

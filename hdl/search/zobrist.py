@@ -62,13 +62,16 @@ class ZobristUnit(wiring.Component):
     halfmove : In(stream of Halfmove)   always ready
     side : In(1)                        1 = black to move
     clear : In(1)                       back to the empty board's key (0)
-    key : Out(64)
+    key : Out(64)                       the key: a halfmove in cycle t is in it from t+2
+    key_next : Out(64)                  the key as it will be in the next cycle (for memories
+                                        addressed by the key, whose read takes a cycle)
     """
 
     halfmove: In(stream.Signature(Halfmove))
     side: In(1)
     clear: In(1)
     key: Out(KEY_BITS)
+    key_next: Out(KEY_BITS)
 
     def elaborate(self, platform):
         m = Module()
@@ -82,10 +85,14 @@ class ZobristUnit(wiring.Component):
         ]
         taken = Signal()
         board_key = Signal(KEY_BITS)
-        m.d.sync += taken.eq(self.halfmove.valid)
+        board_key_next = Signal(KEY_BITS)
+        m.d.sync += [taken.eq(self.halfmove.valid), board_key.eq(board_key_next)]
         with m.If(self.clear):
-            m.d.sync += board_key.eq(0)
+            m.d.comb += board_key_next.eq(0)
         with m.Elif(taken):
-            m.d.sync += board_key.eq(board_key ^ read.data)
-        m.d.comb += self.key.eq(board_key ^ Mux(self.side, SIDE_KEY, 0))
+            m.d.comb += board_key_next.eq(board_key ^ read.data)
+        with m.Else():
+            m.d.comb += board_key_next.eq(board_key)
+        side_key = Mux(self.side, SIDE_KEY, 0)
+        m.d.comb += [self.key.eq(board_key ^ side_key), self.key_next.eq(board_key_next ^ side_key)]
         return m
