@@ -7,7 +7,7 @@ loads the child's; coming back pops it. Values follow shared/DESIGN.md §3: sign
 mate near ±``MATE`` adjusted by the ply, draw 0.
 """
 
-from amaranth import Module, Signal, signed
+from amaranth import Module, signed
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
