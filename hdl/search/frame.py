@@ -49,9 +49,10 @@ class FrameStack(wiring.Component):
     """The current frame and a stack of one frame per ply above it.
 
     In each cycle exactly one of: ``load`` (current := ``next``), ``push`` (the stack's entry
-    at ``ply`` := ``pushed``, the current frame as the owner leaves it; current := ``next``) or ``pop`` (current := ``next``, which the owner derives from ``parent``: the
-    parent's frame, changed by what the returning child brings). The stack is a small memory
-    read combinationally, so all three take effect at the next edge.
+    at ``ply`` := ``pushed``, the current frame as the owner leaves it; current := ``next``)
+    or ``pop`` (current := ``next``, which the owner derives from ``parent``: the parent's
+    frame, changed by what the returning child brings). The stack is a small memory read
+    combinationally, so all three take effect at the next edge.
 
     Interface attributes
     --------------------
