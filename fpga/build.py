@@ -86,18 +86,24 @@ def build_plan(platform, top):
                           nextpnr_opts="--report suprem.report.json --timing-allow-fail")
 
 
-def build_board(board, *, clock_mhz=None, build_dir=None, log=sys.stderr):
-    """Build ``board`` (a name in ``BOARDS``); returns the :class:`BuildReport` (also written
-    to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when a tool fails
+def build_board(board, *, clock_mhz=None, config=None, build_dir=None, log=sys.stderr):
+    """Build ``board`` (a name in ``BOARDS``), with the evaluator configuration ``config``
+    ("full", "hitech", "small"; the board's own by default); returns the :class:`BuildReport`
+    (also written to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when a tool fails
     or the design does not fit; a build that misses timing returns a report whose
     ``timing_met()`` is false."""
     spec = BOARDS[board]
+    if config is not None:
+        from dataclasses import replace
+        from hdl.eval import tables
+        spec = replace(spec, eval_params=getattr(tables, config.upper()))
     build_dir = Path(build_dir or Path("build") / board)
     build_dir.mkdir(parents=True, exist_ok=True)
     platform = spec.make_platform()
     try:
         top = BoardTop(spec, clock_mhz)
-        print(f"[{board}] elaborating the machine at {top.clock_mhz:g} MHz, link at {top.baud} baud...",
+        print(f"[{board}] elaborating the machine ({spec.eval_params.recognizers} recognizers, "
+              f"{spec.eval_params.globals} global units) at {top.clock_mhz:g} MHz, link at {top.baud} baud...",
               file=log, flush=True)
         start = time.monotonic()
         plan = build_plan(platform, top)

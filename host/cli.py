@@ -405,7 +405,7 @@ def cmd_build(args):
     """Yosys and nextpnr for a board: bitstream and report."""
     from fpga.build import BuildFailed, build_board
     try:
-        report = build_board(args.board, clock_mhz=args.clock, build_dir=args.build_dir)
+        report = build_board(args.board, clock_mhz=args.clock, config=args.config, build_dir=args.build_dir)
     except BuildFailed as error:
         print(f"suprem: {error}", file=sys.stderr)
         return 1
@@ -470,6 +470,8 @@ def build_parser():
     build = sub.add_parser("build", help="build the machine for a board: bitstream and report")
     build.add_argument("--board", choices=BOARD_NAMES, required=True)
     build.add_argument("--clock", type=float, help="core clock in MHz (the board's default)")
+    build.add_argument("--config", choices=EVALUATOR_CONFIGS,
+                       help="the evaluator's configuration (the board's own: full on the ULX3S-85F, small on the iCEBreaker)")
     build.add_argument("--build-dir", help="where the build goes (build/BOARD)")
     build.set_defaults(func=cmd_build)
     program = sub.add_parser("program", help="load the built bitstream into the board")

@@ -2,6 +2,7 @@
 Yosys and nextpnr (the build itself is a benchmark command: tens of minutes), reports, and
 the programming command's errors."""
 
+import io
 import json
 
 import pytest
@@ -61,6 +62,22 @@ def test_a_clock_the_board_cannot_make_is_refused_before_building(tmp_path):
     assert not (tmp_path / "build_suprem.sh").exists()
 
 
+def test_the_evaluator_configuration_reaches_the_board_top(tmp_path, monkeypatch):
+    import fpga.build
+    from hdl.eval.tables import FULL, HITECH
+    seen = []
+
+    def plan_only(platform, top):
+        seen.append(top.board.eval_params)
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(fpga.build, "build_plan", plan_only)
+    for config, expected in ((None, FULL), ("hitech", HITECH)):
+        with pytest.raises(BuildFailed, match="stop here"):
+            build_board("ulx3s-85f", config=config, build_dir=tmp_path, log=io.StringIO())
+    assert seen == [FULL, HITECH]
+
+
 def test_a_design_larger_than_the_device_is_reported_by_resource():
     log = ("Info: Device utilisation:\n"
            "Info: \t         ICESTORM_LC: 36120/ 5280   684%\n"
@@ -101,7 +118,6 @@ def test_the_small_configuration_fits_the_ice40_and_meets_the_icebreakers_clock(
     """CI's iCE40 build (under a minute): the SMALL evaluator placed and routed on the
     iCE40UP5K at the iCEBreaker's 12 MHz, so a change that stops it fitting or meeting timing
     fails here. (The whole machine's builds are benchmark commands: BENCHMARKS.md.)"""
-    import io
     from fpga.block import synthesize
     report = synthesize("evaluator-small", "ice40-up5k", freq_mhz=12, workdir=tmp_path, log=io.StringIO())
     use = {name: (value["used"], value["available"]) for name, value in report["utilization"].items()}
