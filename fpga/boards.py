@@ -104,7 +104,8 @@ class BoardTop(Elaboratable):
     """The machine on ``board`` at ``clock_mhz`` (the board's default), its link at ``baud``.
 
     The core clock comes from the board's oscillator through a PLL (ECP5; the iCE40 runs at its
-    oscillator's clock); the core stays in reset until the PLL locks. The UART's rx and tx are the serial bridge's pins.
+    oscillator's clock); the core stays in reset until the PLL locks. The UART's rx and tx are
+    the serial bridge's pins.
     """
 
     def __init__(self, board, clock_mhz=None, baud=None):

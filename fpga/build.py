@@ -89,8 +89,8 @@ def build_plan(platform, top):
 def build_board(board, *, clock_mhz=None, config=None, build_dir=None, log=sys.stderr):
     """Build ``board`` (a name in ``BOARDS``), with the evaluator configuration ``config``
     ("full", "hitech", "small"; the board's own by default); returns the :class:`BuildReport`
-    (also written to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when a tool fails
-    or the design does not fit; a build that misses timing returns a report whose
+    (also written to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when
+    a tool fails or the design does not fit; a build that misses timing returns a report whose
     ``timing_met()`` is false."""
     spec = BOARDS[board]
     if config is not None:
