@@ -2,3 +2,7 @@
 
 #: The boards ``suprem build`` knows (``fpga.boards.BOARDS`` describes each).
 BOARD_NAMES = ("ulx3s-85f", "icebreaker")
+
+#: What a board can be built as: the searching machine (``hdl/top.py``), or the evaluation
+#: station (``hdl/station.py``: the evaluator and the position, no generator, no search).
+MACHINES = ("search", "station")

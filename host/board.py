@@ -14,6 +14,7 @@ import chess
 
 from hdl.encoding import MoveWord, pack
 from hdl.eval.tables import FULL, TableKind
+from hdl.link.protocol import PROTOCOL_VERSION
 from hdl.search.controller import Job
 from hdl.search.frame import INFINITY
 from sim.models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
@@ -24,11 +25,16 @@ from sim.models.zobrist import position_key
 
 from .link import LinkClient, LinkError
 
-__all__ = ["HardwareBoard", "JobResult", "BoardWasReset", "open_board"]
+__all__ = ["HardwareBoard", "JobResult", "BoardWasReset", "NotThisBoard", "open_board"]
 
 
 class BoardWasReset(LinkError):
     """The board no longer holds the position the host set (it was reset or power-cycled)."""
+
+
+class NotThisBoard(LinkError):
+    """The board cannot do what was asked: it speaks another protocol version, has another
+    evaluator than expected, or is the evaluation station and runs no searches."""
 
 
 @dataclass(frozen=True)
@@ -43,11 +49,18 @@ class JobResult:
 
 
 class HardwareBoard:
-    """The machine behind ``client`` (a :class:`~host.link.LinkClient`), built with the
-    evaluator ``eval_params``."""
+    """The machine behind ``client`` (a :class:`~host.link.LinkClient`). Its evaluator's shape
+    and whether it searches come from its STATUS; ``eval_params``, if given, is what the caller
+    expects (another is :class:`NotThisBoard`)."""
 
-    def __init__(self, client, eval_params=FULL):
-        self.client, self.eval_params = client, eval_params
+    def __init__(self, client, eval_params=None):
+        status = client.status()
+        if status.version != PROTOCOL_VERSION:
+            raise NotThisBoard(f"the board speaks protocol version {status.version}, this host {PROTOCOL_VERSION}: "
+                               f"build and program the board from this version")
+        if eval_params is not None and eval_params != status.evaluator:
+            raise NotThisBoard(f"the board's evaluator is {status.evaluator}, not the {eval_params} expected")
+        self.client, self.eval_params, self.searches = client, status.evaluator, status.searches
         self.board = None               # the position set last
         self.store = None               # the table store downloaded last
         self._tables = {}               # (unit, kind) -> checksum known to be on the board
@@ -58,7 +71,8 @@ class HardwareBoard:
         positions a repetition can reach (from ``board.move_stack``)."""
         validate_board(board)
         self.client.set_position(setup_halfmoves(board), black_to_move=not board.turn)
-        self.client.set_history(game_history(board))
+        if self.searches:
+            self.client.set_history(game_history(board))
         self.board = board.copy()
         self._key = position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
 
@@ -104,7 +118,14 @@ class HardwareBoard:
     write_store = download
 
     # --- jobs ------------------------------------------------------------------------------------
+    def require_search(self):
+        """Raise :class:`NotThisBoard` unless the board searches."""
+        if not self.searches:
+            raise NotThisBoard("this board is the evaluation station: it evaluates positions (EVALUATE) but has "
+                               "no move generator and runs no search or perft")
+
     def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0):
+        self.require_search()
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
@@ -112,6 +133,7 @@ class HardwareBoard:
         self.client.start(Job.SEARCH, depth, alpha, beta, node_limit)
 
     def start_perft(self, depth):
+        self.require_search()
         if not 0 <= depth < 64:
             raise ValueError(f"perft depth must be 0..63, not {depth}")
         self.client.start(Job.PERFT, depth)
@@ -146,7 +168,12 @@ class HardwareBoard:
         result = self.finish()
         return result.nodes, result.cycles
 
+    def evaluate(self):
+        """The evaluator's static value of the position on the board (White's view)."""
+        return self.client.evaluate()
+
     def clear_hash(self):
+        self.require_search()
         self.client.clear_hash()
 
     def principal_variation(self, board=None, limit=64):
@@ -172,14 +199,15 @@ class HardwareBoard:
 
 
 @contextlib.contextmanager
-def open_board(port=None, *, eval_params=FULL, baud=1_000_000):
-    """A :class:`HardwareBoard` on ``port``, or on a simulated board started for it (and
-    stopped after) when ``port`` is None."""
+def open_board(port=None, *, eval_params=None, baud=1_000_000):
+    """A :class:`HardwareBoard` on ``port``, or on a simulated board (the searching machine with
+    ``eval_params``, FULL by default) started for it and stopped after when ``port`` is None.
+    A real board's evaluator is its own; ``eval_params``, if given, must be it."""
     simulated = None
     try:
         if port is None:
             from sim.board_sim import SimulatedBoard
-            simulated = SimulatedBoard(eval_params)
+            simulated = SimulatedBoard(eval_params or FULL)
             port = simulated.device
         with LinkClient(port, baud=baud) as client:
             yield HardwareBoard(client, eval_params)

@@ -51,12 +51,12 @@ def cmd_moves(args):
 
 
 def _open_board(args, eval_params=None):
-    """The board of ``--port`` (a serial device), or a simulated board started for it."""
-    from hdl.eval.tables import FULL
+    """The board of ``--port`` (a serial device), or a simulated board started for it (with the
+    evaluator ``eval_params``, which a real board must have if given)."""
     from host.board import open_board
     if args.port is None:
         print("suprem: starting a simulated board", file=sys.stderr, flush=True)
-    return open_board(args.port, eval_params=eval_params or FULL, baud=args.baud)
+    return open_board(args.port, eval_params=eval_params, baud=args.baud)
 
 
 def cmd_perft(args):
@@ -125,6 +125,31 @@ def cmd_analyze(args):
     return 0
 
 
+def cmd_eval(args):
+    """The board's static evaluation of a position under the Oracle's tables, against the model."""
+    from host.oracle import Oracle
+    from sim.models.evaluator import evaluated
+    game = _board_from_arg(args.fen)
+    with _open_board(args) as hw:
+        oracle = Oracle(hw.eval_params)
+        phase, store = oracle.tables_for(game)
+        hw.set_position(game)
+        hw.download(store)
+        on_board = hw.evaluate()
+    model = evaluated(store, game)
+    print(f"position {game.fen()}")
+    print(f"oracle: {phase} tables" + (f" (left out, too big for this evaluator: {', '.join(oracle.left_out[phase])})"
+                                       if oracle.left_out[phase] else ""))
+    print(f"  {'first-order (material, piece-square)':40} {model.first_order:6}")
+    for k, pattern in enumerate(oracle.recognizer_patterns[phase]):
+        print(f"  {f'recognizer {k}: {pattern}':40} {model.recognizer_output(k):6}")
+    print(f"static value, White's view: board {on_board}, model {model.value()}")
+    if on_board != model.value():
+        print("suprem: the board and the bit-exact model DISAGREE", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_uci(args):
     """The UCI engine on stdin/stdout."""
     from host.board import HardwareBoard
@@ -140,7 +165,7 @@ def cmd_uci(args):
             if not simulated or not simulated[0].running:
                 simulated[:] = [SimulatedBoard(FULL)]
             port = simulated[0].device
-        return HardwareBoard(LinkClient(port, baud=args.baud), FULL)
+        return HardwareBoard(LinkClient(port, baud=args.baud))
 
     try:
         UciEngine(make_board).run()
@@ -193,10 +218,13 @@ def _uci_move(game, text):
 def cmd_sim(args):
     """Start a simulated board and print its serial device; runs until interrupted."""
     import time
+    from hdl.eval import tables
     from sim.board_sim import SimulatedBoard
     start = time.monotonic()
-    with SimulatedBoard() as board:
-        print(f"simulated board on {board.device} (started in {time.monotonic() - start:.2f} s; "
+    params = getattr(tables, (args.config or ("small" if args.station else "full")).upper())
+    with SimulatedBoard(params, station=args.station) as board:
+        what = "evaluation station" if args.station else "board"
+        print(f"simulated {what} on {board.device} (started in {time.monotonic() - start:.2f} s; "
               f"Ctrl-C stops it)", flush=True)
         try:
             while board.running:
@@ -405,7 +433,8 @@ def cmd_build(args):
     """Yosys and nextpnr for a board: bitstream and report."""
     from fpga.build import BuildFailed, build_board
     try:
-        report = build_board(args.board, clock_mhz=args.clock, config=args.config, build_dir=args.build_dir)
+        report = build_board(args.board, clock_mhz=args.clock, config=args.config, machine=args.machine,
+                             build_dir=args.build_dir)
     except BuildFailed as error:
         print(f"suprem: {error}", file=sys.stderr)
         return 1
@@ -454,6 +483,11 @@ def build_parser():
     analyze.add_argument("--movetime", type=float, help="hardware milliseconds (cycles / Fmax)")
     _board_options(analyze)
     analyze.set_defaults(func=cmd_analyze)
+    evaluate = sub.add_parser("eval", help="the board's static evaluation of a position under the Oracle's "
+                                           "tables, term by term from the bit-exact model")
+    evaluate.add_argument("fen", help="a FEN (quoted), or 'startpos'")
+    _board_options(evaluate)
+    evaluate.set_defaults(func=cmd_eval)
     uci = sub.add_parser("uci", help="run as a UCI engine on stdin/stdout")
     _board_options(uci)
     uci.set_defaults(func=cmd_uci)
@@ -465,13 +499,20 @@ def build_parser():
     _board_options(play)
     play.set_defaults(func=cmd_play)
     sim = sub.add_parser("sim", help="start a simulated board and print its serial device")
+    sim.add_argument("--station", action="store_true",
+                     help="the evaluation station (the iCEBreaker's build: the evaluator and the position alone)")
+    sim.add_argument("--config", choices=EVALUATOR_CONFIGS,
+                     help="the evaluator's configuration (full; small for the station)")
     sim.set_defaults(func=cmd_sim)
-    from fpga import BOARD_NAMES
+    from fpga import BOARD_NAMES, MACHINES
     build = sub.add_parser("build", help="build the machine for a board: bitstream and report")
     build.add_argument("--board", choices=BOARD_NAMES, required=True)
     build.add_argument("--clock", type=float, help="core clock in MHz (the board's default)")
     build.add_argument("--config", choices=EVALUATOR_CONFIGS,
                        help="the evaluator's configuration (the board's own: full on the ULX3S-85F, small on the iCEBreaker)")
+    build.add_argument("--machine", choices=MACHINES,
+                       help="the searching machine, or the evaluation station (the evaluator and the position "
+                            "alone); the board's own: search on the ULX3S-85F, station on the iCEBreaker")
     build.add_argument("--build-dir", help="where the build goes (build/BOARD)")
     build.set_defaults(func=cmd_build)
     program = sub.add_parser("program", help="load the built bitstream into the board")

@@ -65,6 +65,7 @@ class SearchDriver:
     """Iterative deepening on ``board`` (a :class:`~host.board.HardwareBoard`)."""
 
     def __init__(self, board):
+        board.require_search()
         self.board = board
         self.clock_hz = board.client.status().clock_hz
         self.oracle = Oracle(board.eval_params)

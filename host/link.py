@@ -16,8 +16,8 @@ from hdl.encoding import MoveWord, pack, unpack
 from hdl.eval.tables import DATA_BITS, TableAddress, TableSelect
 from hdl.link.framing import cobs_decode, cobs_encode
 from hdl.link.protocol import (
-    MAX_FRAME, NAK, REPLY, Command, Fill, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status,
-    payload_bytes,
+    MAX_FRAME, NAK, REPLY, Command, Evaluation, Fill, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status,
+    evaluator_params, payload_bytes,
 )
 
 __all__ = ["LinkClient", "LinkError", "BoardNotAnswering", "CommandRefused", "encode_frame",
@@ -103,6 +103,13 @@ class BoardStatus:
     max_ply: int
     hash_bits: int
     clock_hz: int       # the board's core clock (a simulated board: the board it stands for)
+    evaluator: object   # the board's EvaluatorParams
+    max_frame: int      # the longest frame the board takes
+
+    @property
+    def searches(self):
+        """The board runs searches (not the evaluation station)."""
+        return self.max_ply > 0
 
 
 def _layout_bytes(layout, **fields):
@@ -133,7 +140,8 @@ class LinkClient:
         # a repeat of whatever the board executed last.
         self._port.write(b"\0")
         self.status()
-        self.status()
+        #: The longest frame the board takes (commands are split to fit it).
+        self.max_frame = self.status().max_frame
 
     @property
     def port(self):
@@ -197,7 +205,8 @@ class LinkClient:
         score = fields.pop("score")
         return BoardStatus(busy=bool(flags["busy"]), stopped=bool(flags["stopped"]),
                            score=score - (1 << 16) if score >= 0x8000 else score,
-                           best_move=pack(MoveWord, **fields.pop("best_move")), **fields)
+                           best_move=pack(MoveWord, **fields.pop("best_move")),
+                           evaluator=evaluator_params(fields.pop("evaluator")), **fields)
 
     def reset(self):
         self.command(Command.RESET, timeout=2.0)
@@ -208,7 +217,7 @@ class LinkClient:
         payload = bytearray(_layout_bytes(PositionFlags, black=int(black_to_move), clear=int(clear)))
         for h in halfmoves:
             payload += h.bits.to_bytes(2, "little")
-        if len(payload) + 6 > MAX_FRAME:       # (a position has at most 32 pieces and 5 markers)
+        if len(payload) + 6 > self.max_frame:  # (a position has at most 32 pieces and 5 markers)
             raise LinkError(f"{len(halfmoves)} halfmoves do not fit one POSITION frame")
         self.command(Command.POSITION, bytes(payload))
 
@@ -217,7 +226,7 @@ class LinkClient:
         records = b"".join(_layout_bytes(HistoryEntry, key=key, irreversible=int(irr)) for key, irr in entries)
         first = True
         size = payload_bytes(HistoryEntry)
-        step = (MAX_FRAME - 8) // size * size
+        step = (self.max_frame - 8) // size * size
         for start in range(0, max(len(records), 1), step):
             self.command(Command.HISTORY, bytes([1 if first else 0]) + records[start:start + step])
             first = False
@@ -227,7 +236,7 @@ class LinkClient:
         value (``FILL_RUN`` or longer, zeros above all) by FILL, the rest by WRITE frames of
         consecutive indices."""
         words = [w & ((1 << DATA_BITS) - 1) for w in words]
-        per_frame = (MAX_FRAME - 12) // 3
+        per_frame = (self.max_frame - 12) // 3
         pending_start, pending = start, []
 
         def flush():
@@ -273,6 +282,10 @@ class LinkClient:
 
     def clear_hash(self):
         self.command(Command.HASH_CLEAR, timeout=2.0)
+
+    def evaluate(self):
+        """The evaluator's static value of the position on the board (White's view)."""
+        return unpack(Evaluation, int.from_bytes(self.command(Command.EVALUATE), "little"))["value"]
 
     def wait(self, poll=0.002, deadline=None, on_progress=None):
         """Poll STATUS until the job ends; ``on_progress(status)`` sees each poll."""

@@ -42,6 +42,7 @@ class Oracle:
         self.params = params
         self._stores = {}
         self.left_out = {}          # phase -> patterns that did not fit the configuration
+        self.recognizer_patterns = {}   # phase -> the pattern each recognizer serves, in unit order
 
     def patterns(self, phase):
         return self.PHASE_PATTERNS[phase]()
@@ -51,7 +52,7 @@ class Oracle:
         phase = game_phase(board)
         if phase not in self._stores:
             image = EvaluatorImage(self.params)
-            left_out = []
+            left_out, served = [], []
             for pattern in self.patterns(phase):
                 trial = _copy_image(image)
                 try:
@@ -59,9 +60,11 @@ class Oracle:
                 except TableError:
                     left_out.append(type(pattern).__name__)
                     continue
+                served += [type(pattern).__name__] * (len(trial.recognizers) - len(image.recognizers))
                 image = trial
             self._stores[phase] = image.store()
             self.left_out[phase] = left_out
+            self.recognizer_patterns[phase] = served
         return phase, self._stores[phase]
 
 

@@ -15,16 +15,19 @@ from .verilator import HARNESS, build_harness, verilog_for
 __all__ = ["SimulatedBoard", "board_executable"]
 
 
-def board_executable(eval_params=FULL, uart_divisor=None, quiet=False):
+def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=False):
     """The simulated board's executable, built once and cached: the link's byte streams on the
-    terminal, or (``uart_divisor``) the UART's lines at that many cycles per bit."""
+    terminal, or (``uart_divisor``) the UART's lines at that many cycles per bit; the searching
+    machine, or (``station``) the evaluation station."""
     packages = ("movegen", "search", "eval", "link")
+    variant = params_variant(eval_params) + ("-station" if station else "")
     if uart_divisor is None:
-        verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params),
-                              variant=params_variant(eval_params), packages=packages)
+        verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params, station=station),
+                              variant=variant, packages=packages)
         return build_harness("board", verilog, HARNESS / "board.cpp", {}, quiet=quiet)
-    verilog = verilog_for("board_uart", lambda: UartMachine(divisor=uart_divisor, eval_params=eval_params),
-                          variant=params_variant(eval_params) + f"-d{uart_divisor}", packages=packages)
+    verilog = verilog_for("board_uart", lambda: UartMachine(divisor=uart_divisor, eval_params=eval_params,
+                                                            station=station),
+                          variant=variant + f"-d{uart_divisor}", packages=packages)
     return build_harness("board_uart", verilog, HARNESS / "board_uart.cpp", {}, quiet=quiet)
 
 
@@ -32,9 +35,9 @@ class SimulatedBoard:
     """A running simulated board; ``device`` is its serial device. Use as a context manager, or
     call :meth:`close` (the board also ends when this process does)."""
 
-    def __init__(self, eval_params=FULL, executable=None, uart_divisor=None):
+    def __init__(self, eval_params=FULL, executable=None, uart_divisor=None, station=False):
         self.eval_params = eval_params
-        command = [str(executable or board_executable(eval_params, uart_divisor))]
+        command = [str(executable or board_executable(eval_params, uart_divisor, station))]
         if uart_divisor is not None:
             command.append(str(uart_divisor))
         self._proc = subprocess.Popen(command,

@@ -142,6 +142,11 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send("key")
         return int(self._read()[0])
 
+    def evaluate(self):
+        """The evaluator's static value of the position on the board (White's view)."""
+        self._send("eval")
+        return int(self._read()[0])
+
     def search(self, depth, alpha=-INFINITY, beta=INFINITY):
         """The alpha-beta search of ``depth`` plies in the window (``alpha``, ``beta``) from the
         position loaded, with the tables downloaded."""

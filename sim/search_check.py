@@ -13,6 +13,7 @@ from host.patterns import KingSafety, MaterialPieceSquare, PawnStructure, Shelte
 from host.tables import EvaluatorImage
 
 from .eval_check import random_tables
+from .models.evaluator import static_value
 from .models.position import MachinePosition
 from .models.search import ReferenceSearch
 from .models.zobrist import position_key
@@ -58,7 +59,8 @@ class SearchPair:
 
     def compare(self, board, depth, clear_table=True, **window):
         """``(hardware result, reference result, differences)`` for one search; the machine
-        must also be back on the position, to the last bit of its Zobrist key."""
+        must also be back on the position, to the last bit of its Zobrist key and its
+        evaluator's value."""
         hw = self.search(board, depth, clear_table, **window)
         ref = self.reference.search(board, depth, clear_table=clear_table, **window)
         diffs = self.differences(depth, hw, ref)
@@ -69,6 +71,9 @@ class SearchPair:
         key, want = self.machine.key(), position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
         if key != want:
             diffs.append(f"depth {depth}: the board is not restored: key {key:#018x}, want {want:#018x}")
+        value, want = self.machine.evaluate(), static_value(self.store, board)
+        if value != want:
+            diffs.append(f"depth {depth}: the evaluator is not restored: static value {value}, want {want}")
         return hw, ref, diffs
 
     @staticmethod

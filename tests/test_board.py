@@ -7,10 +7,12 @@ import time
 import chess
 import pytest
 
+from hdl.eval.tables import FULL
 from hdl.link.protocol import NAK, REPLY, Command, NakReason
 from hdl.search.controller import Job
 from host.board import BoardWasReset, HardwareBoard
 from host.link import BoardNotAnswering, CommandRefused, FrameDecoder, LinkClient, encode_frame
+from sim.models.evaluator import static_value
 from sim.models.position import MachinePosition
 from sim.models.zobrist import position_key
 from sim.search_check import SearchPair, table_store
@@ -37,7 +39,8 @@ def _key(game):
 
 def test_status_names_the_build(board):
     status = board.client.status()
-    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (1, 64, 12, 20_000_000)
+    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (2, 64, 12, 20_000_000)
+    assert status.evaluator == FULL == board.eval_params and board.searches
     assert not status.busy
 
 
@@ -64,6 +67,36 @@ def test_search_over_the_link_equals_the_reference(board):
             _, _, diffs = pair.compare(record.board, depth)
             problems += [f"{record.board.fen()}: {d}" for d in diffs]
     assert not problems, "\n".join(problems[:10])
+
+
+def _random_games(seed, count, plies):
+    rng, games = random.Random(seed), []
+    for _ in range(count):
+        game = chess.Board()
+        for _ in range(rng.randrange(plies)):
+            moves = list(game.legal_moves)
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+        games.append(game)
+    return games
+
+
+def test_the_evaluators_value_over_the_link_equals_the_model(board):
+    """EVALUATE, with random tables (every recognizer and map in use), on shared and on seeded
+    random positions of both sides to move."""
+    store = table_store(board.eval_params, "random", seed=11)
+    board.download(store)
+    games = [r.board for r in shared_positions("random-positions.epd", limit=15)] + _random_games(3, 15, 60)
+    problems, values = [], set()
+    for game in games:
+        board.set_position(game)
+        on_board, model = board.evaluate(), static_value(store, game)
+        values.add(model)
+        if on_board != model:
+            problems.append(f"{game.fen()}: board {on_board}, model {model}")
+    assert not problems, "\n".join(problems[:10])
+    assert len(values) > len(games) // 2            # the tables make the positions differ
 
 
 def test_tables_on_the_board_are_not_sent_again(board):
@@ -105,6 +138,8 @@ def test_refusals_change_nothing(board):
     board.start_search(12)
     with pytest.raises(CommandRefused, match="busy"):
         board.client.set_position([], black_to_move=False)
+    with pytest.raises(CommandRefused, match="busy"):
+        board.evaluate()                    # (the evaluator follows the search)
     board.client.stop()
     board.finish()
     assert board.key() == _key(game)
@@ -201,7 +236,7 @@ def test_the_uart_top_over_its_serial_lines():
     with SimulatedBoard(SMALL, uart_divisor=4) as simulated, LinkClient(simulated.device, timeout=10.0) as client:
         board = HardwareBoard(client, SMALL)
         status = client.status()
-        assert (status.version, status.max_ply) == (1, 64) and status.dropped == 0
+        assert (status.version, status.max_ply, status.evaluator) == (2, 64, SMALL) and status.dropped == 0
         board.set_position(chess.Board())
         assert board.perft(2)[0] == 400
         pair = SearchPair(board, table_store(SMALL, "material"))

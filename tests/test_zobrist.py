@@ -1,22 +1,24 @@
-"""The Zobrist unit in the Amaranth simulator against the from-scratch model: random walks from
-shared positions, transpositions and unwinding."""
+"""The Zobrist units (the ROM's and the computed keys') in the Amaranth simulator against the
+from-scratch model: random walks from shared positions, transpositions and unwinding."""
 
 import random
 
 import chess
+import pytest
 
-from hdl.search.zobrist import SIDE_KEY, ZobristUnit, piece_square_key
+from hdl.encoding import HalfmoveOp
+from hdl.search.zobrist import SIDE_KEY, ComputedZobristUnit, ZobristUnit, piece_square_key
 from sim.eval_check import walk_steps
-from sim.models.position import MachinePosition, move_halfmoves
+from sim.models.position import Halfmove, MachinePosition, move_halfmoves
 from sim.models.zobrist import position_key
 from sim.testing import play_halfmoves, simulate
 
 from .conftest import shared_positions
 
 
-def _drive(boards, plies, seed):
+def _drive(unit, boards, plies, seed):
     """Per board, (label, hardware key, model key) after every step of a walk from it."""
-    dut = ZobristUnit()
+    dut = unit()
     rng = random.Random(seed)
     seen = []
 
@@ -38,10 +40,11 @@ def _drive(boards, plies, seed):
     return seen
 
 
-def test_keys_equal_the_model_after_every_make_and_unmake():
-    boards = [r.board for r in shared_positions("special-positions.epd", limit=15)]
-    boards += [r.board for r in shared_positions("random-positions.epd", limit=15)]
-    walks = _drive(boards, 10, 1)
+@pytest.mark.parametrize("unit, count", [(ZobristUnit, 15), (ComputedZobristUnit, 4)])
+def test_keys_equal_the_model_after_every_make_and_unmake(unit, count):
+    boards = [r.board for r in shared_positions("special-positions.epd", limit=count)]
+    boards += [r.board for r in shared_positions("random-positions.epd", limit=count)]
+    walks = _drive(unit, boards, 10, 1)
     bad = [f"{where}: hardware {hw:#018x}, model {model:#018x}"
            for walk in walks for where, hw, model in walk if hw != model]
     assert not bad, "\n".join(bad[:5])
@@ -49,6 +52,27 @@ def test_keys_equal_the_model_after_every_make_and_unmake():
         assert walk[-1][1] == walk[0][1], f"{walk[0][0]}: unwinding did not restore the key"
     starts = [walk[0][1] for walk in walks]
     assert len(set(starts)) == len(starts), "two different positions share a key"
+
+
+def test_the_computed_keys_are_the_roms():
+    """Every (piece code, square) key the computed unit makes, one halfmove each, marker colours
+    and the empty square included (a third of the squares, seeded; the walks above do the rest)."""
+    dut = ComputedZobristUnit()
+    squares = random.Random(4).sample(range(64), 22)
+    seen = []
+
+    async def bench(ctx):
+        for code in range(16):
+            for square in squares:
+                halfmove = Halfmove(HalfmoveOp.PLACE, square, code)
+                before = ctx.get(dut.key)
+                await play_halfmoves(ctx, dut.halfmove, [halfmove])
+                seen.append((code, square, ctx.get(dut.key) ^ before))
+
+    simulate(dut, bench)
+    bad = [f"piece {code} square {square}: {got:#018x}, want {piece_square_key(code, square):#018x}"
+           for code, square, got in seen if got != piece_square_key(code, square)]
+    assert not bad, "\n".join(bad[:5])
 
 
 def test_transpositions_share_a_key_and_rights_and_side_change_it():

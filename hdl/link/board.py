@@ -1,7 +1,9 @@
 """The board's top levels: the machine behind the host link.
 
 ``LinkedMachine`` takes and gives the link's bytes as streams (the simulated board feeds them
-from a pseudo-terminal); ``UartMachine`` puts a UART in front of it (the FPGA boards).
+from a pseudo-terminal); ``UartMachine`` puts a UART in front of it (the FPGA boards). Either
+holds the searching machine (``hdl/top.py``) or, with ``station=True``, the evaluation station
+(``hdl/station.py``).
 """
 
 from amaranth import Module, Signal
@@ -10,12 +12,14 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..eval.tables import FULL
+from ..station import STATION_MAX_FRAME, EvaluationStation
 from ..top import MACHINE_PORTS, Machine
 from .executor import CommandExecutor
-from .framing import RECEIVE_DEPTH, FrameReceiver, ReplyTransmitter
+from .framing import FrameReceiver, ReplyTransmitter, receive_depth
+from .protocol import MAX_FRAME
 from .uart import UartReceiver, UartTransmitter
 
-__all__ = ["HostLink", "LinkedMachine", "UartMachine", "BOARD_CLOCK_HZ"]
+__all__ = ["HostLink", "LinkedMachine", "UartMachine", "BOARD_CLOCK_HZ", "linked_machine"]
 
 #: The clock a simulated board reports as its own: the ULX3S-85F build's (fpga/boards.py).
 BOARD_CLOCK_HZ = 20_000_000
@@ -33,8 +37,9 @@ class HostLink(wiring.Component):
     machine : the machine's ports, flipped
     """
 
-    def __init__(self, *, max_ply, hash_bits, clock_hz):
+    def __init__(self, *, max_ply, hash_bits, clock_hz, eval_params, max_frame=MAX_FRAME):
         self._max_ply, self._hash_bits, self._clock_hz = max_ply, hash_bits, clock_hz
+        self._eval_params, self._max_frame = eval_params, max_frame
         super().__init__({
             "rx": In(stream.Signature(8)),
             "rx_error": In(1),
@@ -45,11 +50,12 @@ class HostLink(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.receiver = receiver = FrameReceiver()
+        m.submodules.receiver = receiver = FrameReceiver(self._max_frame)
         m.submodules.executor = executor = CommandExecutor(max_ply=self._max_ply, hash_bits=self._hash_bits,
-                                                           clock_hz=self._clock_hz)
+                                                           clock_hz=self._clock_hz, eval_params=self._eval_params,
+                                                           max_frame=self._max_frame)
         m.submodules.transmitter = transmitter = ReplyTransmitter()
-        m.submodules.frames = frames = Memory(shape=8, depth=RECEIVE_DEPTH, init=[])
+        m.submodules.frames = frames = Memory(shape=8, depth=receive_depth(self._max_frame), init=[])
         write, read = frames.write_port(), frames.read_port()
         wiring.connect(m, wiring.flipped(self.rx), receiver.data)
         wiring.connect(m, transmitter.data, wiring.flipped(self.tx))
@@ -72,6 +78,22 @@ class HostLink(wiring.Component):
         return m
 
 
+def linked_machine(m, *, max_ply, eval_params, hash_bits, clock_hz, station):
+    """The machine (or the station) and its link as submodules of ``m``, connected:
+    ``(machine, link)``."""
+    max_frame = MAX_FRAME
+    if station:
+        m.submodules.machine = machine = EvaluationStation(eval_params=eval_params)
+        max_ply = hash_bits = 0                 # (STATUS tells the host: no search here)
+        max_frame = STATION_MAX_FRAME
+    else:
+        m.submodules.machine = machine = Machine(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
+    m.submodules.link = link = HostLink(max_ply=max_ply, hash_bits=hash_bits, clock_hz=clock_hz,
+                                        eval_params=eval_params, max_frame=max_frame)
+    wiring.connect(m, link.machine, machine)
+    return machine, link
+
+
 class LinkedMachine(wiring.Component):
     """The machine behind the link, with the link's bytes as streams.
 
@@ -82,17 +104,14 @@ class LinkedMachine(wiring.Component):
                                     byte arrives
     """
 
-    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, clock_hz=BOARD_CLOCK_HZ):
-        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
+    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, clock_hz=BOARD_CLOCK_HZ, station=False):
+        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station)
         self._clock_hz = clock_hz
         super().__init__({"rx": In(stream.Signature(8)), "tx": Out(stream.Signature(8)), "idle": Out(1)})
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.machine = machine = Machine(**self._params)
-        m.submodules.link = link = HostLink(max_ply=self._params["max_ply"], hash_bits=self._params["hash_bits"],
-                                            clock_hz=self._clock_hz)
-        wiring.connect(m, link.machine, machine)
+        machine, link = linked_machine(m, clock_hz=self._clock_hz, **self._params)
         wiring.connect(m, wiring.flipped(self.rx), link.rx)
         wiring.connect(m, link.tx, wiring.flipped(self.tx))
         m.d.comb += self.idle.eq(link.idle & ~machine.busy & ~machine.hash_busy)
@@ -109,19 +128,17 @@ class UartMachine(wiring.Component):
                                     simulations that sleep meanwhile; unused on a board)
     """
 
-    def __init__(self, *, divisor, clock_hz=BOARD_CLOCK_HZ, max_ply=64, eval_params=FULL, hash_bits=12):
+    def __init__(self, *, divisor, clock_hz=BOARD_CLOCK_HZ, max_ply=64, eval_params=FULL, hash_bits=12,
+                 station=False):
         self._divisor, self._clock_hz = divisor, clock_hz
-        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
+        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station)
         super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1), "idle": Out(1)})
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.receiver = receiver = UartReceiver(self._divisor)
         m.submodules.transmitter = transmitter = UartTransmitter(self._divisor)
-        m.submodules.machine = machine = Machine(**self._params)
-        m.submodules.link = link = HostLink(max_ply=self._params["max_ply"], hash_bits=self._params["hash_bits"],
-                                            clock_hz=self._clock_hz)
-        wiring.connect(m, link.machine, machine)
+        machine, link = linked_machine(m, clock_hz=self._clock_hz, **self._params)
         wiring.connect(m, receiver.data, link.rx)
         wiring.connect(m, link.tx, transmitter.data)
         line_error = Signal()

@@ -4,13 +4,13 @@ from amaranth import Cat, Const, Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import Halfmove, HalfmoveOp, MARKER, PieceType
+from ..encoding import Halfmove
 from ..eval.tables import TableAddress, TableSelect
 from ..top import MACHINE_PORTS
-from .framing import MAX_REPLY, RECEIVE_DEPTH, LinkCounters
+from .framing import MAX_REPLY, LinkCounters, receive_depth
 from .protocol import (
-    HALFMOVE_BYTES, HISTORY_BYTES, MAX_FRAME, NAK, PROTOCOL_VERSION, REPLY, WRITE_WORD_BYTES,
-    Command, Fill, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status, payload_bytes,
+    HALFMOVE_BYTES, HISTORY_BYTES, MAX_FRAME, NAK, PROTOCOL_VERSION, REPLY, WRITE_WORD_BYTES, Command, Evaluation,
+    EvaluatorShape, Fill, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status, evaluator_shape, payload_bytes,
 )
 
 __all__ = ["CommandExecutor"]
@@ -24,17 +24,20 @@ class CommandExecutor(wiring.Component):
     A frame whose sequence number and type equal the last one executed has its reply sent
     again instead. A payload's length is checked before anything is done, so a refused command
     changes nothing. While a job runs only STATUS and STOP are taken; the others are refused
-    with ``NAK BUSY``. A node limit from START
-    stops the job when its count reaches the limit.
+    with ``NAK BUSY``. A node limit from START stops the job when its count reaches the limit.
+    A machine of ``max_ply`` 0 (the evaluation station, ``hdl/station.py``) runs no jobs: the
+    commands of the search (HISTORY, START, STOP, PROBE, HASH_CLEAR) are ``NAK UNKNOWN`` there.
+    STATUS gives the build's parameters: ``max_ply``, ``hash_bits``, ``clock_hz``, the
+    evaluator's shape (``eval_params``) and ``max_frame``, the receive buffers' size.
 
-    Latency: a few cycles per payload byte, plus the machine's own (emptying the board: 128
-    cycles and a halfmove per piece; HASH_CLEAR: the table's sweep).
+    Latency: a few cycles per payload byte, plus the machine's own (a halfmove's; HASH_CLEAR:
+    the table's sweep). Emptying the board is the machine's ``clear``, one cycle.
 
     Interface attributes
     --------------------
     frame : In({valid, bank, length})       from the receiver
     free : Out(1)                           no frame being executed
-    buffer_addr : Out(range(RECEIVE_DEPTH)), buffer_data : In(8)   the receive memory
+    buffer_addr : Out(range(2 * max_frame)), buffer_data : In(8)   the receive memory
                                             (synchronous read: data one cycle after address)
     reply_write : Out({en, addr, data}), send : Out({valid, length}), resend : Out(1)
     reply_ready : In(1)                     to the reply transmitter
@@ -42,12 +45,13 @@ class CommandExecutor(wiring.Component):
     machine : the machine's ports, flipped
     """
 
-    def __init__(self, *, max_ply, hash_bits, clock_hz):
+    def __init__(self, *, max_ply, hash_bits, clock_hz, eval_params, max_frame=MAX_FRAME):
         self._max_ply, self._hash_bits, self._clock_hz = max_ply, hash_bits, int(clock_hz)
+        self._eval_params, self._max_frame = eval_params, max_frame
         super().__init__({
-            "frame": In(data.StructLayout({"valid": 1, "bank": 1, "length": range(MAX_FRAME + 1)})),
+            "frame": In(data.StructLayout({"valid": 1, "bank": 1, "length": range(max_frame + 1)})),
             "free": Out(1),
-            "buffer_addr": Out(range(RECEIVE_DEPTH)),
+            "buffer_addr": Out(range(receive_depth(max_frame))),
             "buffer_data": In(8),
             "reply_write": Out(data.StructLayout({"en": 1, "addr": range(MAX_REPLY), "data": 8})),
             "send": Out(data.StructLayout({"valid": 1, "length": range(MAX_REPLY + 1)})),
@@ -57,13 +61,32 @@ class CommandExecutor(wiring.Component):
             "machine": Out(MACHINE_PORTS.flip()),
         })
 
+    def _commands(self):
+        """``(command, fixed payload bytes, bytes per record, state)`` of each command taken."""
+        commands = [
+            (Command.STATUS, 0, 0, "STATUS"), (Command.RESET, 0, 0, "RESET"),
+            (Command.POSITION, 1, HALFMOVE_BYTES, "POSITION"),
+            (Command.WRITE, payload_bytes(TableAddress), WRITE_WORD_BYTES, "WRITE"),
+            (Command.CHECKSUM, payload_bytes(TableSelect), 0, "CHECKSUM"),
+            (Command.FILL, payload_bytes(Fill), 0, "FILL"),
+            (Command.EVALUATE, 0, 0, "EVALUATE"),
+        ]
+        if self._max_ply:
+            commands += [
+                (Command.HISTORY, 1, HISTORY_BYTES, "HISTORY"),
+                (Command.START, payload_bytes(Start), 0, "START"),
+                (Command.STOP, 0, 0, "STOP"), (Command.PROBE, 0, 0, "PROBE"),
+                (Command.HASH_CLEAR, 0, 0, "HASH_CLEAR"),
+            ]
+        return commands
+
     def elaborate(self, platform):
         m = Module()
-        machine = self.machine
+        machine, max_frame = self.machine, self._max_frame
         bank = Signal()
-        length = Signal(range(MAX_FRAME + 1))       # sequence, type and payload
-        index = Signal(range(MAX_FRAME + 1))        # the next byte to read
-        m.d.comb += self.buffer_addr.eq(Cat(index[:MAX_FRAME.bit_length() - 1], bank))
+        length = Signal(range(max_frame + 1))       # sequence, type and payload
+        index = Signal(range(max_frame + 1))        # the next byte to read
+        m.d.comb += self.buffer_addr.eq(Cat(index[:max_frame.bit_length() - 1], bank))
         sequence, kind = Signal(8), Signal(8)
         last_sequence, last_kind, has_last = Signal(8), Signal(8), Signal()
 
@@ -89,9 +112,9 @@ class CommandExecutor(wiring.Component):
             m.next = "REPLY"
 
         # Limits and checks.
-        payload_length = Signal(range(MAX_FRAME + 1))
+        payload_length = Signal(range(max_frame + 1))
         m.d.comb += payload_length.eq(length - 2)
-        remainder = Signal(range(MAX_FRAME + 1))    # for checking a payload is whole records
+        remainder = Signal(range(max_frame + 1))    # for checking a payload is whole records
         record = Signal(range(GATHER_BYTES + 1))
         node_limit = Signal(64)
         with m.If(machine.busy & (node_limit != 0) & (machine.count >= node_limit)):
@@ -100,7 +123,6 @@ class CommandExecutor(wiring.Component):
         flags = Signal(PositionFlags)
         address = Signal(TableAddress)
         fill_count, fill_data = Signal(16), Signal(24)
-        square = Signal(7)                          # emptying: markers 0..63, then pieces
         wait = Signal(2)
 
         def gather(count, then):
@@ -145,20 +167,11 @@ class CommandExecutor(wiring.Component):
                 with m.If(has_last & (sequence == last_sequence) & (kind == last_kind)):
                     m.next = "RESEND"
                 with m.Elif(machine.busy & (kind != Command.STATUS) & (kind != Command.STOP)
-                            & (kind >= Command.STATUS) & (kind <= Command.FILL)):
+                            & (kind >= min(Command)) & (kind <= max(Command))):
                     reply(nak=NakReason.BUSY)
                 with m.Else():
                     with m.Switch(kind):
-                        for command, payload, per_record, state in (
-                                (Command.STATUS, 0, 0, "STATUS"), (Command.RESET, 0, 0, "RESET"),
-                                (Command.POSITION, 1, HALFMOVE_BYTES, "POSITION"),
-                                (Command.HISTORY, 1, HISTORY_BYTES, "HISTORY"),
-                                (Command.WRITE, payload_bytes(TableAddress), WRITE_WORD_BYTES, "WRITE"),
-                                (Command.CHECKSUM, payload_bytes(TableSelect), 0, "CHECKSUM"),
-                                (Command.START, payload_bytes(Start), 0, "START"),
-                                (Command.STOP, 0, 0, "STOP"), (Command.PROBE, 0, 0, "PROBE"),
-                                (Command.HASH_CLEAR, 0, 0, "HASH_CLEAR"),
-                                (Command.FILL, payload_bytes(Fill), 0, "FILL")):
+                        for command, payload, per_record, state in self._commands():
                             with m.Case(command):
                                 if per_record:
                                     with m.If(payload_length < payload):
@@ -201,46 +214,25 @@ class CommandExecutor(wiring.Component):
                     status.oversized.eq(self.counters.oversized), status.overruns.eq(self.counters.overruns),
                     status.version.eq(PROTOCOL_VERSION), status.max_ply.eq(self._max_ply),
                     status.hash_bits.eq(self._hash_bits), status.clock_hz.eq(self._clock_hz),
+                    status.evaluator.eq(EvaluatorShape.const(evaluator_shape(self._eval_params))),
+                    status.max_frame.eq(max_frame),
                 ]
                 reply(status, payload_bytes(Status))
 
             with m.State("RESET"):                  # stop a job, then empty everything
                 m.d.comb += machine.stop.eq(1)
-                m.d.sync += [node_limit.eq(0), square.eq(0), flags.eq(0)]
+                m.d.sync += [node_limit.eq(0), flags.eq(0)]
                 with m.If(~machine.busy):
-                    m.d.comb += [machine.history_clear.eq(1), machine.hash_clear.eq(1)]
-                    m.next = "EMPTY"
+                    m.d.comb += [machine.history_clear.eq(1), machine.hash_clear.eq(1), machine.clear.eq(1)]
+                    m.next = "RESET_TABLE"
 
             # --- POSITION: empty the board (if asked), the halfmoves, the side -----------------
             with m.State("POSITION_FIXED"):
                 with m.If(gathering()):
-                    m.d.sync += [flags.eq(top_bytes(1)), square.eq(0)]
-                    with m.If(PositionFlags(top_bytes(1)).clear):
-                        m.next = "EMPTY"
-                    with m.Else():
-                        m.next = "HALFMOVES"
+                    m.d.sync += flags.eq(top_bytes(1))
+                    m.d.comb += machine.clear.eq(PositionFlags(top_bytes(1)).clear)
+                    m.next = "HALFMOVES"
                     next_field(HALFMOVE_BYTES)
-            with m.State("EMPTY"):
-                # Markers first (the inverse of setting a position up), then the pieces.
-                board = machine.board
-                on_square = Signal(Halfmove)
-                present = Signal()
-                s = square[:6]
-                with m.If(~square[6]):
-                    m.d.comb += [present.eq(board.markers.bit_select(s, 1)), on_square.piece.eq(MARKER)]
-                with m.Else():
-                    m.d.comb += [on_square.piece.eq(Cat(board.type0.bit_select(s, 1), board.type1.bit_select(s, 1),
-                                                        board.type2.bit_select(s, 1), board.colour.bit_select(s, 1))),
-                                 present.eq(on_square.piece.type != PieceType.EMPTY)]
-                m.d.comb += [on_square.op.eq(HalfmoveOp.REMOVE), on_square.square.eq(s)]
-                m.d.comb += [machine.setup.valid.eq(present), machine.setup.payload.eq(on_square)]
-                with m.If(~present | machine.setup.ready):
-                    m.d.sync += square.eq(square + 1)
-                    with m.If(square == 127):
-                        with m.If(kind == Command.RESET):
-                            m.next = "RESET_TABLE"
-                        with m.Else():
-                            m.next = "HALFMOVES"
             with m.State("HALFMOVES"):
                 with m.If(done_with_payload()):
                     m.d.comb += [machine.side_in.valid.eq(1), machine.side_in.side.eq(flags.black)]
@@ -331,6 +323,11 @@ class CommandExecutor(wiring.Component):
                     probe = Signal(Probe)
                     m.d.comb += [probe.hit.eq(machine.hash_hit), probe.entry.eq(machine.hash_probe)]
                     reply(probe, payload_bytes(Probe))
+            with m.State("EVALUATE"):               # the last halfmove or write settles first
+                with m.If(machine.static_valid):
+                    evaluation = Signal(Evaluation)
+                    m.d.comb += evaluation.value.eq(machine.static_value)
+                    reply(evaluation, payload_bytes(Evaluation))
             with m.State("HASH_CLEAR"):
                 m.d.comb += machine.hash_clear.eq(1)
                 m.next = "RESET_TABLE"

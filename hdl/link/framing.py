@@ -12,11 +12,15 @@ from ..eval.crc import Crc32
 from .protocol import MAX_FRAME, NAK, RESIDUE, NakReason
 
 __all__ = ["FrameReceiver", "ReplyTransmitter", "LinkCounters", "cobs_encode", "cobs_decode",
-           "MAX_REPLY", "RECEIVE_DEPTH"]
+           "MAX_REPLY", "receive_depth"]
 
-#: The receive memory: two buffers of ``MAX_FRAME`` bytes (one is filled while the other's
-#: frame executes).
-RECEIVE_DEPTH = 2 * MAX_FRAME
+
+def receive_depth(max_frame):
+    """The receive memory: two buffers of ``max_frame`` bytes (one is filled while the other's
+    frame executes)."""
+    if max_frame < 64 or max_frame > MAX_FRAME or max_frame & (max_frame - 1):
+        raise ValueError(f"a frame buffer holds a power of two of 64 to {MAX_FRAME} bytes, not {max_frame}")
+    return 2 * max_frame
 
 #: The longest reply, sequence, type and payload, before its CRC.
 MAX_REPLY = 60
@@ -59,7 +63,7 @@ class FrameReceiver(wiring.Component):
 
     A frame ends at a 0x00 byte. It is good when its COBS groups end with it, it has a
     sequence number, a type and a CRC (6 bytes or more), its CRC residue is right, no UART
-    framing error happened inside it, and it fits ``MAX_FRAME``: then, if the executor is
+    framing error happened inside it, and it fits ``max_frame``: then, if the executor is
     ``free``, ``frame`` pulses with the buffer and the length without the CRC, and the next
     frame goes to the other buffer. Otherwise the frame is dropped and counted (a good frame
     while the executor is busy is an overrun), and ``corrupt`` pulses. Empty frames (two
@@ -70,20 +74,21 @@ class FrameReceiver(wiring.Component):
     --------------------
     data : In(stream of 8 bits)          decoded from the line (always ready)
     line_error : In(1)                   a UART framing error (the frame in progress is bad)
-    buffer_write : Out({en, addr, data}) to the receive memory (RECEIVE_DEPTH bytes)
+    buffer_write : Out({en, addr, data}) to the receive memory (2 * max_frame bytes)
     free : In(1)                         the executor can take a frame
     frame : Out({valid, bank, length})
     corrupt : Out(1)                     a frame was dropped
     counters : Out(LinkCounters)
     """
 
-    def __init__(self):
+    def __init__(self, max_frame=MAX_FRAME):
+        self._max_frame = max_frame
         super().__init__({
             "data": In(stream.Signature(8)),
             "line_error": In(1),
-            "buffer_write": Out(data.StructLayout({"en": 1, "addr": range(RECEIVE_DEPTH), "data": 8})),
+            "buffer_write": Out(data.StructLayout({"en": 1, "addr": range(receive_depth(max_frame)), "data": 8})),
             "free": In(1),
-            "frame": Out(data.StructLayout({"valid": 1, "bank": 1, "length": range(MAX_FRAME + 1)})),
+            "frame": Out(data.StructLayout({"valid": 1, "bank": 1, "length": range(max_frame + 1)})),
             "corrupt": Out(1),
             "counters": Out(LinkCounters),
         })
@@ -91,8 +96,9 @@ class FrameReceiver(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.crc = crc = Crc32(width=8)
+        max_frame = self._max_frame
         bank = Signal()
-        length = Signal(range(MAX_FRAME + 2))     # decoded bytes so far
+        length = Signal(range(max_frame + 2))     # decoded bytes so far
         remaining = Signal(8)                       # bytes left in the current COBS group
         last_code = Signal(8)                       # the current group's code (0: none yet)
         bad = Signal()                              # a COBS or UART error in this frame
@@ -112,11 +118,11 @@ class FrameReceiver(wiring.Component):
                 m.d.sync += remaining.eq(remaining - 1)
                 m.d.comb += [emit.eq(1), emitted.eq(byte)]
         with m.If(emit):
-            with m.If(length < MAX_FRAME + 1):
+            with m.If(length < max_frame + 1):
                 m.d.sync += length.eq(length + 1)
         m.d.comb += [
-            self.buffer_write.en.eq(emit & (length < MAX_FRAME)),
-            self.buffer_write.addr.eq(bank << (MAX_FRAME.bit_length() - 1) | length[:MAX_FRAME.bit_length() - 1]),
+            self.buffer_write.en.eq(emit & (length < max_frame)),
+            self.buffer_write.addr.eq(bank << (max_frame.bit_length() - 1) | length[:max_frame.bit_length() - 1]),
             self.buffer_write.data.eq(emitted),
             crc.update.eq(emit), crc.data.eq(emitted),
         ]
@@ -131,7 +137,7 @@ class FrameReceiver(wiring.Component):
             good = ~bad & (remaining == 0) & (length >= 6) & (crc.crc == RESIDUE)
             with m.If(~seen):
                 pass                                # an empty frame: nothing to report
-            with m.Elif(length > MAX_FRAME):
+            with m.Elif(length > max_frame):
                 m.d.sync += [counters.oversized.eq(counters.oversized + 1), self.corrupt.eq(1)]
             with m.Elif(~good):
                 m.d.sync += [counters.dropped.eq(counters.dropped + 1), self.corrupt.eq(1)]
@@ -178,7 +184,10 @@ class ReplyTransmitter(wiring.Component):
         m = Module()
         m.submodules.buffer = buffer = Memory(shape=8, depth=MAX_REPLY + 4, init=[])
         m.submodules.crc = crc = Crc32(width=8)
-        write, read = buffer.write_port(), buffer.read_port(domain="comb")
+        # The buffer is read synchronously (block RAM): ``at_next`` is the address each state
+        # reads in the next cycle, so ``read.data`` is always the byte at ``at``.
+        write = buffer.write_port()
+        read = buffer.read_port(transparent_for=[write])
         nak_frame = cobs_encode(bytes([0, NAK, NakReason.CORRUPT])
                                 + zlib.crc32(bytes([0, NAK, NakReason.CORRUPT])).to_bytes(4, "little")) + b"\0"
         nak_rom = Array(nak_frame)
@@ -186,6 +195,9 @@ class ReplyTransmitter(wiring.Component):
         total = Signal(range(MAX_REPLY + 5))        # bytes of the frame with its CRC
         position = Signal(range(MAX_REPLY + 5))     # the current group's first byte
         scan = Signal(range(MAX_REPLY + 5))
+        at, at_next = Signal(range(MAX_REPLY + 5)), Signal(range(MAX_REPLY + 5))
+        m.d.comb += read.addr.eq(at_next)
+        m.d.sync += at.eq(at_next)
         nak_wanted = Signal()
         nak_index = Signal(range(len(nak_frame)))
         m.d.comb += [write.en.eq(self.write.en), write.addr.eq(self.write.addr), write.data.eq(self.write.data)]
@@ -206,13 +218,12 @@ class ReplyTransmitter(wiring.Component):
                 with m.Elif(nak_wanted):
                     m.d.sync += [nak_index.eq(0), nak_wanted.eq(0)]
                     m.next = "NAK"
-            with m.State("CRC"):
-                m.d.comb += read.addr.eq(scan)
+            with m.State("CRC"):                    # reads the byte at ``scan``
                 with m.If(scan + 4 == total):
                     m.next = "APPEND"
                     m.d.sync += scan.eq(0)
                 with m.Else():
-                    m.d.comb += [crc.update.eq(1), crc.data.eq(read.data)]
+                    m.d.comb += [crc.update.eq(1), crc.data.eq(read.data), at_next.eq(scan + 1)]
                     m.d.sync += scan.eq(scan + 1)
             with m.State("APPEND"):                 # the CRC's 4 bytes after the reply
                 m.d.comb += [write.en.eq(1), write.addr.eq(total - 4 + scan),
@@ -222,24 +233,27 @@ class ReplyTransmitter(wiring.Component):
                     m.d.sync += [position.eq(0), scan.eq(0)]
                     m.next = "SCAN"
             with m.State("SCAN"):                   # find the end of the group at ``position``
-                m.d.comb += read.addr.eq(position + scan)
                 with m.If((position + scan == total) | (read.data == 0)):
-                    m.d.comb += [self.data.valid.eq(1), self.data.payload.eq(scan + 1)]
+                    m.d.comb += [self.data.valid.eq(1), self.data.payload.eq(scan + 1), at_next.eq(position + scan)]
                     with m.If(self.data.ready):
+                        m.d.comb += at_next.eq(position)
                         m.next = "GROUP"
                 with m.Else():
+                    m.d.comb += at_next.eq(position + scan + 1)
                     m.d.sync += scan.eq(scan + 1)
             with m.State("GROUP"):                  # the group's bytes, then the next group
-                m.d.comb += read.addr.eq(position)
+                m.d.comb += at_next.eq(position)
                 with m.If(scan == 0):
                     with m.If(position == total):
                         m.next = "END"
                     with m.Else():
+                        m.d.comb += at_next.eq(position + 1)
                         m.d.sync += position.eq(position + 1)   # over the zero
                         m.next = "SCAN"
                 with m.Else():
                     m.d.comb += [self.data.valid.eq(1), self.data.payload.eq(read.data)]
                     with m.If(self.data.ready):
+                        m.d.comb += at_next.eq(position + 1)
                         m.d.sync += [position.eq(position + 1), scan.eq(scan - 1)]
             with m.State("END"):
                 m.d.comb += [self.data.valid.eq(1), self.data.payload.eq(0)]

@@ -17,8 +17,8 @@ Commands (payload → reply payload):
 * ``RESET`` → nothing: stops a job, empties the board, the game history and the
   transposition table.
 * ``POSITION`` ``flags`` (bit 0 black to move, bit 1 empty the board first), halfmoves (2 bytes
-  each, :class:`~hdl.encoding.Halfmove`) → nothing. Emptying the board removes every piece and
-  marker the generator holds, so a position is set without knowing the last one.
+  each, :class:`~hdl.encoding.Halfmove`) → nothing. Emptying the board takes every piece and
+  marker off every unit at once, so a position is set without knowing the last one.
 * ``HISTORY`` ``flags`` (bit 0 forget the history first), entries (:data:`HistoryEntry`, 9
   bytes each) → nothing: positions of the game before the root, oldest first, root last.
 * ``WRITE`` :data:`~hdl.eval.tables.TableAddress` (3 bytes), data words (3 bytes each) → nothing:
@@ -31,9 +31,12 @@ Commands (payload → reply payload):
 * ``HASH_CLEAR`` → nothing: empties the transposition table.
 * ``FILL`` :data:`Fill` → nothing: one value written at consecutive indices of a table (a
   table's long runs of zeros, cleared in one frame).
+* ``EVALUATE`` → :data:`Evaluation`: the evaluator's static value of the position on the board
+  (White's view), once every halfmove and table write given so far is in it.
 
 Refused with ``NAK``: an unknown type (``UNKNOWN``), a payload of the wrong length
-(``LENGTH``), a command that changes the board or the tables while a job runs (``BUSY``).
+(``LENGTH``), a command that changes the board or the tables, or reads the evaluator, while a
+job runs (``BUSY``).
 """
 
 import enum
@@ -42,18 +45,21 @@ from amaranth import signed
 from amaranth.lib import data
 
 from ..encoding import MoveWord
-from ..eval.tables import TableAddress
+from ..eval.tables import EvaluatorParams, TableAddress
 from ..search.controller import Job
 from ..search.hashtable import TableEntry
 from ..search.zobrist import KEY_BITS
 
 __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALFMOVE_BYTES",
            "HISTORY_BYTES", "WRITE_WORD_BYTES", "Start", "Status", "StatusFlags", "Probe",
-           "HistoryEntry", "PositionFlags", "Fill", "PROTOCOL_VERSION", "payload_bytes"]
+           "HistoryEntry", "PositionFlags", "Fill", "Evaluation", "EvaluatorShape", "PROTOCOL_VERSION",
+           "payload_bytes", "evaluator_shape", "evaluator_params"]
 
-PROTOCOL_VERSION = 1
+#: 2: EVALUATE; STATUS gives the evaluator's shape; the evaluation station.
+PROTOCOL_VERSION = 2
 
-#: The longest frame, before COBS: sequence, type, payload and CRC (one block RAM per buffer).
+#: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
+#: (STATUS says how much: the evaluation station's buffers are 256 bytes).
 MAX_FRAME = 2048
 
 #: ``zlib.crc32`` of any frame followed by its own CRC (little-endian).
@@ -72,6 +78,7 @@ class Command(enum.IntEnum):
     PROBE = 0x09
     HASH_CLEAR = 0x0A
     FILL = 0x0B
+    EVALUATE = 0x0C
 
 
 #: A reply's type is the command's with this bit set.
@@ -107,10 +114,32 @@ Start = data.StructLayout({
 
 StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "unused": 5})
 
+#: The evaluator's shape (:class:`~hdl.eval.tables.EvaluatorParams`) as STATUS reports it: the
+#: host compiles tables for the board it finds. Unused context selectors are 0.
+EvaluatorShape = data.StructLayout({
+    "recognizers": 8, "globals": 8, "branch_bits": 8, "combine_bits": 8, "final_bits": 8,
+    "global_bits": 8, "context_bits": data.ArrayLayout(8, 3), "tree_stages": 8,
+})
+
+
+def evaluator_shape(params):
+    """:data:`EvaluatorShape`'s fields for ``params``."""
+    return dict(recognizers=params.recognizers, globals=params.globals, branch_bits=params.branch_bits,
+                combine_bits=params.combine_bits, final_bits=params.final_bits, global_bits=params.global_bits,
+                context_bits=list(params.context_bits) + [0] * (3 - len(params.context_bits)),
+                tree_stages=params.tree_stages)
+
+
+def evaluator_params(shape):
+    """The :class:`~hdl.eval.tables.EvaluatorParams` of :data:`EvaluatorShape`'s fields."""
+    fields = dict(shape)
+    return EvaluatorParams(context_bits=tuple(c for c in fields.pop("context_bits") if c), **fields)
+
+
 #: STATUS's reply: the job's state, its nodes (perft: leaves) and cycles so far, the last
 #: search's score and best move, the Zobrist key of the position on the board, the link's
 #: counters and the build's parameters (a simulated board gives the clock of the board it
-#: stands for).
+#: stands for; ``max_ply`` 0 is the evaluation station, which runs no jobs).
 Status = data.StructLayout({
     "flags": StatusFlags,
     "count": 64,
@@ -126,10 +155,15 @@ Status = data.StructLayout({
     "max_ply": 8,
     "hash_bits": 8,
     "clock_hz": 32,         # the core clock the board is built for: cycles / clock_hz = seconds
+    "evaluator": EvaluatorShape,
+    "max_frame": 16,        # the longest frame the board takes
 })
 
 #: FILL's payload.
 Fill = data.StructLayout({"address": TableAddress, "count": 16, "data": 24})
+
+#: EVALUATE's reply: the evaluator's value, White's view (the search negates it for Black).
+Evaluation = data.StructLayout({"value": signed(16)})
 
 #: PROBE's reply.
 Probe = data.StructLayout({"hit": 8, "entry": TableEntry})

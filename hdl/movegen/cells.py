@@ -10,7 +10,7 @@ from .bitboard import (
 )
 from .geometry import DIRECTIONS, SLOT_COUNT, SLOT_INDEX, SLOTS
 
-__all__ = ["SquareCells", "Planes", "EnPassantCell", "PLANE_NAMES"]
+__all__ = ["SquareCells", "BoardPlanes", "Planes", "EnPassantCell", "PLANE_NAMES"]
 
 #: The board as it is stored: bit ``s`` of plane ``k`` is bit ``k`` of the piece code on square
 #: ``s`` (``type0..type2``, ``colour``), and ``markers`` holds the marker of each square.
@@ -31,6 +31,45 @@ EnPassantCell = data.StructLayout({
 E1, F1, G1, C1, D1, B1, A1, H1 = 4, 5, 6, 2, 3, 1, 0, 7
 
 
+class BoardPlanes(wiring.Component):
+    """The board as bit planes (:data:`Planes`), changed by one halfmove per cycle: a halfmove
+    presented in cycle t is in ``board`` from t+1; so is ``clear`` (every plane empty).
+
+    Interface attributes
+    --------------------
+    halfmove : In(stream of Halfmove), always ready.
+    clear : In(1), empties the board (a halfmove in the same cycle is lost).
+    board : Out(Planes).
+    """
+
+    halfmove: In(stream.Signature(Halfmove, always_ready=True))
+    clear: In(1)
+    board: Out(Planes)
+
+    def elaborate(self, platform):
+        m = Module()
+        hm = self.halfmove.payload
+        square_bit = Signal(64)
+        m.d.comb += square_bit.eq(Const(1, 1) << hm.square)
+        is_marker = Signal()
+        m.d.comb += is_marker.eq(hm.piece.as_value() == MARKER)
+        placing = hm.op == HalfmoveOp.PLACE
+        code = hm.piece.as_value()
+        # One register per plane (not one wide register), so that simulation updates whole words.
+        for k, name in enumerate(PLANE_NAMES):
+            stored = Signal(64, name=f"plane_{name}")
+            if name == "markers":
+                setting, touched = placing, is_marker
+            else:
+                setting, touched = placing & code[k], ~is_marker
+            with m.If(self.clear):
+                m.d.sync += stored.eq(0)
+            with m.Elif(self.halfmove.valid & touched):
+                m.d.sync += stored.eq(Mux(setting, stored | square_bit, stored & ~square_bit))
+            m.d.comb += getattr(self.board, name).eq(stored)
+        return m
+
+
 class SquareCells(wiring.Component):
     """Board state and the combinational network of the 64 square cells.
 
@@ -49,6 +88,7 @@ class SquareCells(wiring.Component):
     Interface attributes
     --------------------
     halfmove : In(stream) of ``Halfmove``; always ready (the owner gates ``valid``).
+    clear : In(1), empties the board (as a halfmove, in the board the next cycle).
     side : In(1), the colour to move (1 = black); the mover's frame follows it.
     slots : Out(SLOT_COUNT planes), mover's frame.
     victim : Out(7 planes): [0] empty cells, [v] cells holding an enemy of type v.
@@ -65,6 +105,7 @@ class SquareCells(wiring.Component):
     def __init__(self):
         super().__init__({
             "halfmove": In(stream.Signature(Halfmove, always_ready=True)),
+            "clear": In(1),
             "side": In(1),
             "slots": Out(64).array(SLOT_COUNT),
             "victim": Out(64).array(7),
@@ -80,7 +121,9 @@ class SquareCells(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        self._board_state(m)
+        m.submodules.planes = planes = BoardPlanes()
+        m.d.comb += [planes.halfmove.valid.eq(self.halfmove.valid), planes.halfmove.payload.eq(self.halfmove.payload),
+                     planes.clear.eq(self.clear), self.board.eq(planes.board)]
         b = self.board
         side = self.side
 
@@ -175,26 +218,6 @@ class SquareCells(wiring.Component):
             self.king_attacked[1].eq((kings_abs & black_abs & attacked_by_white).any()),
         ]
         return m
-
-    def _board_state(self, m):
-        """The stored planes, changed by one halfmove per cycle."""
-        hm = self.halfmove.payload
-        square_bit = Signal(64)
-        m.d.comb += square_bit.eq(Const(1, 1) << hm.square)
-        is_marker = Signal()
-        m.d.comb += is_marker.eq(hm.piece.as_value() == MARKER)
-        placing = hm.op == HalfmoveOp.PLACE
-        code = hm.piece.as_value()
-        # One register per plane (not one wide register), so that simulation updates whole words.
-        for k, name in enumerate(PLANE_NAMES):
-            stored = Signal(64, name=f"plane_{name}")
-            if name == "markers":
-                setting, touched = placing, is_marker
-            else:
-                setting, touched = placing & code[k], ~is_marker
-            with m.If(self.halfmove.valid & touched):
-                m.d.sync += stored.eq(Mux(setting, stored | square_bit, stored & ~square_bit))
-            m.d.comb += getattr(self.board, name).eq(stored)
 
     def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
         """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame."""

@@ -49,6 +49,7 @@ class MoveGenerator(wiring.Component):
     Interface attributes
     --------------------
     halfmove : In(stream of Halfmove).
+    clear : In(1), empties the board (like a halfmove: not while a request is in flight).
     side : In(1).
     request : In(stream of GenRequest).
     response : Out(valid, payload: GenResponse), a one-cycle pulse (no back-pressure).
@@ -64,6 +65,7 @@ class MoveGenerator(wiring.Component):
         self._max_ply = max_ply
         super().__init__({
             "halfmove": In(stream.Signature(Halfmove)),
+            "clear": In(1),
             "side": In(1),
             "request": In(stream.Signature(GenRequest)),
             "response": Out(wiring.Signature({"valid": Out(1), "payload": Out(GenResponse)})),
@@ -95,7 +97,7 @@ class MoveGenerator(wiring.Component):
         side = Signal()
         changing = Signal()
         changed = Signal()
-        m.d.comb += changing.eq(self.halfmove.valid | (self.side != side))
+        m.d.comb += changing.eq(self.halfmove.valid | self.clear | (self.side != side))
         m.d.sync += [side.eq(self.side), changed.eq(changing)]
         flip = Mux(side, 56, 0)
 
@@ -114,6 +116,7 @@ class MoveGenerator(wiring.Component):
             self.halfmove.ready.eq(1),
             cells.halfmove.valid.eq(self.halfmove.valid),
             cells.halfmove.payload.eq(self.halfmove.payload),
+            cells.clear.eq(self.clear),
             cells.side.eq(side),
             self.request.ready.eq(~busy & ~changing & ~changed),
             self.in_check.eq(cells.king_attacked.bit_select(side, 1)),

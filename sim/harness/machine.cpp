@@ -13,6 +13,7 @@
 //   hash_clear            empty the transposition table (no answer)
 //   probe                 the table's entry for the position: "<hit> <depth> <bound> <value> <move word>"
 //   key                   the Zobrist key of the position on the board: "<key>"
+//   eval                  the evaluator's value of the position, White's view, once settled: "<value> <cycles>"
 //   perft <depth>         hardware perft: "<leaves> <cycles>"
 //   search <depth> <alpha> <beta>     alpha-beta search: "<nodes> <cycles> <score> <best move word>"
 //   trace <depth> <alpha> <beta>      the same, after a line "node <key>" per node as it is entered
@@ -108,6 +109,13 @@ int main(int argc, char **argv) {
         else if (cmd == "key") {
             top->eval();
             std::printf("%llu\n", (unsigned long long)top->key);
+            std::fflush(stdout);
+        }
+        else if (cmd == "eval") {
+            uint64_t begin = cycles;
+            top->eval();
+            while (!top->static_valid) tick();
+            std::printf("%d %llu\n", (int)(int16_t)top->static_value, (unsigned long long)(cycles - begin));
             std::fflush(stdout);
         }
         else if (cmd == "history_clear") {

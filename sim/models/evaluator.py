@@ -10,7 +10,9 @@ from functools import lru_cache
 from hdl.encoding import HalfmoveOp
 from hdl.eval.tables import HALF_BITS, STATE_BITS, ExtSource, TableKind, TableStore, piece_square_index
 
-__all__ = ["EvaluatorModel", "field_add", "field_sub", "signed"]
+from .position import setup_halfmoves
+
+__all__ = ["EvaluatorModel", "evaluated", "static_value", "field_add", "field_sub", "signed"]
 
 
 def signed(value, bits):
@@ -134,3 +136,19 @@ class EvaluatorModel:
     def value(self):
         total = self.first_order + sum(self.recognizer_output(k) for k in self._units()[2])
         return signed(total, 16)
+
+
+def evaluated(store, board):
+    """An evaluator model holding a python-chess position (the side to move set) under the tables
+    of ``store``."""
+    model = EvaluatorModel(store.params, store)
+    for halfmove in setup_halfmoves(board):
+        model.apply(halfmove)
+    model.set_side(0 if board.turn else 1)
+    return model
+
+
+def static_value(store, board):
+    """The evaluator's value of a python-chess position (White's view) under the tables of
+    ``store`` — what the machine's EVALUATE answers."""
+    return evaluated(store, board).value()

@@ -1,0 +1,87 @@
+"""The evaluation station (hdl/station.py, the iCEBreaker's build) as a simulated board behind
+its link: positions, tables and EVALUATE exactly as on the searching machine, against the
+bit-exact evaluator model; the commands of the search refused."""
+
+import random
+
+import chess
+import pytest
+
+from hdl.eval.tables import SMALL
+from hdl.link.protocol import Command
+from host.board import HardwareBoard, NotThisBoard
+from host.link import CommandRefused, LinkClient
+from host.oracle import Oracle
+from sim.models.evaluator import static_value
+from sim.models.position import MachinePosition
+from sim.models.zobrist import position_key
+from sim.search_check import table_store
+
+from .conftest import shared_positions
+
+
+@pytest.fixture(scope="module")
+def station():
+    from sim.board_sim import SimulatedBoard
+    with SimulatedBoard(SMALL, station=True) as simulated, LinkClient(simulated.device) as client:
+        yield HardwareBoard(client)
+
+
+def _games(seed, count):
+    rng, games = random.Random(seed), []
+    for _ in range(count):
+        game = chess.Board()
+        for _ in range(rng.randrange(80)):
+            moves = list(game.legal_moves)
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+        games.append(game)
+    return games
+
+
+def test_the_station_says_what_it_is(station):
+    status = station.client.status()
+    assert (status.version, status.max_ply, status.hash_bits) == (2, 0, 0)
+    assert station.eval_params == SMALL and not station.searches and not status.busy
+
+
+@pytest.mark.parametrize("tables", ["random", "oracle"])
+def test_positions_and_values_equal_the_model(station, tables):
+    """Random tables (every unit and map in use), and the Oracle's own tables for SMALL."""
+    games = [r.board for r in shared_positions("random-positions.epd", limit=20)] + _games(8, 20)
+    oracle = Oracle(SMALL)
+    problems, values = [], set()
+    for game in games:
+        store = table_store(SMALL, "random", seed=5) if tables == "random" else oracle.tables_for(game)[1]
+        station.set_position(game)
+        station.download(store)
+        key, want_key = station.key(), position_key(MachinePosition.from_board(game), 0 if game.turn else 1)
+        value, want = station.evaluate(), static_value(store, game)
+        values.add(want)
+        if (key, value) != (want_key, want):
+            problems.append(f"{game.fen()}: key {key:#018x} value {value}, want {want_key:#018x} {want}")
+    assert not problems, "\n".join(problems[:10])
+    assert len(values) > len(games) // 4
+
+
+def test_tables_read_back_by_checksum(station):
+    store = table_store(SMALL, "random", seed=9)
+    station.download(store)
+    assert all(station.client.checksum(unit, kind) == store.checksum(unit, kind) for unit, kind in store.tables)
+
+
+def test_the_search_is_refused_clearly_and_changes_nothing(station):
+    game = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    store = table_store(SMALL, "random", seed=5)
+    station.download(store)
+    station.set_position(game)
+    with pytest.raises(NotThisBoard, match="evaluation station"):
+        station.search(3)
+    with pytest.raises(NotThisBoard, match="evaluation station"):
+        station.perft(2)
+    for command in (Command.START, Command.STOP, Command.PROBE, Command.HASH_CLEAR, Command.HISTORY):
+        with pytest.raises(CommandRefused, match="unknown"):
+            station.client.command(command, bytes(16))
+    assert station.evaluate() == static_value(store, game)
+    assert station.key() == position_key(MachinePosition.from_board(game), 0)
