@@ -27,6 +27,8 @@ BOARD_CLOCK_HZ = 20_000_000
 
 class HostLink(wiring.Component):
     """The link's protocol engine: frames in, commands executed on the machine, replies out.
+    ``max_ply``, ``hash_bits``, ``clock_hz`` and ``eval_params`` describe the machine to the
+    host (STATUS; ``max_ply`` 0: the evaluation station); frames are up to ``max_frame`` bytes.
 
     Interface attributes
     --------------------
