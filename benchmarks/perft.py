@@ -24,12 +24,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from benchmarks import BOARD_FMAX_MHZ
-from hdl.eval.tables import FULL, HITECH, SMALL
+from hdl.eval.tables import CONFIGS
 from host.epd import EpdRecord, read_positions
 from sim.machine_sim import VerilatedMachine, machine_executable
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
-CONFIGS = {"full": FULL, "hitech": HITECH, "small": SMALL}
 
 _worker_machine = None
 

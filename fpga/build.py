@@ -97,7 +97,7 @@ def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=N
     spec = BOARDS[board]
     if config is not None:
         from hdl.eval import tables
-        spec = replace(spec, eval_params=getattr(tables, config.upper()))
+        spec = replace(spec, eval_params=tables.CONFIGS[config])
     if machine is not None:
         if machine not in MACHINES:
             raise BuildFailed(f"{board}: no machine {machine!r} (one of {', '.join(MACHINES)})")

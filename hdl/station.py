@@ -29,14 +29,14 @@ class EvaluationStation(wiring.Component):
     A halfmove from ``setup`` waits while the Zobrist unit computes its key (no key ROM: the
     iCE40's block RAM holds the evaluator's tables), then goes to the evaluator and the key in
     the same cycle; ``clear`` empties both (the evaluator's sums and the key are those of the
-    empty board); ``side_in`` sets the side to move. The station keeps no board of its own. ``static_value``
-    is the evaluator's value (White's view), ``static_valid`` once it includes everything given;
-    ``key`` the Zobrist key of the position. The job ports are tied off: never busy, nothing
-    counted; the history and the transposition table do not exist (``history_ready`` and
-    ``hash_busy`` low, ``hash_hit`` low).
+    empty board); ``side_in`` sets the side to move. The station keeps no board of its own.
+    ``static_value`` is the evaluator's value (White's view), ``static_valid`` once it includes
+    everything given; ``key`` the Zobrist key of the position. The job ports are tied off:
+    never busy, nothing counted; the history and the transposition table do not exist
+    (``history_ready``, ``hash_busy`` and ``hash_hit`` low).
 
-    Latency: a halfmove is taken 141 cycles after it is offered (the computed key); then the
-    evaluator's latency (``hdl/eval/evaluator.py``); the key from the cycle after.
+    Latency: a halfmove is taken ``ComputedZobristUnit.CYCLES`` (141) cycles after it is offered;
+    then the evaluator's latency (``hdl/eval/evaluator.py``); the key from the cycle after.
     """
 
     def __init__(self, *, eval_params=SMALL):

@@ -221,7 +221,7 @@ def cmd_sim(args):
     from hdl.eval import tables
     from sim.board_sim import SimulatedBoard
     start = time.monotonic()
-    params = getattr(tables, (args.config or ("small" if args.station else "full")).upper())
+    params = tables.CONFIGS[args.config or ("small" if args.station else "full")]
     with SimulatedBoard(params, station=args.station) as board:
         what = "evaluation station" if args.station else "board"
         print(f"simulated {what} on {board.device} (started in {time.monotonic() - start:.2f} s; "
@@ -321,7 +321,7 @@ def cmd_verify_movegen(args):
         return _verify(args, lambda record: compare_position(hw, record.board))
 
 
-EVALUATOR_CONFIGS = ("full", "hitech", "small")
+EVALUATOR_CONFIGS = ("full", "hitech", "small")     # hdl.eval.tables.CONFIGS, without importing Amaranth
 TABLE_SETS = ("material", "patterns", "random")     # sim.search_check.TABLE_SETS
 
 
@@ -333,7 +333,7 @@ def cmd_verify_eval(args):
     from sim.eval_check import compare_walk, random_tables
     from sim.eval_sim import VerilatedEvaluator
     from sim.models.evaluator import EvaluatorModel
-    params = getattr(tables, args.config.upper())
+    params = tables.CONFIGS[args.config]
     rng = random.Random(args.seed)
     loaded = {"positions": 0, "store": None}
 
@@ -402,7 +402,7 @@ def cmd_verify_search(args):
     except OSError as error:
         print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
         return 2
-    params = getattr(tables, args.config.upper())
+    params = tables.CONFIGS[args.config]
     store = table_store(params, args.tables, seed=args.seed)
     pool = (ProcessPoolExecutor(max_workers=args.jobs, initializer=_reference_worker_init, initargs=(params, store))
             if args.jobs > 0 else _InProcess(_reference_worker_init, (params, store)))

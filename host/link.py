@@ -16,8 +16,8 @@ from hdl.encoding import MoveWord, pack, unpack
 from hdl.eval.tables import DATA_BITS, TableAddress, TableSelect
 from hdl.link.framing import cobs_decode, cobs_encode
 from hdl.link.protocol import (
-    MAX_FRAME, NAK, REPLY, Command, Evaluation, Fill, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status,
-    evaluator_params, payload_bytes,
+    MAX_FRAME, NAK, PROTOCOL_VERSION, REPLY, Command, Evaluation, Fill, HistoryEntry, NakReason, PositionFlags,
+    Probe, Start, Status, evaluator_params, payload_bytes,
 )
 
 __all__ = ["LinkClient", "LinkError", "BoardNotAnswering", "CommandRefused", "encode_frame",
@@ -103,13 +103,20 @@ class BoardStatus:
     max_ply: int
     hash_bits: int
     clock_hz: int       # the board's core clock (a simulated board: the board it stands for)
-    evaluator: object   # the board's EvaluatorParams
+    evaluator: object   # the board's EvaluatorParams (None: another protocol version)
     max_frame: int      # the longest frame the board takes
 
     @property
     def searches(self):
         """The board runs searches (not the evaluation station)."""
         return self.max_ply > 0
+
+
+def _evaluator(fields):
+    """STATUS's evaluator shape as ``EvaluatorParams``; None from a board of another protocol
+    version (whose STATUS does not have it: the host refuses such a board)."""
+    shape = fields.pop("evaluator")
+    return evaluator_params(shape) if fields["version"] == PROTOCOL_VERSION else None
 
 
 def _layout_bytes(layout, **fields):
@@ -206,7 +213,7 @@ class LinkClient:
         return BoardStatus(busy=bool(flags["busy"]), stopped=bool(flags["stopped"]),
                            score=score - (1 << 16) if score >= 0x8000 else score,
                            best_move=pack(MoveWord, **fields.pop("best_move")),
-                           evaluator=evaluator_params(fields.pop("evaluator")), **fields)
+                           evaluator=_evaluator(fields), **fields)
 
     def reset(self):
         self.command(Command.RESET, timeout=2.0)

@@ -40,7 +40,7 @@ def _key(game):
 def test_status_names_the_build(board):
     status = board.client.status()
     assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (2, 64, 12, 20_000_000)
-    assert status.evaluator == FULL == board.eval_params and board.searches
+    assert status.evaluator == FULL == board.eval_params and board.searches and status.max_frame == 2048
     assert not status.busy
 
 

@@ -103,6 +103,35 @@ def test_verify_search_over_the_link(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[-1] == "3 positions, 0 mismatches"
 
 
+def test_eval_prints_the_terms_and_agrees_with_the_model(capsys):
+    import chess
+    from hdl.eval.tables import FULL
+    from host.oracle import Oracle
+    from sim.models.evaluator import static_value
+    fen = "r1bqk2r/pp3ppp/2n1pn2/2pp4/3P4/2PBPN2/PP3PPP/RNBQ1RK1 w kq - 0 8"
+    want = static_value(Oracle(FULL).tables_for(chess.Board(fen))[1], chess.Board(fen))
+    assert main(["eval", fen]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "oracle: middlegame tables" in out
+    assert any(line.strip().startswith("recognizer 0: ShelterRecognizer") for line in out)
+    assert out[-1] == f"static value, White's view: board {want}, model {want}" and want != 0
+
+
+def test_a_search_on_the_evaluation_station_is_refused_clearly(capsys):
+    import chess
+    from hdl.eval.tables import SMALL
+    from host.oracle import Oracle
+    from sim.board_sim import SimulatedBoard
+    from sim.models.evaluator import static_value
+    fen = "rnbqkb1r/pp3ppp/4pn2/2pp4/3P4/2P1PN2/PP3PPP/RNBQKB1R w KQkq - 0 5"
+    want = static_value(Oracle(SMALL).tables_for(chess.Board(fen))[1], chess.Board(fen))
+    with SimulatedBoard(SMALL, station=True) as station:
+        assert main(["analyze", "startpos", "--depth", "2", "--port", station.device]) == 3
+        assert "evaluation station" in capsys.readouterr().err
+        assert main(["eval", fen, "--port", station.device]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == f"static value, White's view: board {want}, model {want}"
+
+
 def test_analyze_rejects_two_limits_and_a_missing_port(capsys, tmp_path):
     assert main(["analyze", "startpos", "--depth", "3", "--nodes", "100"]) == 2
     assert "give one of" in capsys.readouterr().err
@@ -139,3 +168,9 @@ def test_search_rejects_a_bad_position_and_depth(capsys):
     assert main(["search", "startpos", "--depth", "0"]) == 2
     err = capsys.readouterr().err
     assert "not a valid FEN" in err and "depth must be 1..63" in err
+
+
+def test_the_configuration_names_are_the_evaluators():
+    from hdl.eval.tables import CONFIGS
+    from host.cli import EVALUATOR_CONFIGS
+    assert EVALUATOR_CONFIGS == tuple(CONFIGS)

@@ -242,3 +242,17 @@ def test_host_decoder_survives_garbage_and_recovers():
     good = encode_frame(6, 0x81, b"status")
     assert decoder.feed(b"\0" + truncated + b"\0" + good) == [(6, 0x81, b"status")]
     assert decoder.dropped > 50          # about one delimiter in 256 random bytes
+
+
+def test_status_names_the_evaluator_and_an_old_board_is_told_apart():
+    """STATUS's evaluator shape round-trips every configuration; a board of the previous protocol
+    (no shape: zeros) parses to None, which the host refuses by version."""
+    from hdl.encoding import pack, unpack
+    from hdl.eval.tables import FULL, HITECH, SMALL
+    from hdl.link.protocol import PROTOCOL_VERSION, EvaluatorShape, evaluator_params, evaluator_shape
+    from host.link import _evaluator
+    for params in (FULL, HITECH, SMALL):
+        shape = unpack(EvaluatorShape, pack(EvaluatorShape, **evaluator_shape(params)))
+        assert evaluator_params(shape) == params
+        assert _evaluator({"version": PROTOCOL_VERSION, "evaluator": shape}) == params
+    assert _evaluator({"version": 1, "evaluator": unpack(EvaluatorShape, 0)}) is None

@@ -42,7 +42,8 @@ def _games(seed, count):
 
 def test_the_station_says_what_it_is(station):
     status = station.client.status()
-    assert (status.version, status.max_ply, status.hash_bits) == (2, 0, 0)
+    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (2, 0, 0, 12_000_000)
+    assert status.max_frame == station.client.max_frame == 256
     assert station.eval_params == SMALL and not station.searches and not status.busy
 
 

@@ -60,7 +60,7 @@ __all__ = [
     "EvaluatorParams", "TableKind", "ExtSource", "ContextSelect",
     "TableAddress", "TableWrite", "TableSelect", "DATA_BITS", "INDEX_BITS", "UNIT_BITS",
     "STATE_BITS", "HALF_BITS", "PIECE_SQUARES", "piece_square_index", "FieldLayout",
-    "config_words", "config_fields", "table_checksum", "TableStore", "FULL", "HITECH", "SMALL",
+    "config_words", "config_fields", "table_checksum", "TableStore", "FULL", "HITECH", "SMALL", "CONFIGS",
 ]
 
 DATA_BITS = 24          # width of one download write's data
@@ -237,6 +237,9 @@ HITECH = EvaluatorParams(recognizers=14, globals=8, branch_bits=12, combine_bits
 #: each) and one global unit, 24 of the 30 block RAMs.
 SMALL = EvaluatorParams(recognizers=2, globals=1, branch_bits=9, combine_bits=9, final_bits=9,
                         context_bits=(2, 2), global_bits=8)
+
+#: The named configurations (``--config`` of the command line and the benchmarks).
+CONFIGS = {"full": FULL, "hitech": HITECH, "small": SMALL}
 
 
 class FieldLayout:

@@ -19,10 +19,12 @@ from .framing import FrameReceiver, ReplyTransmitter, receive_depth
 from .protocol import MAX_FRAME
 from .uart import UartReceiver, UartTransmitter
 
-__all__ = ["HostLink", "LinkedMachine", "UartMachine", "BOARD_CLOCK_HZ", "linked_machine"]
+__all__ = ["HostLink", "LinkedMachine", "UartMachine", "BOARD_CLOCK_HZ", "STATION_CLOCK_HZ", "linked_machine"]
 
-#: The clock a simulated board reports as its own: the ULX3S-85F build's (fpga/boards.py).
+#: The clocks a simulated board reports as its own: the ULX3S-85F build's and, for the
+#: evaluation station, the iCEBreaker's (fpga/boards.py).
 BOARD_CLOCK_HZ = 20_000_000
+STATION_CLOCK_HZ = 12_000_000
 
 
 class HostLink(wiring.Component):
@@ -82,7 +84,8 @@ class HostLink(wiring.Component):
 
 def linked_machine(m, *, max_ply, eval_params, hash_bits, clock_hz, station):
     """The machine (or the station) and its link as submodules of ``m``, connected:
-    ``(machine, link)``."""
+    ``(machine, link)``. ``clock_hz`` None: the clock of the board it stands for."""
+    clock_hz = clock_hz or (STATION_CLOCK_HZ if station else BOARD_CLOCK_HZ)
     max_frame = MAX_FRAME
     if station:
         m.submodules.machine = machine = EvaluationStation(eval_params=eval_params)
@@ -106,7 +109,7 @@ class LinkedMachine(wiring.Component):
                                     byte arrives
     """
 
-    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, clock_hz=BOARD_CLOCK_HZ, station=False):
+    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, clock_hz=None, station=False):
         self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station)
         self._clock_hz = clock_hz
         super().__init__({"rx": In(stream.Signature(8)), "tx": Out(stream.Signature(8)), "idle": Out(1)})
@@ -130,9 +133,9 @@ class UartMachine(wiring.Component):
                                     simulations that sleep meanwhile; unused on a board)
     """
 
-    def __init__(self, *, divisor, clock_hz=BOARD_CLOCK_HZ, max_ply=64, eval_params=FULL, hash_bits=12,
-                 station=False):
-        self._divisor, self._clock_hz = divisor, clock_hz
+    def __init__(self, *, divisor, clock_hz=None, max_ply=64, eval_params=FULL, hash_bits=12, station=False):
+        self._divisor = divisor
+        self._clock_hz = clock_hz
         self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station)
         super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1), "idle": Out(1)})
 

@@ -133,6 +133,9 @@ class ComputedZobristUnit(wiring.Component):
 
     #: Multiplier bits of the three steps: the index + 1 (11 bits), then each mixing constant.
     INDEX_BITS = 11
+    #: Cycles from a halfmove (of a piece or marker) offered to its being taken: the three
+    #: multiplications, the first cycle and DONE.
+    CYCLES = INDEX_BITS + 2 * KEY_BITS + 2
 
     def elaborate(self, platform):
         m = Module()
