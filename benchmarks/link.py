@@ -20,7 +20,6 @@ model), in frames and bytes on the line, projected to evaluations per second at 
 """
 
 import argparse
-import random
 import sys
 import time
 
@@ -36,6 +35,7 @@ from sim.board_sim import SimulatedBoard, board_executable
 from sim.machine_sim import VerilatedMachine
 from sim.models.evaluator import static_value
 from sim.models.position import setup_halfmoves
+from sim.testing import random_games
 
 POSITION = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 
@@ -120,15 +120,7 @@ def station(args):
               f"{_line_time(line_bytes, frames, args.turnaround):.2f} s at 1 Mbaud with {args.turnaround:g} ms "
               f"turnaround per frame")
 
-        rng, games = random.Random(1), []
-        while len(games) < args.positions:
-            game = chess.Board()
-            for _ in range(rng.randrange(10, 80)):
-                moves = list(game.legal_moves)
-                if not moves:
-                    break
-                game.push(rng.choice(moves))
-            games.append(game)
+        games = random_games(1, args.positions, range(10, 80))
         before = client.status().frames
         client.bytes_sent = client.bytes_received = 0
         start, wrong, halfmoves = time.perf_counter(), 0, 0

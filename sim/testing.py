@@ -3,18 +3,22 @@
 ``run_cocotb`` turns an Amaranth top into Verilog (cached by HDL hash), builds it with cocotb's
 Verilator runner once per distinct Verilog (cached by Verilog hash), and runs a cocotb test
 module against it, returning each cocotb test's outcome.
-``simulate`` runs async Amaranth testbenches on a component.
+``simulate`` runs async Amaranth testbenches on a component. ``random_games`` makes seeded
+random positions for checks on positions no file holds.
 """
 
 import hashlib
 import os
+import random
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import chess
+
 from .verilator import REPO, cache_dir, verilator_env, verilog_for
 
-__all__ = ["run_cocotb", "simulate", "play_halfmoves"]
+__all__ = ["run_cocotb", "simulate", "play_halfmoves", "random_games"]
 
 COCOTB_BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign", "fast",
                      "--x-initial", "fast", "-CFLAGS", "-O1"]
@@ -86,3 +90,17 @@ async def play_halfmoves(ctx, port, halfmoves):
         await ctx.tick()
     ctx.set(port.valid, 0)
 
+
+def random_games(seed, count, plies):
+    """``count`` positions of seeded random games: from the start, a number of random legal
+    moves drawn from ``plies`` (a range), fewer where a game ends."""
+    rng, games = random.Random(seed), []
+    for _ in range(count):
+        game = chess.Board()
+        for _ in range(rng.choice(plies)):
+            moves = list(game.legal_moves)
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+        games.append(game)
+    return games

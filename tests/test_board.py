@@ -16,6 +16,7 @@ from sim.models.evaluator import static_value
 from sim.models.position import MachinePosition
 from sim.models.zobrist import position_key
 from sim.search_check import SearchPair, table_store
+from sim.testing import random_games
 
 from .conftest import shared_positions
 
@@ -69,25 +70,12 @@ def test_search_over_the_link_equals_the_reference(board):
     assert not problems, "\n".join(problems[:10])
 
 
-def _random_games(seed, count, plies):
-    rng, games = random.Random(seed), []
-    for _ in range(count):
-        game = chess.Board()
-        for _ in range(rng.randrange(plies)):
-            moves = list(game.legal_moves)
-            if not moves:
-                break
-            game.push(rng.choice(moves))
-        games.append(game)
-    return games
-
-
 def test_the_evaluators_value_over_the_link_equals_the_model(board):
     """EVALUATE, with random tables (every recognizer and map in use), on shared and on seeded
     random positions of both sides to move."""
     store = table_store(board.eval_params, "random", seed=11)
     board.download(store)
-    games = [r.board for r in shared_positions("random-positions.epd", limit=15)] + _random_games(3, 15, 60)
+    games = [r.board for r in shared_positions("random-positions.epd", limit=15)] + random_games(3, 15, range(60))
     problems, values = [], set()
     for game in games:
         board.set_position(game)

@@ -7,6 +7,7 @@ from hdl.movegen.geometry import CENTRALITY, SLOTS, SLOT_COUNT
 from hdl.movegen.layouts import GenMode, MoveKey
 from sim.models.movegen import attacked_squares, in_check, next_move, ordered_moves
 from sim.models.position import MachinePosition, PositionError, inverse, move_halfmoves, validate_board
+from sim.testing import random_games
 
 from .conftest import shared_positions
 
@@ -44,15 +45,7 @@ def test_model_matches_python_chess(name, limit):
 
 
 def test_model_on_random_games():
-    import random
-    rng = random.Random(1234)
-    for game in range(30):
-        board = chess.Board()
-        for ply in range(rng.randrange(10, 120)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+    for board in random_games(1234, 30, range(10, 120)):
         check_against_python_chess(board)
 
 

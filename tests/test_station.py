@@ -2,8 +2,6 @@
 its link: positions, tables and EVALUATE exactly as on the searching machine, against the
 bit-exact evaluator model; the commands of the search refused."""
 
-import random
-
 import chess
 import pytest
 
@@ -16,6 +14,7 @@ from sim.models.evaluator import static_value
 from sim.models.position import MachinePosition
 from sim.models.zobrist import position_key
 from sim.search_check import table_store
+from sim.testing import random_games
 
 from .conftest import shared_positions
 
@@ -25,19 +24,6 @@ def station():
     from sim.board_sim import SimulatedBoard
     with SimulatedBoard(SMALL, station=True) as simulated, LinkClient(simulated.device) as client:
         yield HardwareBoard(client)
-
-
-def _games(seed, count):
-    rng, games = random.Random(seed), []
-    for _ in range(count):
-        game = chess.Board()
-        for _ in range(rng.randrange(80)):
-            moves = list(game.legal_moves)
-            if not moves:
-                break
-            game.push(rng.choice(moves))
-        games.append(game)
-    return games
 
 
 def test_the_station_says_what_it_is(station):
@@ -50,7 +36,7 @@ def test_the_station_says_what_it_is(station):
 @pytest.mark.parametrize("tables", ["random", "oracle"])
 def test_positions_and_values_equal_the_model(station, tables):
     """Random tables (every unit and map in use), and the Oracle's own tables for SMALL."""
-    games = [r.board for r in shared_positions("random-positions.epd", limit=20)] + _games(8, 20)
+    games = [r.board for r in shared_positions("random-positions.epd", limit=20)] + random_games(8, 20, range(80))
     oracle = Oracle(SMALL)
     problems, values = [], set()
     for game in games:
