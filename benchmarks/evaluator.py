@@ -4,7 +4,7 @@ simulation speed; optionally the block RAM arithmetic of each configuration.
     python -m benchmarks.evaluator [--positions N]
 
 Cycles come from the Verilated evaluator (exact): random tables, random make/unmake walks
-from the shared positions, the value checked against the model after every step. Cycles/s is
+from the reference positions, the value checked against the model after every step. Cycles/s is
 wall-clock on this machine, a halfmove every cycle played inside the native harness.
 """
 
@@ -12,15 +12,13 @@ import argparse
 import random
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from hdl.eval.tables import FULL, HITECH, SMALL, TableKind
-from host.epd import EpdRecord, read_positions
 from sim.eval_check import compare_walk, random_tables
 from sim.eval_sim import VerilatedEvaluator
 from sim.models.evaluator import EvaluatorModel
+from sim.testing import reference_positions
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 CONFIGS = {
     "2 recognizers": replace(FULL, recognizers=2),
@@ -70,8 +68,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--positions", type=int, default=200)
     args = parser.parse_args(argv)
-    records = [r for r in read_positions((SHARED / "random-positions.epd").read_text().splitlines())
-               if isinstance(r, EpdRecord)][:args.positions]
+    records = reference_positions("random-positions.epd", args.positions)
     boards = [r.board for r in records]
     rng = random.Random(1)
     print(f"{len(boards)} positions, 8-ply walks out and back, value checked after every step")

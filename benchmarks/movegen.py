@@ -8,21 +8,18 @@ measured by a hardware perft running inside the native harness (no Python in the
 
 import argparse
 import time
-from pathlib import Path
 
 from hdl.movegen.layouts import GenOp
-from host.epd import EpdRecord, read_positions
 from sim.movegen_sim import VerilatedMovegen
+from sim.testing import reference_positions
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--limit", type=int, default=2000)
     args = parser.parse_args(argv)
-    records = [r for r in read_positions((SHARED / "random-positions.epd").read_text().splitlines())
-               if isinstance(r, EpdRecord)][:args.limit]
+    records = reference_positions("random-positions.epd", args.limit)
     per_position = []
     moves_total = cycles_total = 0
     legal_cycles = []
@@ -42,8 +39,7 @@ def main(argv=None):
               f"worst position {max(per_position):.2f}")
         print(f"NEXT after NEXT at one ply: {sum(request_cycles) / len(request_cycles):.2f} cycles per move "
               f"(worst {max(request_cycles)}); legality query {max(legal_cycles)} cycles")
-        hw.set_board(next(r.board for r in read_positions((SHARED / 'perft-standard.epd').read_text().splitlines())
-                          if isinstance(r, EpdRecord) and 'Pppp' in r.board.fen()))
+        hw.set_board(next(r.board for r in reference_positions("perft-standard.epd") if "Pppp" in r.board.fen()))
         start = time.perf_counter()
         count, cycles = hw.perft(3)
         wall = time.perf_counter() - start

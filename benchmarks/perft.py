@@ -25,10 +25,9 @@ from pathlib import Path
 
 from benchmarks import BOARD_FMAX_MHZ
 from hdl.eval.tables import CONFIGS
-from host.epd import EpdRecord, read_positions
 from sim.machine_sim import VerilatedMachine, machine_executable
+from sim.testing import reference_positions
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 _worker_machine = None
 
@@ -98,8 +97,7 @@ def main(argv=None):
     parser.add_argument("--fmax", type=float, default=BOARD_FMAX_MHZ,
                         help=f"MHz for the projection ({BOARD_FMAX_MHZ}: the ULX3S-85F board build, routed)")
     args = parser.parse_args(argv)
-    records = [r for r in read_positions((SHARED / "perft-standard.epd").read_text().splitlines())
-               if isinstance(r, EpdRecord)]
+    records = reference_positions("perft-standard.epd")
     chosen = {int(n) for n in args.positions.split(",")} if args.positions else set(range(1, len(records) + 1))
     machine_executable(CONFIGS[args.config])       # build (once) before the workers start
     progress = Progress(args.progress)

@@ -17,16 +17,14 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
 from benchmarks import BOARD_FMAX_MHZ
 from hdl.eval.tables import FULL
-from host.epd import EpdRecord, read_positions
 from sim.machine_sim import VerilatedMachine
 from sim.models.search import ReferenceSearch, TranspositionTable
 from sim.search_check import TABLE_SETS, SearchPair, table_store
+from sim.testing import reference_positions
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
 class _MovesOnly(TranspositionTable):
@@ -59,9 +57,7 @@ def main(argv=None):
     parser.add_argument("--fmax", type=float, default=BOARD_FMAX_MHZ,
                         help=f"MHz for the projection ({BOARD_FMAX_MHZ}: the ULX3S-85F board build, routed)")
     args = parser.parse_args(argv)
-    records = []
-    for name in ("random-positions.epd", "special-positions.epd"):
-        records += [r for r in read_positions((SHARED / name).read_text().splitlines()) if isinstance(r, EpdRecord)]
+    records = reference_positions("random-positions.epd") + reference_positions("special-positions.epd")
     chosen = random.Random(args.seed).sample(records, args.positions)
     store = table_store(FULL, args.tables)
     nodes = cycles = ordered = wrong = 0

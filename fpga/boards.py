@@ -1,4 +1,4 @@
-"""The machine on real boards (shared/DESIGN.md §2, §7): a board's clock through a PLL to the
+"""The machine on real boards (docs/architecture.md §8): a board's clock through a PLL to the
 core clock, its USB serial bridge's pins to the UART, and the machine behind the link — the
 searching machine, or on a board too small for it the evaluation station.
 

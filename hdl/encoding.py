@@ -1,4 +1,4 @@
-"""The shared bit formats of the machine (shared/DESIGN.md §3), defined once.
+"""The shared bit formats of the machine (docs/architecture.md §3), defined once.
 
 Hardware uses these layouts directly; Python code (models, host, tests) packs and unpacks
 through the same layouts with :func:`pack` and :func:`unpack`, never by hand-written shifts.

@@ -1,4 +1,4 @@
-"""The Oracle, first stage (shared/DESIGN.md §4.5): it looks at the root, decides the game's
+"""The Oracle, first stage (docs/architecture.md §7): it looks at the root, decides the game's
 phase, and compiles the knowledge that fits it into the evaluator's tables.
 
 * Middlegame (more than 13 pawns' worth of pieces besides pawns and kings, counting

@@ -3,8 +3,9 @@
 ``run_cocotb`` turns an Amaranth top into Verilog (cached by HDL hash), builds it with cocotb's
 Verilator runner once per distinct Verilog (cached by Verilog hash), and runs a cocotb test
 module against it, returning each cocotb test's outcome.
-``simulate`` runs async Amaranth testbenches on a component. ``random_games`` makes seeded
-random positions for checks on positions no file holds.
+``simulate`` runs async Amaranth testbenches on a component. ``reference_positions`` reads
+the repository's reference positions (``data/``, described in its README); ``random_games``
+makes seeded random positions for checks on positions no file holds.
 """
 
 import hashlib
@@ -18,7 +19,10 @@ import chess
 
 from .verilator import REPO, cache_dir, verilator_env, verilog_for
 
-__all__ = ["run_cocotb", "simulate", "play_halfmoves", "random_games"]
+__all__ = ["DATA", "reference_positions", "run_cocotb", "simulate", "play_halfmoves", "random_games"]
+
+DATA = REPO / "data"
+REFERENCE_FILES = ("perft-standard.epd", "random-positions.epd", "special-positions.epd")
 
 COCOTB_BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign", "fast",
                      "--x-initial", "fast", "-CFLAGS", "-O1"]
@@ -89,6 +93,24 @@ async def play_halfmoves(ctx, port, halfmoves):
             await ctx.tick()
         await ctx.tick()
     ctx.set(port.valid, 0)
+
+
+def reference_positions(name, limit=None):
+    """The first ``limit`` (all by default) positions of ``data/<name>`` as
+    :class:`~host.epd.EpdRecord`; a missing file or a line that does not read is an error that
+    names it, never an empty list."""
+    from host.epd import EpdRecord, read_positions
+    path = DATA / name
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise FileNotFoundError(f"reference positions {path} cannot be read ({error.strerror}); "
+                                f"they are part of the repository: restore data/") from None
+    records = list(read_positions(text.splitlines()))
+    bad = [r for r in records if not isinstance(r, EpdRecord)]
+    if bad or not records:
+        raise ValueError(f"{path}: {len(bad)} unreadable lines ({bad[:2]})" if bad else f"{path} holds no position")
+    return records[:limit]
 
 
 def random_games(seed, count, plies):

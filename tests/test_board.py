@@ -18,7 +18,7 @@ from sim.models.zobrist import position_key
 from sim.search_check import SearchPair, table_store
 from sim.testing import random_games
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +46,14 @@ def test_status_names_the_build(board):
 
 
 def test_positions_reach_the_board_exactly(board):
-    records = shared_positions("random-positions.epd", limit=30) + shared_positions("special-positions.epd", limit=10)
+    records = reference_positions("random-positions.epd", limit=30) + reference_positions("special-positions.epd", limit=10)
     for record in records:
         board.set_position(record.board)
         assert board.key() == _key(record.board), record.board.fen()
 
 
 def test_perft_over_the_link(board):
-    for record in shared_positions("perft-standard.epd"):
+    for record in reference_positions("perft-standard.epd"):
         board.set_position(record.board)
         leaves, cycles = board.perft(3)
         assert leaves == int(record.operations["D3"]), record.board.fen()
@@ -63,7 +63,7 @@ def test_perft_over_the_link(board):
 def test_search_over_the_link_equals_the_reference(board):
     pair = SearchPair(board, table_store(board.eval_params, "patterns"))
     problems = []
-    for record in shared_positions("random-positions.epd", limit=12):
+    for record in reference_positions("random-positions.epd", limit=12):
         for depth in (1, 2):
             _, _, diffs = pair.compare(record.board, depth)
             problems += [f"{record.board.fen()}: {d}" for d in diffs]
@@ -75,7 +75,7 @@ def test_the_evaluators_value_over_the_link_equals_the_model(board):
     random positions of both sides to move."""
     store = table_store(board.eval_params, "random", seed=11)
     board.download(store)
-    games = [r.board for r in shared_positions("random-positions.epd", limit=15)] + random_games(3, 15, range(60))
+    games = [r.board for r in reference_positions("random-positions.epd", limit=15)] + random_games(3, 15, range(60))
     problems, values = [], set()
     for game in games:
         board.set_position(game)
@@ -228,7 +228,7 @@ def test_the_uart_top_over_its_serial_lines():
         board.set_position(chess.Board())
         assert board.perft(2)[0] == 400
         pair = SearchPair(board, table_store(SMALL, "material"))
-        for record in shared_positions("random-positions.epd", limit=2):
+        for record in reference_positions("random-positions.epd", limit=2):
             _, _, diffs = pair.compare(record.board, 2)
             assert not diffs, (record.board.fen(), diffs)
         assert client.status().dropped == 0         # no framing or CRC error on the lines

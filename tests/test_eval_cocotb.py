@@ -6,10 +6,8 @@ from hdl.eval.evaluator import Evaluator
 from hdl.eval.tables import SMALL
 from sim.testing import run_cocotb
 
-from .conftest import SHARED_DATA
-
 
 def test_evaluator_cocotb():
     outcomes = run_cocotb("evaluator_small", lambda: Evaluator(SMALL), "evaluator_tb", Path(__file__).parent / "cocotb",
-                          extra_env={"SUPREM_SHARED_DATA": str(SHARED_DATA)}, packages=("eval",))
+                          packages=("eval",))
     assert outcomes == {"walks_equal_model": "pass", "checksums_read_back": "pass"}

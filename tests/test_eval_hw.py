@@ -1,5 +1,5 @@
 """The Verilated evaluator (full ULX3S configuration, and the small iCE40 one) against the
-bit-exact model: random tables, random make/unmake walks from the shared positions."""
+bit-exact model: random tables, random make/unmake walks from the reference positions."""
 
 import random
 
@@ -11,7 +11,7 @@ from sim.eval_check import compare_walk, random_tables, walk_steps
 from sim.eval_sim import VerilatedEvaluator
 from sim.models.evaluator import EvaluatorModel
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 
 @pytest.fixture(scope="module", params=[FULL, SMALL], ids=["full", "small"])
@@ -27,7 +27,7 @@ def _load(hw, seed):
 
 
 def test_walks_equal_model_after_every_make_and_unmake(evaluator):
-    records = shared_positions("random-positions.epd", limit=60) + shared_positions("special-positions.epd", limit=20)
+    records = reference_positions("random-positions.epd", limit=60) + reference_positions("special-positions.epd", limit=20)
     rng = random.Random(11)
     problems = []
     for number, record in enumerate(records):
@@ -97,7 +97,7 @@ def test_context_reaches_the_final_map(evaluator):
     image.add_recognizer(Recognizer(description=lambda piece, square: {}, final=final,
                                     contexts=[Context(pawns, offset) for offset in offsets]))
     evaluator.write_store(image.store())
-    for record in shared_positions("random-positions.epd", limit=40):
+    for record in reference_positions("random-positions.epd", limit=40):
         board = record.board
         evaluator.clear()
         evaluator.apply(setup_halfmoves(board))

@@ -3,7 +3,7 @@ the published counts of the standard positions, and perft 2 of random positions.
 
 import pytest
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 
 @pytest.fixture
@@ -12,7 +12,7 @@ def machine(machine_hw):
 
 
 def test_perft_standard_positions_to_depth_3(machine):
-    for record in shared_positions("perft-standard.epd"):
+    for record in reference_positions("perft-standard.epd"):
         machine.set_board(record.board)
         assert machine.perft(0) == (1, 1)
         for depth in (1, 2, 3):
@@ -22,14 +22,14 @@ def test_perft_standard_positions_to_depth_3(machine):
 
 
 def test_perft_2_random_positions(machine):
-    for record in shared_positions("random-positions.epd", limit=150):
+    for record in reference_positions("random-positions.epd", limit=150):
         machine.set_board(record.board)
         assert machine.perft(2)[0] == int(record.operations["perft2"]), record.board.fen()
 
 
 @pytest.mark.slow
 def test_perft_standard_positions_depth_4(machine):
-    for record in shared_positions("perft-standard.epd"):
+    for record in reference_positions("perft-standard.epd"):
         if "D4" in record.operations:
             machine.set_board(record.board)
             assert machine.perft(4)[0] == int(record.operations["D4"]), record.board.fen()

@@ -1,4 +1,4 @@
-"""The move maker in the Amaranth simulator: for every pseudo-legal move of shared positions,
+"""The move maker in the Amaranth simulator: for every pseudo-legal move of reference positions,
 MAKE emits exactly ``move_halfmoves`` and UNMAKE its inverse, nested two plies deep, with the
 bus holding halfmoves back at random and the command port changing while a command plays."""
 
@@ -12,12 +12,12 @@ from sim.models.movegen import candidate_moves
 from sim.models.position import Halfmove, MachinePosition, inverse, move_halfmoves
 from sim.testing import simulate
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 
 def _boards():
-    boards = [r.board for r in shared_positions("perft-standard.epd")]
-    boards += [r.board for r in shared_positions("special-positions.epd", limit=40)]
+    boards = [r.board for r in reference_positions("perft-standard.epd")]
+    boards += [r.board for r in reference_positions("special-positions.epd", limit=40)]
     return boards
 
 

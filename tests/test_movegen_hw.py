@@ -1,4 +1,4 @@
-"""The Verilated move generator against its model and python-chess, on the shared positions.
+"""The Verilated move generator against its model and python-chess, on the reference positions.
 
 Driven through the generator's ports by the native harness (sim/harness/movegen.cpp); the
 port-level cocotb testbench is tests/cocotb/.
@@ -15,7 +15,7 @@ from sim.models.position import MachinePosition
 from sim.movegen_check import order_difference, compare_position
 from sim.movegen_sim import make, unmake
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 
 def same(got, want):
@@ -32,7 +32,7 @@ def describe(board, got, want):
 ])
 def test_generator_matches_model_and_python_chess(movegen_hw, name, limit):
     """Every standard and special position and 400 random ones (all 2,000 in the slow suite)."""
-    for record in shared_positions(name, limit):
+    for record in reference_positions(name, limit):
         diffs = compare_position(movegen_hw, record.board)
         assert not diffs, f"FEN {record.board.fen()}\n" + "\n".join(diffs)
 
@@ -46,7 +46,7 @@ def random_word(rng):
 
 def test_legality_query(movegen_hw):
     rng = random.Random(7)
-    records = shared_positions("special-positions.epd") + shared_positions("random-positions.epd", 60)
+    records = reference_positions("special-positions.epd") + reference_positions("random-positions.epd", 60)
     previous = []
     for record in records:
         board = record.board
@@ -71,7 +71,7 @@ STANDARD_DEPTH = 3
 
 
 def test_perft_standard_positions(movegen_hw):
-    for record in shared_positions("perft-standard.epd"):
+    for record in reference_positions("perft-standard.epd"):
         movegen_hw.set_board(record.board)
         before = movegen_hw.state().planes
         count, cycles = movegen_hw.perft(STANDARD_DEPTH)
@@ -87,19 +87,19 @@ def check_perft2(hw, records):
 
 
 def test_perft2_random_positions(movegen_hw):
-    check_perft2(movegen_hw, shared_positions("random-positions.epd", 100))
+    check_perft2(movegen_hw, reference_positions("random-positions.epd", 100))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["random-positions.epd", "special-positions.epd"])
 def test_perft2_all_positions(movegen_hw, name):
-    check_perft2(movegen_hw, shared_positions(name))
+    check_perft2(movegen_hw, reference_positions(name))
 
 
 def test_nested_contexts_survive_subtrees(movegen_hw):
     """Generation at ply p interleaved with whole subtrees below continues exactly at p."""
     rng = random.Random(3)
-    for record in shared_positions("random-positions.epd", 40):
+    for record in reference_positions("random-positions.epd", 40):
         board = record.board
         hw = movegen_hw
         hw.set_board(board)

@@ -9,7 +9,7 @@ from sim.models.movegen import attacked_squares, in_check, next_move, ordered_mo
 from sim.models.position import MachinePosition, PositionError, inverse, move_halfmoves, validate_board
 from sim.testing import random_games
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 
 def python_chess_attacks(board, colour):
@@ -40,7 +40,7 @@ def check_against_python_chess(board):
 @pytest.mark.parametrize("name,limit", [("perft-standard.epd", None), ("special-positions.epd", None),
                                         ("random-positions.epd", 300)])
 def test_model_matches_python_chess(name, limit):
-    for record in shared_positions(name, limit):
+    for record in reference_positions(name, limit):
         check_against_python_chess(record.board)
 
 

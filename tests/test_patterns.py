@@ -1,6 +1,6 @@
 """The four patterns of host/patterns.py: compiled with the table-building API and loaded alone,
 the evaluator's value equals each pattern's plain Python definition — in the model on every
-shared position and on walks, in the Verilated hardware on 1000 positions — and the builder
+reference position and on walks, in the Verilated hardware on 1000 positions — and the builder
 refuses what the tables cannot hold."""
 
 import random
@@ -18,7 +18,7 @@ from sim.eval_sim import VerilatedEvaluator
 from sim.models.evaluator import EvaluatorModel
 from sim.models.position import setup_halfmoves
 
-from .conftest import ALL_SHARED, shared_positions
+from sim.testing import REFERENCE_FILES, reference_positions
 
 PATTERN_CASES = {
     "material-piece-square": MaterialPieceSquare(),
@@ -39,11 +39,11 @@ def _store(pattern, params=FULL):
 
 
 def _boards():
-    return [r.board for name in ALL_SHARED for r in shared_positions(name)]
+    return [r.board for name in REFERENCE_FILES for r in reference_positions(name)]
 
 
 @pytest.mark.parametrize("name", sorted(PATTERN_CASES))
-def test_model_equals_definition_on_every_shared_position_and_walks(name):
+def test_model_equals_definition_on_every_reference_position_and_walks(name):
     pattern = PATTERN_CASES[name]
     store = _store(pattern)
     values = set()
@@ -56,7 +56,7 @@ def test_model_equals_definition_on_every_shared_position_and_walks(name):
         want = pattern.definition(board)
         values.add(want)
         assert model.value() == want, f"{name} on {board.fen()}: model {model.value()}, definition {want}"
-    assert len(values) >= 8, f"{name} takes only the values {sorted(values)} on the shared positions"
+    assert len(values) >= 8, f"{name} takes only the values {sorted(values)} on the reference positions"
     for board in boards[:150]:
         model = EvaluatorModel(FULL, store)
         played = board.copy(stack=False)
@@ -84,7 +84,7 @@ def test_hardware_equals_definition_on_1000_positions(full_evaluator, name):
     hw.write_store(store)
     for unit, kind in [(0, TableKind.DESCRIPTION), (FULL.recognizer_unit(0), TableKind.MAP_FINAL)]:
         assert hw.checksum(unit, kind)[0] == store.checksum(unit, kind)
-    boards = [r.board for r in shared_positions("random-positions.epd", limit=1000)]
+    boards = [r.board for r in reference_positions("random-positions.epd", limit=1000)]
     assert len(boards) == 1000
     mismatches = []
     for board in boards:

@@ -10,7 +10,7 @@ import pytest
 from hdl.search.frame import INFINITY, MATE
 from sim.search_check import SearchPair, table_store
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 #: Positions with a forced mate in exactly N moves (White to move), each proved by
 #: ``mates_in`` below with python-chess alone.
@@ -60,7 +60,7 @@ def patterns(machine_hw):
 
 def _positions(count, seed):
     """``count`` positions from the random and special files, a seeded choice."""
-    records = shared_positions("random-positions.epd") + shared_positions("special-positions.epd")
+    records = reference_positions("random-positions.epd") + reference_positions("special-positions.epd")
     return random.Random(seed).sample(records, count)
 
 

@@ -16,7 +16,7 @@ from sim.models.zobrist import position_key
 from sim.search_check import table_store
 from sim.testing import random_games
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def test_the_station_says_what_it_is(station):
 @pytest.mark.parametrize("tables", ["random", "oracle"])
 def test_positions_and_values_equal_the_model(station, tables):
     """Random tables (every unit and map in use), and the Oracle's own tables for SMALL."""
-    games = [r.board for r in shared_positions("random-positions.epd", limit=20)] + random_games(8, 20, range(80))
+    games = [r.board for r in reference_positions("random-positions.epd", limit=20)] + random_games(8, 20, range(80))
     oracle = Oracle(SMALL)
     problems, values = [], set()
     for game in games:

@@ -1,5 +1,5 @@
 """The Zobrist units (the ROM's and the computed keys') in the Amaranth simulator against the
-from-scratch model: random walks from shared positions, transpositions and unwinding."""
+from-scratch model: random walks from reference positions, transpositions and unwinding."""
 
 import random
 
@@ -13,7 +13,7 @@ from sim.models.position import Halfmove, MachinePosition, move_halfmoves
 from sim.models.zobrist import position_key
 from sim.testing import play_halfmoves, simulate
 
-from .conftest import shared_positions
+from sim.testing import reference_positions
 
 
 def _drive(unit, boards, plies, seed):
@@ -42,8 +42,8 @@ def _drive(unit, boards, plies, seed):
 
 @pytest.mark.parametrize("unit, count", [(ZobristUnit, 15), (ComputedZobristUnit, 4)])
 def test_keys_equal_the_model_after_every_make_and_unmake(unit, count):
-    boards = [r.board for r in shared_positions("special-positions.epd", limit=count)]
-    boards += [r.board for r in shared_positions("random-positions.epd", limit=count)]
+    boards = [r.board for r in reference_positions("special-positions.epd", limit=count)]
+    boards += [r.board for r in reference_positions("random-positions.epd", limit=count)]
     walks = _drive(unit, boards, 10, 1)
     bad = [f"{where}: hardware {hw:#018x}, model {model:#018x}"
            for walk in walks for where, hw, model in walk if hw != model]

@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 DATA_BITS = 24          # width of one download write's data
-INDEX_BITS = 13         # no table has more than 8K entries (DESIGN §4.2: maps of <= 13 address bits)
+INDEX_BITS = 13         # no table has more than 8K entries (docs/architecture.md §5.2: maps of <= 13 address bits)
 UNIT_BITS = 5
 STATE_BITS = 24         # a recognizer's accumulator (Hitech: 24 bits)
 HALF_BITS = 12          # the state bits each branch sees

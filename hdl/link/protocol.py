@@ -1,4 +1,4 @@
-"""The host link's protocol (shared/DESIGN.md §4.4), defined once for the hardware
+"""The host link's protocol (docs/architecture.md §6), defined once for the hardware
 (``hdl/link/``) and the host (``host/link.py``).
 
 A frame is ``[sequence | type | payload | CRC-32]``, COBS-encoded and ended by a 0x00 byte.

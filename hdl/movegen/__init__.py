@@ -1,1 +1,1 @@
-"""The move generator: 64 square cells, a priority arbiter and their control (DESIGN §4.1)."""
+"""The move generator: 64 square cells, a priority arbiter and their control (docs/architecture.md §5.1)."""

@@ -16,7 +16,7 @@ __all__ = ["MoveGenerator"]
 
 
 class MoveGenerator(wiring.Component):
-    """The move generator of shared/DESIGN.md §4.1.
+    """The move generator of docs/architecture.md §5.1.
 
     Keeps the board through ``halfmove`` and answers requests:
 

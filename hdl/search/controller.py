@@ -1,4 +1,4 @@
-"""The search controller: the microsequencer and the datapath it drives (shared/DESIGN.md §4.3).
+"""The search controller: the microsequencer and the datapath it drives (docs/architecture.md §5.3).
 
 The datapath holds the ply and the side to move, the current node's frame and the stack of its
 ancestors (``frame.py``), the value logic of negamax alpha-beta, the node (or leaf) and cycle

@@ -3,7 +3,7 @@
 A frame is what one node of the negamax alpha-beta search keeps while its children are
 searched: its window, its best value and move so far, the move being searched, the remaining
 depth and two flags. Going down a ply pushes the current frame (with the move being made) and
-loads the child's; coming back pops it. Values follow shared/DESIGN.md §3: signed 16-bit,
+loads the child's; coming back pops it. Values follow docs/architecture.md §3.5: signed 16-bit,
 mate near ±``MATE`` adjusted by the ply, draw 0.
 """
 

@@ -1,4 +1,4 @@
-"""The microsequencer (shared/DESIGN.md §4.3): Hitech's next-address-field sequencing.
+"""The microsequencer (docs/architecture.md §5.3): Hitech's next-address-field sequencing.
 
 Each microinstruction carries the address of the next one. A branch ORs up to four selected
 status signals into that address's low bits, so an aligned block of 2, 4, 8 or 16

@@ -1,4 +1,4 @@
-"""Zobrist hashing kept per halfmove (shared/DESIGN.md §4.3).
+"""Zobrist hashing kept per halfmove (docs/architecture.md §5).
 
 The key of a position is the XOR of one 64-bit random key per (piece code, square) standing on
 the board — markers included, so castling rights and the en-passant square are in the key —

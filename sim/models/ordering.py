@@ -3,7 +3,7 @@
 The same moves in the same order as ``sim.models.movegen.ordered_moves`` (the bit-exact model,
 written square by square), from python-chess's pseudo-legal moves and attack masks, about
 fifty times faster; the reference search (``sim.models.search``) needs that speed.
-``tests/test_search_model.py`` proves the two equal on every shared position and random walks.
+``tests/test_search_model.py`` proves the two equal on every reference position and random walks.
 """
 
 from functools import lru_cache

@@ -7,7 +7,6 @@ evaluator's latency.
 
 import os
 import random
-from pathlib import Path
 
 import chess
 import cocotb
@@ -19,6 +18,7 @@ from hdl.eval.evaluator import ChecksumResult
 from hdl.eval.tables import SMALL, TableKind, TableSelect, TableWrite
 from sim.eval_check import random_tables, walk_steps
 from sim.models.evaluator import EvaluatorModel, signed
+from sim.testing import reference_positions
 
 from ports import transfer
 
@@ -75,9 +75,7 @@ class EvaluatorTB:
 
 
 def boards():
-    data = Path(os.environ["SUPREM_SHARED_DATA"])
-    lines = [l for l in (data / "random-positions.epd").read_text().splitlines() if l.strip()]
-    return [chess.Board()] + [chess.Board(l.split(";")[0].strip()) for l in random.Random(4).sample(lines, 5)]
+    return [chess.Board()] + [r.board for r in random.Random(4).sample(reference_positions("random-positions.epd"), 5)]
 
 
 @cocotb.test()

@@ -6,7 +6,6 @@ them in order with the bit-exact model (sim/models/movegen.py) and python-chess.
 
 import os
 import random
-from pathlib import Path
 
 import chess
 import cocotb
@@ -17,6 +16,7 @@ from hdl.encoding import MoveWord, pack, unpack
 from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
 from sim.models.movegen import candidate_moves, in_check, ordered_moves
 from sim.models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
+from sim.testing import reference_positions
 
 from ports import transfer
 
@@ -82,13 +82,11 @@ class MovegenTB:
 
 
 def positions():
-    data = Path(os.environ["SUPREM_SHARED_DATA"])
     rng = random.Random(int(os.environ.get("SUPREM_SEED", "11")))
-    fens = [line.split(";")[0].strip() for line in (data / "perft-standard.epd").read_text().splitlines() if line.strip()]
+    boards = [r.board for r in reference_positions("perft-standard.epd")]
     for name, count in (("special-positions.epd", 12), ("random-positions.epd", 12)):
-        lines = [l for l in (data / name).read_text().splitlines() if l.strip()]
-        fens += [l.split(";")[0].strip() for l in rng.sample(lines, count)]
-    return [chess.Board(fen) for fen in fens]
+        boards += [r.board for r in rng.sample(reference_positions(name), count)]
+    return boards
 
 
 def as_tuple(move):
