@@ -260,45 +260,17 @@ def cmd_search(args):
     return 0
 
 
-def _checked_positions(path, limit):
-    """The readable, possible positions of an EPD/FEN file, up to ``limit``; lines that are
-    not are reported and skipped. Returns ``(records, rejected)``; OSError if unreadable."""
-    from host.epd import EpdError, read_positions
-    from sim.models.position import PositionError, validate_board
-    with open(path) as f:
-        lines = f.read().splitlines()
-    records, rejected = [], 0
-    for record in read_positions(lines):
-        if limit is not None and len(records) >= limit:
-            break
-        if isinstance(record, EpdError):
-            print(f"{path}: {record}")
-            rejected += 1
-            continue
-        try:
-            validate_board(record.board)
-        except PositionError as error:
-            print(f"{path}: line {record.line}: rejected: {error}")
-            rejected += 1
-            continue
-        records.append(record)
-    return records, rejected
-
-
-def _verify(args, check, positions=None, summary=None):
-    """Run ``check(record) -> list of differences`` on every position of ``args.file`` (or of
-    ``positions``, the ``_checked_positions`` already read); ``summary()`` gives a line printed
-    before the last."""
-    if positions is None:
-        try:
-            positions = _checked_positions(args.file, args.limit)
-        except OSError as error:
-            print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
-            return 2
-    records, rejected = positions
+def _verify(args, checks, summary=None):
+    """Print the mismatches of ``checks`` (``sim.verification``'s ``(record, differences)`` per
+    position of ``args.file``), ``summary()``'s line, then ``N positions, M mismatches``."""
+    from sim.verification import checked_positions
+    try:
+        records, rejected = checked_positions(args.file, args.limit)
+    except OSError as error:
+        print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return 2
     mismatches = shown = 0
-    for record in records:
-        diffs = check(record)
+    for record, diffs in checks(records):
         if diffs:
             mismatches += 1
             if shown < args.show:
@@ -315,10 +287,8 @@ def _verify(args, check, positions=None, summary=None):
 
 
 def cmd_verify_movegen(args):
-    from sim.movegen_check import compare_position
-    from sim.movegen_sim import VerilatedMovegen
-    with VerilatedMovegen() as hw:
-        return _verify(args, lambda record: compare_position(hw, record.board))
+    from sim.verification import movegen_checks
+    return _verify(args, movegen_checks)
 
 
 EVALUATOR_CONFIGS = ("full", "hitech", "small")     # hdl.eval.tables.CONFIGS, without importing Amaranth
@@ -326,107 +296,30 @@ TABLE_SETS = ("material", "patterns", "random")     # sim.search_check.TABLE_SET
 
 
 def cmd_verify_eval(args):
-    """Random tables, random make/unmake walks from each position: hardware against the model."""
-    import random
-
-    from hdl.eval import tables
-    from sim.eval_check import compare_walk, random_tables
-    from sim.eval_sim import VerilatedEvaluator
-    from sim.models.evaluator import EvaluatorModel
-    params = tables.CONFIGS[args.config]
-    rng = random.Random(args.seed)
-    loaded = {"positions": 0, "store": None}
-
-    with VerilatedEvaluator(params) as hw:
-        def check(record):
-            diffs = []
-            if loaded["positions"] % args.tables_every == 0:
-                store = random_tables(params, rng.getrandbits(64))
-                hw.write_store(store)
-                for unit, kind in params.tables():
-                    crc, _ = hw.checksum(unit, kind)
-                    if crc != store.checksum(unit, kind):
-                        diffs.append(f"unit {unit} {kind.name}: read back CRC {crc:#010x}, "
-                                     f"downloaded {store.checksum(unit, kind):#010x}")
-                loaded["store"] = store
-            loaded["positions"] += 1
-            hw.clear()
-            model = EvaluatorModel(params, loaded["store"])
-            return diffs + compare_walk(hw, model, record.board, args.plies, rng)
-
-        return _verify(args, check)
-
-
-def _reference_worker_init(params, store):
-    from sim.models.search import ReferenceSearch
-    global _REFERENCE
-    _REFERENCE = ReferenceSearch(params, store)
-
-
-def _reference_search(fen, depth):
-    return _REFERENCE.search(chess.Board(fen), depth)
-
-
-class _InProcess:
-    """A stand-in for a process pool that runs each job at once in this process (``--jobs 0``)."""
-
-    def __init__(self, initializer, initargs):
-        initializer(*initargs)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def submit(self, function, *args):
-        from concurrent.futures import Future
-        future = Future()
-        future.set_result(function(*args))
-        return future
+    from hdl.eval.tables import CONFIGS
+    from sim.verification import eval_checks
+    return _verify(args, lambda records: eval_checks(records, CONFIGS[args.config], seed=args.seed,
+                                                     plies=args.plies, tables_every=args.tables_every))
 
 
 def cmd_verify_search(args):
-    """The hardware search against the reference search on every position: value, best move,
-    node count. The reference runs in worker processes while the hardware searches."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    from hdl.eval import tables
+    from hdl.eval.tables import CONFIGS
     from sim.machine_sim import VerilatedMachine
-    from sim.search_check import SearchPair, table_store
+    from sim.search_check import table_store
+    from sim.verification import SearchVerification
     if not 0 <= args.depth < 64:
         print(f"suprem: search depth must be 0..63, not {args.depth}", file=sys.stderr)
         return 2
-    try:
-        positions = _checked_positions(args.file, args.limit)
-    except OSError as error:
-        print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
-        return 2
-    params = tables.CONFIGS[args.config]
+    params = CONFIGS[args.config]
     store = table_store(params, args.tables, seed=args.seed)
-    pool = (ProcessPoolExecutor(max_workers=args.jobs, initializer=_reference_worker_init, initargs=(params, store))
-            if args.jobs > 0 else _InProcess(_reference_worker_init, (params, store)))
     if args.port is None:
         machine = VerilatedMachine(params)
     else:                                       # over the link: a board, or "sim"
         args.port = None if args.port == "sim" else args.port
         machine = _open_board(args, params)
-    with machine as hw, pool:
-        pair = SearchPair(hw, store)
-        pending = {r.line: pool.submit(_reference_search, r.board.fen(), args.depth) for r in positions[0]}
-        totals = {"nodes": 0, "cycles": 0}
-
-        def check(record):
-            hw_result = pair.search(record.board, args.depth)
-            totals["nodes"] += hw_result.nodes
-            totals["cycles"] += hw_result.cycles
-            return pair.differences(args.depth, hw_result, pending.pop(record.line).result())
-
-        def summary():
-            per_node = totals["cycles"] / max(1, totals["nodes"])
-            return f"hardware: {totals['nodes']} nodes in {totals['cycles']} cycles ({per_node:.1f} cycles per node)"
-
-        return _verify(args, check, positions, summary)
+    with machine as hw:
+        verification = SearchVerification(hw, params, store, args.depth, jobs=args.jobs)
+        return _verify(args, verification.checks, verification.summary)
 
 
 def cmd_build(args):
@@ -546,7 +439,8 @@ def build_parser():
     evaluator.add_argument("--show", type=int, default=5, help="details of the first N mismatches (5)")
     evaluator.set_defaults(func=cmd_verify_eval)
     search = units.add_parser("search", help="the hardware alpha-beta search against the reference search "
-                                             "(value, best move, nodes) on every position of an EPD/FEN file")
+                                             "(value, best move, nodes, principal variation, the board and "
+                                             "evaluator restored) on every position of an EPD/FEN file")
     search.add_argument("file")
     search.add_argument("--depth", type=int, default=3, help="plies searched (3)")
     search.add_argument("--limit", type=int, help="check at most N positions")

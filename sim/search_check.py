@@ -58,31 +58,31 @@ class SearchPair:
         return self.machine.search(depth, **window)
 
     def compare(self, board, depth, clear_table=True, **window):
-        """``(hardware result, reference result, differences)`` for one search; the machine
-        must also be back on the position, to the last bit of its Zobrist key and its
-        evaluator's value."""
+        """``(hardware result, reference result, differences)`` for one search."""
         hw = self.search(board, depth, clear_table, **window)
         ref = self.reference.search(board, depth, clear_table=clear_table, **window)
-        diffs = self.differences(depth, hw, ref)
-        hw_line, ref_line = self.machine.principal_variation(board), self.reference.principal_variation(board)
-        if hw_line != ref_line:
-            diffs.append(f"depth {depth}: principal variation: hardware {' '.join(m.uci() for m in hw_line)}, "
-                         f"reference {' '.join(m.uci() for m in ref_line)}")
+        return hw, ref, self.differences(board, depth, hw, ref, self.reference.principal_variation(board))
+
+    def differences(self, board, depth, hw, ref, ref_line):
+        """What the hardware's search of ``board`` (just run) did otherwise than the reference's
+        (``ref``, its principal variation ``ref_line``): value, best move, node count; the
+        machine back on the position, to the last bit of its Zobrist key and its evaluator's
+        value; and the principal variation read from its transposition table."""
+        diffs = []
+        for what, got, want in (("score", hw.score, ref.score), ("best move", hw.move, ref.move),
+                                ("nodes", hw.nodes, ref.nodes)):
+            if got != want:
+                diffs.append(f"depth {depth}: {what}: hardware {_show(got)}, reference {_show(want)}")
         key, want = self.machine.key(), position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
         if key != want:
             diffs.append(f"depth {depth}: the board is not restored: key {key:#018x}, want {want:#018x}")
         value, want = self.machine.evaluate(), static_value(self.store, board)
         if value != want:
             diffs.append(f"depth {depth}: the evaluator is not restored: static value {value}, want {want}")
-        return hw, ref, diffs
-
-    @staticmethod
-    def differences(depth, hw, ref):
-        diffs = []
-        for what, got, want in (("score", hw.score, ref.score), ("best move", hw.move, ref.move),
-                                ("nodes", hw.nodes, ref.nodes)):
-            if got != want:
-                diffs.append(f"depth {depth}: {what}: hardware {_show(got)}, reference {_show(want)}")
+        hw_line = self.machine.principal_variation(board)
+        if hw_line != ref_line:
+            diffs.append(f"depth {depth}: principal variation: hardware {' '.join(m.uci() for m in hw_line)}, "
+                         f"reference {' '.join(m.uci() for m in ref_line)}")
         return diffs
 
 

@@ -149,6 +149,35 @@ def test_verify_search_reports_a_difference_with_its_fen(tmp_path, capsys, monke
     assert "score: hardware" in out
 
 
+def test_verify_search_reports_a_board_left_changed(tmp_path, capsys, monkeypatch):
+    """The check the docs promise: after the search the machine is back on the position, key and
+    evaluator's value; a search that leaves a stray pawn behind is reported on both counts."""
+    from sim.models.position import Halfmove, HalfmoveOp
+    from sim.search_check import SearchPair
+    search = SearchPair.search
+
+    def leaves_a_pawn(self, board, depth, *args, **kwargs):
+        result = search(self, board, depth, *args, **kwargs)
+        self.machine.apply([Halfmove(HalfmoveOp.PLACE, 20 if board.piece_at(20) is None else 44, 1)])
+        return result
+
+    monkeypatch.setattr(SearchPair, "search", leaves_a_pawn)
+    path = _mixed_file(tmp_path)
+    assert main(["verify", "search", str(path), "--depth", "1", "--jobs", "0", "--limit", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "the board is not restored: key" in out and "the evaluator is not restored: static value" in out
+
+
+def test_verify_search_compares_the_principal_variation(tmp_path, capsys, monkeypatch):
+    from sim.models.search import ReferenceSearch
+    line = ReferenceSearch.principal_variation
+    monkeypatch.setattr(ReferenceSearch, "principal_variation", lambda self, board, limit=64: line(self, board)[:1])
+    path = _mixed_file(tmp_path)
+    assert main(["verify", "search", str(path), "--depth", "3", "--jobs", "0", "--limit", "1",
+                 "--tables", "material"]) == 1
+    assert "principal variation: hardware" in capsys.readouterr().out
+
+
 def test_verify_search_rejects_a_bad_depth(tmp_path, capsys):
     assert main(["verify", "search", str(_mixed_file(tmp_path)), "--depth", "70"]) == 2
     assert "depth must be 0..63" in capsys.readouterr().err

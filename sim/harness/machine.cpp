@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
             std::fflush(stdout);
         }
         else if (cmd == "key") {
-            top->eval();
+            for (int i = 0; i < 2; i++) tick();     // a halfmove is in the key two cycles after it
             std::printf("%llu\n", (unsigned long long)top->key);
             std::fflush(stdout);
         }

@@ -1,0 +1,54 @@
+"""The reference positions in data/: every file is there and reads, its answers are
+python-chess's, and the seeded files are what data/make_positions.py makes."""
+
+import importlib.util
+import random
+
+import pytest
+
+from sim.testing import DATA, REFERENCE_FILES, reference_positions
+
+spec = importlib.util.spec_from_file_location("make_positions", DATA / "make_positions.py")
+make_positions = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(make_positions)
+
+
+@pytest.mark.parametrize("name", REFERENCE_FILES + ("tactics-dev.epd",))
+def test_every_reference_file_is_in_the_repository_and_reads(name):
+    records = reference_positions(name)
+    expected = {"perft-standard.epd": 6, "random-positions.epd": 2000, "special-positions.epd": 400,
+                "tactics-dev.epd": 18}
+    assert len(records) == expected[name]
+
+
+def test_a_missing_file_is_an_error_that_names_it():
+    with pytest.raises(FileNotFoundError, match="no-such-file.epd"):
+        reference_positions("no-such-file.epd")
+
+
+@pytest.mark.parametrize("name, make_line", [("random-positions.epd", make_positions.random_line),
+                                             ("special-positions.epd", make_positions.special_line)])
+def test_seeded_files_are_what_the_script_makes(name, make_line):
+    lines = (DATA / name).read_text().splitlines()
+    for index in random.Random(name).sample(range(len(lines)), 12) + [0, len(lines) - 1]:
+        assert lines[index] == make_line(index), f"{name} line {index + 1}"
+
+
+def test_special_positions_have_their_kind():
+    records = reference_positions("special-positions.epd")
+    for number, kind in enumerate(make_positions.SPECIAL_KINDS):
+        chunk = records[number * make_positions.SPECIAL_PER_KIND:(number + 1) * make_positions.SPECIAL_PER_KIND]
+        assert all(make_positions.SPECIAL_KINDS[kind](r.board) for r in chunk), kind
+
+
+def test_answers_are_python_chess_answers(tmp_path):
+    """A sample of each file's lines checked; a wrong answer is found."""
+    sample = tmp_path / "sample.epd"
+    lines = (DATA / "perft-standard.epd").read_text().splitlines()
+    for name in ("random-positions.epd", "special-positions.epd"):
+        lines += random.Random(1).sample((DATA / name).read_text().splitlines(), 25)
+    sample.write_text("\n".join(lines) + "\n")
+    assert make_positions.check_file(sample) == []
+    wrong = lines[-1].rsplit("check ", 1)
+    sample.write_text(f"{wrong[0]}check {1 - int(wrong[1])}\n")
+    assert len(make_positions.check_file(sample)) == 1
