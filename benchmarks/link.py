@@ -8,7 +8,8 @@
   3 Mbaud is bytes x 10 bits / baud, plus a turnaround per frame (stop and wait; ``MS``, 1 ms
   by default, a USB serial bridge's latency — not measured here: no board is attached).
 * Start-up: starting the simulated board (cached build) and the first STATUS answered; the
-  first download of the tables (checksums read back for every table).
+  first download of the tables (checksums read back for every table); the same download
+  again, by the same host (nothing to do) and by a new one (every checksum read back).
 * Speed: ``suprem analyze``'s search (iterative deepening to depth D from a middlegame
   position) on the simulated board: simulated cycles and nodes per second of wall time, against
   the Verilated machine driven directly (no link) on the same searches in the same run.
@@ -73,6 +74,14 @@ def main(argv=None):
             wire = line_bytes * 10 / baud
             print(f"  at {baud / 1e6:.0f} Mbaud: {wire:.2f} s on the line, {wire + frames * args.turnaround / 1000:.2f} s "
                   f"with {args.turnaround:g} ms turnaround per frame")
+
+        for what, host in (("again (the tables known to be on the board)", board),
+                           ("again after the host forgot (every checksum read back)", HardwareBoard(client))):
+            before = client.status().frames
+            start = time.perf_counter()
+            resent = host.download(store)
+            print(f"the same download {what}: {len(resent)} tables sent, "
+                  f"{client.status().frames - before - 1} frames, {time.perf_counter() - start:.2f} s wall")
 
         driver = SearchDriver(board)
         start = time.perf_counter()

