@@ -14,11 +14,10 @@ import time
 from dataclasses import replace
 
 from hdl.eval.tables import FULL, HITECH, SMALL, TableKind
+from models.evaluator import EvaluatorModel
 from sim.eval_check import compare_walk, random_tables
 from sim.eval_sim import VerilatedEvaluator
-from sim.models.evaluator import EvaluatorModel
 from sim.testing import reference_positions
-
 
 CONFIGS = {
     "2 recognizers": replace(FULL, recognizers=2),

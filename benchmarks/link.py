@@ -32,10 +32,10 @@ from host.board import HardwareBoard
 from host.driver import Limits, SearchDriver
 from host.link import LinkClient
 from host.oracle import Oracle
+from models.evaluator import static_value
+from models.position import setup_halfmoves
 from sim.board_sim import SimulatedBoard, board_executable
 from sim.machine_sim import VerilatedMachine
-from sim.models.evaluator import static_value
-from sim.models.position import setup_halfmoves
 from sim.testing import random_games
 
 POSITION = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
@@ -72,7 +72,8 @@ def main(argv=None):
               f"{first_download:.1f} s wall on the simulated board (checksums of all tables included)")
         for baud in (1e6, 3e6):
             wire = line_bytes * 10 / baud
-            print(f"  at {baud / 1e6:.0f} Mbaud: {wire:.2f} s on the line, {wire + frames * args.turnaround / 1000:.2f} s "
+            with_turnaround = wire + frames * args.turnaround / 1000
+            print(f"  at {baud / 1e6:.0f} Mbaud: {wire:.2f} s on the line, {with_turnaround:.2f} s "
                   f"with {args.turnaround:g} ms turnaround per frame")
 
         for what, host in (("again (the tables known to be on the board)", board),
@@ -102,7 +103,8 @@ def main(argv=None):
             direct_nodes += result.nodes
             direct_cycles += result.cycles
         direct = time.perf_counter() - start
-        print(f"Verilated machine without the link, the same searches: {direct_nodes:,} nodes, {direct_cycles:,} cycles "
+        print(f"Verilated machine without the link, the same searches: {direct_nodes:,} nodes, "
+              f"{direct_cycles:,} cycles "
               f"in {direct:.1f} s: {direct_nodes / direct:,.0f} nodes/s, {direct_cycles / direct:,.0f} cycles/s")
     return 0
 

@@ -20,13 +20,13 @@ from collections import Counter
 
 import chess
 
-from hdl.eval.tables import SMALL, TableWrite, TableKind
+from hdl.eval.tables import SMALL, TableKind, TableWrite
 from hdl.search.controller import Job
 from hdl.search.frame import INFINITY
 from hdl.search.microcode import program
 from hdl.top import Machine
-from sim.models.position import setup_halfmoves
-from sim.models.search import ReferenceSearch
+from models.position import setup_halfmoves
+from models.search import ReferenceSearch
 from sim.search_check import TABLE_SETS, table_store
 from sim.testing import play_halfmoves, simulate
 

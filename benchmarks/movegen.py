@@ -14,7 +14,6 @@ from sim.movegen_sim import VerilatedMovegen
 from sim.testing import reference_positions
 
 
-
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--limit", type=int, default=2000)
@@ -35,7 +34,8 @@ def main(argv=None):
                 request_cycles += [m.cycles for m in moves[1:]]
                 legal_cycles.append(hw.request(GenOp.LEGAL, move=moves[0].word).cycles)
         print(f"positions {len(records)}, moves {moves_total}")
-        print(f"cycles per emitted move (whole ply incl. the final 'exhausted'): mean {cycles_total / moves_total:.2f}, "
+        print("cycles per emitted move (whole ply incl. the final 'exhausted'): "
+              f"mean {cycles_total / moves_total:.2f}, "
               f"worst position {max(per_position):.2f}")
         print(f"NEXT after NEXT at one ply: {sum(request_cycles) / len(request_cycles):.2f} cycles per move "
               f"(worst {max(request_cycles)}); legality query {max(legal_cycles)} cycles")

@@ -28,7 +28,6 @@ from hdl.eval.tables import CONFIGS
 from sim.machine_sim import VerilatedMachine, machine_executable
 from sim.testing import reference_positions
 
-
 _worker_machine = None
 
 

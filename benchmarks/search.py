@@ -20,11 +20,10 @@ import time
 
 from benchmarks import BOARD_FMAX_MHZ
 from hdl.eval.tables import FULL
+from models.search import ReferenceSearch, TranspositionTable
 from sim.machine_sim import VerilatedMachine
-from sim.models.search import ReferenceSearch, TranspositionTable
 from sim.search_check import TABLE_SETS, SearchPair, table_store
 from sim.testing import reference_positions
-
 
 
 class _MovesOnly(TranspositionTable):

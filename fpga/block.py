@@ -28,6 +28,7 @@ def _movegen():
 def _evaluator(**changes):
     def make():
         from dataclasses import replace
+
         from hdl.eval.evaluator import Evaluator
         from hdl.eval.tables import FULL, HITECH, SMALL
         options = dict(changes)
@@ -143,7 +144,8 @@ def synthesize(block, device, freq_mhz=50, workdir=None, log=sys.stderr, synth_o
         return f"{block} on {device}, Yosys {synth}:\n" + _cells(work / "stat.txt")
     print(f"[{block}/{device}] nextpnr...  ({time.monotonic() - start:.0f} s so far)", file=log, flush=True)
     context = [] if spec.get("wrap") else ["--out-of-context"]
-    result = subprocess.run([_tool(spec["pnr"][0])] + spec["pnr"][1:] + context + ["--json", netlist.name, "--freq", str(freq_mhz),
+    result = subprocess.run([_tool(spec["pnr"][0]), *spec["pnr"][1:], *context,
+                             "--json", netlist.name, "--freq", str(freq_mhz),
                                            "--timing-allow-fail", "--report", report.name,
                                            "--log", "nextpnr.log", "-q"],
                             cwd=work)

@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .block import _tool
 from . import MACHINES
+from .block import _tool
 from .boards import BOARDS, BoardTop
 
 __all__ = ["build_board", "build_plan", "program_board", "read_report", "BuildReport", "BuildFailed"]
@@ -119,7 +119,8 @@ def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=N
         env.setdefault(variable, _tool(tool))
     stages = [("suprem.json", "yosys"), ("suprem.config" if spec.family == "ecp5" else "suprem.asc", "nextpnr"),
               (spec.bitstream_name, "bitstream packer")]
-    for stale in ("suprem.json", "suprem.config", "suprem.asc", spec.bitstream_name, "suprem.report.json", "suprem.tim"):
+    for stale in ("suprem.json", "suprem.config", "suprem.asc", spec.bitstream_name, "suprem.report.json",
+                  "suprem.tim"):
         (build_dir / stale).unlink(missing_ok=True)
     done = threading.Event()
 

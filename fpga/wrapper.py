@@ -26,7 +26,7 @@ class PinWrapper(wiring.Component):
         m = Module()
         m.submodules.block = block = self._block
         inputs, outputs = [], []
-        for path, member, value in block.signature.flatten(block):
+        for _path, member, value in block.signature.flatten(block):
             (inputs if member.flow == In else outputs).append(value)
         width = sum(len(Cat(v)) for v in inputs)
         chain = Signal(max(1, width))

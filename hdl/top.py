@@ -13,11 +13,11 @@ from .eval.evaluator import ChecksumResult, Evaluator
 from .eval.tables import FULL, UNIT_BITS, TableSelect, TableWrite
 from .movegen.generator import MoveGenerator
 from .search.controller import SPEC, Controller, StartCommand
+from .search.hashtable import TableEntry, TranspositionTable
 from .search.maker import MoveMaker
 from .search.material import MaterialCounter
 from .search.microcode import program
 from .search.microsequencer import MicroStoreLoader
-from .search.hashtable import TableEntry, TranspositionTable
 from .search.repetition import RepetitionDetector, StackEntry
 from .search.zobrist import ZobristUnit
 

@@ -17,11 +17,11 @@ from hdl.eval.tables import FULL, TableKind
 from hdl.link.protocol import PROTOCOL_VERSION
 from hdl.search.controller import Job
 from hdl.search.frame import INFINITY
-from sim.models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
-from sim.models.repetition import game_history
-from sim.models.ordering import move_of_word
-from sim.models.search import follow_best_moves
-from sim.models.zobrist import position_key
+from models.ordering import move_of_word
+from models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
+from models.repetition import game_history
+from models.search import follow_best_moves
+from models.zobrist import position_key
 
 from .link import LinkClient, LinkError
 

@@ -11,7 +11,7 @@ __all__ = ["main"]
 
 def _board_from_arg(text):
     from host.epd import parse_position
-    from sim.models.position import validate_board
+    from models.position import validate_board
     if text in ("startpos", "start"):
         board = chess.Board()
     else:
@@ -128,7 +128,7 @@ def cmd_analyze(args):
 def cmd_eval(args):
     """The board's static evaluation of a position under the Oracle's tables, against the model."""
     from host.oracle import Oracle
-    from sim.models.evaluator import evaluated
+    from models.evaluator import evaluated
     game = _board_from_arg(args.fen)
     with _open_board(args) as hw:
         oracle = Oracle(hw.eval_params)
@@ -218,6 +218,7 @@ def _uci_move(game, text):
 def cmd_sim(args):
     """Start a simulated board and print its serial device; runs until interrupted."""
     import time
+
     from hdl.eval import tables
     from sim.board_sim import SimulatedBoard
     start = time.monotonic()
@@ -402,7 +403,8 @@ def build_parser():
     build.add_argument("--board", choices=BOARD_NAMES, required=True)
     build.add_argument("--clock", type=float, help="core clock in MHz (the board's default)")
     build.add_argument("--config", choices=EVALUATOR_CONFIGS,
-                       help="the evaluator's configuration (the board's own: full on the ULX3S-85F, small on the iCEBreaker)")
+                       help="the evaluator's configuration (the board's own: full on the ULX3S-85F, "
+                            "small on the iCEBreaker)")
     build.add_argument("--machine", choices=MACHINES,
                        help="the searching machine, or the evaluation station (the evaluator and the position "
                             "alone); the board's own: search on the ULX3S-85F, station on the iCEBreaker")

@@ -12,12 +12,26 @@ import time
 import zlib
 from dataclasses import dataclass
 
+from cobs import cobs
+
 from hdl.encoding import MoveWord, pack, unpack
 from hdl.eval.tables import DATA_BITS, TableAddress, TableSelect
-from hdl.link.framing import cobs_decode, cobs_encode
 from hdl.link.protocol import (
-    MAX_FRAME, NAK, PROTOCOL_VERSION, REPLY, Command, Evaluation, Fill, HistoryEntry, NakReason, PositionFlags,
-    Probe, Start, Status, evaluator_params, payload_bytes,
+    MAX_FRAME,
+    NAK,
+    PROTOCOL_VERSION,
+    REPLY,
+    Command,
+    Evaluation,
+    Fill,
+    HistoryEntry,
+    NakReason,
+    PositionFlags,
+    Probe,
+    Start,
+    Status,
+    evaluator_params,
+    payload_bytes,
 )
 
 __all__ = ["LinkClient", "LinkError", "BoardNotAnswering", "CommandRefused", "encode_frame",
@@ -51,7 +65,7 @@ def _name(command):
 def encode_frame(sequence, kind, payload=b""):
     """The bytes on the line for one frame: COBS of sequence, type, payload and CRC, then 0."""
     raw = bytes([sequence & 0xFF, kind & 0xFF]) + bytes(payload)
-    return cobs_encode(raw + zlib.crc32(raw).to_bytes(4, "little")) + b"\0"
+    return cobs.encode(raw + zlib.crc32(raw).to_bytes(4, "little")) + b"\0"
 
 
 class FrameDecoder:
@@ -75,8 +89,8 @@ class FrameDecoder:
                 continue
             encoded, self._pending = bytes(self._pending), bytearray()
             try:
-                raw = cobs_decode(encoded)
-            except ValueError:
+                raw = cobs.decode(encoded)
+            except cobs.DecodeError:
                 self.dropped += 1
                 continue
             if len(raw) < 6 or zlib.crc32(raw[:-4]).to_bytes(4, "little") != raw[-4:]:
@@ -219,7 +233,7 @@ class LinkClient:
         self.command(Command.RESET, timeout=2.0)
 
     def set_position(self, halfmoves, black_to_move, clear=True):
-        """Empty the board (``clear``), play ``halfmoves`` (``sim.models.position.Halfmove``) and
+        """Empty the board (``clear``), play ``halfmoves`` (``models.position.Halfmove``) and
         set the side to move."""
         payload = bytearray(_layout_bytes(PositionFlags, black=int(black_to_move), clear=int(clear)))
         for h in halfmoves:

@@ -20,7 +20,8 @@ import chess
 
 from .tables import Context, FirstOrder, GlobalState, Recognizer
 
-__all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety", "PATTERNS", "WINGS"]
+__all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
+           "PATTERNS", "WINGS"]
 
 #: The files of each wing's shelter.
 WINGS = {"king": (5, 6, 7), "queen": (0, 1, 2)}
@@ -91,7 +92,8 @@ class ShelterFirstOrder:
         total = 0
         for colour, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
             for file in WINGS[self.wings[colour]]:
-                total += sign * (self.NEAR * _pawn_on(board, colour, file, 1) + self.FAR * _pawn_on(board, colour, file, 2))
+                total += sign * (self.NEAR * _pawn_on(board, colour, file, 1)
+                                 + self.FAR * _pawn_on(board, colour, file, 2))
         return total
 
     def g(self, piece, square):

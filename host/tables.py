@@ -23,8 +23,16 @@ from dataclasses import dataclass
 
 import chess
 
-from hdl.eval.tables import (HALF_BITS, config_words, PIECE_SQUARES, STATE_BITS, ExtSource, FieldLayout,
-                             TableKind, TableStore)
+from hdl.eval.tables import (
+    HALF_BITS,
+    PIECE_SQUARES,
+    STATE_BITS,
+    ExtSource,
+    FieldLayout,
+    TableKind,
+    TableStore,
+    config_words,
+)
 
 __all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context",
            "EvaluatorImage", "PIECES"]

@@ -34,7 +34,7 @@ import threading
 
 import chess
 
-from sim.models.position import PositionError, validate_board
+from models.position import PositionError, validate_board
 
 from .driver import Limits, SearchDriver, score_text
 from .link import LinkError

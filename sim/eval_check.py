@@ -8,10 +8,8 @@ the same walk, comparing the value after every make and every unmake.
 
 import random
 
-from hdl.eval.tables import STATE_BITS, ExtSource, TableKind, config_words
-
-from hdl.eval.tables import TableStore
-from .models.position import inverse, move_halfmoves, setup_halfmoves
+from hdl.eval.tables import STATE_BITS, ExtSource, TableKind, TableStore, config_words
+from models.position import inverse, move_halfmoves, setup_halfmoves
 
 __all__ = ["random_tables", "random_config", "table_writes", "walk_steps", "compare_walk"]
 

@@ -2,7 +2,7 @@
 
 :class:`VerilatedEvaluator` builds (once, cached) the evaluator of a given
 :class:`~hdl.eval.tables.EvaluatorParams` and talks to it over pipes in the shared encodings,
-so tests and the CLI compare it with ``sim.models.evaluator`` directly.
+so tests and the CLI compare it with ``models.evaluator`` directly.
 """
 
 import hashlib
@@ -44,7 +44,7 @@ class TablePort:
             self._send(f"W {unit} {kind} {start + offset} " + " ".join(str(e & 0xFFFFFF) for e in chunk))
 
     def write_store(self, store):
-        """Download every table of a ``sim.models.evaluator.TableStore``."""
+        """Download every table of a ``models.evaluator.TableStore``."""
         for (unit, kind), entries in store.tables.items():
             self.write_table(unit, kind, entries)
 

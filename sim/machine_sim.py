@@ -7,16 +7,16 @@ import chess
 from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.eval.tables import FULL
 from hdl.search.controller import SPEC, Job, StartCommand
-from hdl.search.microsequencer import microcode_entries
 from hdl.search.frame import INFINITY
 from hdl.search.hashtable import TableEntry
+from hdl.search.microsequencer import microcode_entries
 from hdl.top import MACHINE_PORTS, MICROCODE_UNIT, Machine, SideIn
+from models.ordering import move_of_word
+from models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
+from models.repetition import game_history
+from models.search import follow_best_moves
 
 from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
-from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
-from .models.repetition import game_history
-from .models.ordering import move_of_word
-from .models.search import follow_best_moves
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
 __all__ = ["VerilatedMachine", "machine_executable", "SearchResult"]
@@ -117,7 +117,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
 
     def principal_variation(self, board, limit=64):
         """The principal variation of the last search from ``board`` (the position loaded), as
-        ``sim.models.search.follow_best_moves`` finds it in the transposition table; the
+        ``models.search.follow_best_moves`` finds it in the transposition table; the
         board is left as it was."""
         made = []
 

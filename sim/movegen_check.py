@@ -7,8 +7,8 @@ lines (empty when everything agrees).
 import chess
 
 from hdl.movegen.layouts import GenMode
-from sim.models.movegen import ordered_moves
-from sim.models.position import MachinePosition
+from models.movegen import ordered_moves
+from models.position import MachinePosition
 
 from .movegen_sim import make, unmake
 

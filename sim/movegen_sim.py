@@ -2,18 +2,19 @@
 
 :class:`VerilatedMovegen` starts the cached executable (building it on first use) and talks to
 it over pipes; it speaks in the shared encodings, so tests and the CLI compare its answers with
-``sim.models.movegen`` and python-chess directly.
+``models.movegen`` and python-chess directly.
 """
 
 from dataclasses import dataclass
 
 import chess
 
-from hdl.encoding import Halfmove as HalfmoveLayout, MoveWord, pack, unpack
+from hdl.encoding import Halfmove as HalfmoveLayout
+from hdl.encoding import MoveWord, pack, unpack
 from hdl.movegen.generator import MoveGenerator
 from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse, MoveKey
+from models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 
-from .models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
 __all__ = ["VerilatedMovegen", "HwMove", "HwState", "movegen_executable", "make", "unmake"]

@@ -1,4 +1,4 @@
-"""Hardware search against the reference search (sim/models/search.py), position by position.
+"""Hardware search against the reference search (models/search.py), position by position.
 
 The tables the searches evaluate with come in named sets: ``material`` (material and piece-square
 tables: the first-order unit only) and ``patterns`` (the same, plus a recognizer pattern set:
@@ -11,12 +11,12 @@ import random
 
 from host.patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from host.tables import EvaluatorImage
+from models.evaluator import static_value
+from models.position import MachinePosition
+from models.search import ReferenceSearch
+from models.zobrist import position_key
 
 from .eval_check import random_tables
-from .models.evaluator import static_value
-from .models.position import MachinePosition
-from .models.search import ReferenceSearch
-from .models.zobrist import position_key
 
 __all__ = ["TABLE_SETS", "table_store", "SearchPair"]
 

@@ -20,8 +20,7 @@ def checked_positions(path, limit=None, report=print):
     not is given to ``report`` and skipped. Returns ``(records, rejected)``; OSError if the
     file cannot be read."""
     from host.epd import EpdError, read_positions
-
-    from .models.position import PositionError, validate_board
+    from models.position import PositionError, validate_board
     with open(path) as f:
         lines = f.read().splitlines()
     records, rejected = [], 0
@@ -55,9 +54,10 @@ def eval_checks(records, params, *, seed=1, plies=8, tables_every=100):
     """Random tables (fresh every ``tables_every`` positions, each read back by checksum) and a
     random make/unmake walk of ``plies`` from every position: the Verilated evaluator's value
     after every step against the model's."""
+    from models.evaluator import EvaluatorModel
+
     from .eval_check import compare_walk, random_tables
     from .eval_sim import VerilatedEvaluator
-    from .models.evaluator import EvaluatorModel
     rng = random.Random(seed)
     with VerilatedEvaluator(params) as hw:
         for number, record in enumerate(records):
@@ -78,7 +78,7 @@ _REFERENCE = None
 
 
 def _reference_worker_init(params, store):
-    from .models.search import ReferenceSearch
+    from models.search import ReferenceSearch
     global _REFERENCE
     _REFERENCE = ReferenceSearch(params, store)
 

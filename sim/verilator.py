@@ -19,7 +19,8 @@ import amaranth
 from amaranth.back import rtlil
 from amaranth.lib import data
 
-__all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "to_verilog", "verilog_for", "build_harness",
+__all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "to_verilog", "verilog_for",
+           "build_harness",
            "HarnessProcess"]
 
 REPO = Path(__file__).resolve().parent.parent
@@ -197,7 +198,7 @@ class HarnessProcess:
         self._proc.stdin.write(line + "\n")
 
     def apply(self, halfmoves):
-        """Play halfmoves (``sim.models.position.Halfmove``) onto the top's halfmove port."""
+        """Play halfmoves (``models.position.Halfmove``) onto the top's halfmove port."""
         halfmoves = list(halfmoves)
         if halfmoves:
             self._send("hm " + " ".join(str(h.bits) for h in halfmoves))

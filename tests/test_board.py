@@ -12,13 +12,11 @@ from hdl.link.protocol import NAK, REPLY, Command, NakReason
 from hdl.search.controller import Job
 from host.board import BoardWasReset, HardwareBoard
 from host.link import BoardNotAnswering, CommandRefused, FrameDecoder, LinkClient, encode_frame
-from sim.models.evaluator import static_value
-from sim.models.position import MachinePosition
-from sim.models.zobrist import position_key
+from models.evaluator import static_value
+from models.position import MachinePosition
+from models.zobrist import position_key
 from sim.search_check import SearchPair, table_store
-from sim.testing import random_games
-
-from sim.testing import reference_positions
+from sim.testing import random_games, reference_positions
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +44,8 @@ def test_status_names_the_build(board):
 
 
 def test_positions_reach_the_board_exactly(board):
-    records = reference_positions("random-positions.epd", limit=30) + reference_positions("special-positions.epd", limit=10)
+    records = (reference_positions("random-positions.epd", limit=30)
+               + reference_positions("special-positions.epd", limit=10))
     for record in records:
         board.set_position(record.board)
         assert board.key() == _key(record.board), record.board.fen()

@@ -65,7 +65,7 @@ def test_verify_eval_counts_positions(tmp_path, capsys):
 
 
 def test_verify_eval_reports_a_difference_with_its_fen(tmp_path, capsys, monkeypatch):
-    from sim.models.evaluator import EvaluatorModel
+    from models.evaluator import EvaluatorModel
     right = EvaluatorModel.value
     monkeypatch.setattr(EvaluatorModel, "value", lambda self: right(self) + 1)   # a wrong model
     path = _mixed_file(tmp_path)
@@ -105,9 +105,10 @@ def test_verify_search_over_the_link(tmp_path, capsys):
 
 def test_eval_prints_the_terms_and_agrees_with_the_model(capsys):
     import chess
+
     from hdl.eval.tables import FULL
     from host.oracle import Oracle
-    from sim.models.evaluator import static_value
+    from models.evaluator import static_value
     fen = "r1bqk2r/pp3ppp/2n1pn2/2pp4/3P4/2PBPN2/PP3PPP/RNBQ1RK1 w kq - 0 8"
     want = static_value(Oracle(FULL).tables_for(chess.Board(fen))[1], chess.Board(fen))
     assert main(["eval", fen]) == 0
@@ -119,10 +120,11 @@ def test_eval_prints_the_terms_and_agrees_with_the_model(capsys):
 
 def test_a_search_on_the_evaluation_station_is_refused_clearly(capsys):
     import chess
+
     from hdl.eval.tables import SMALL
     from host.oracle import Oracle
+    from models.evaluator import static_value
     from sim.board_sim import SimulatedBoard
-    from sim.models.evaluator import static_value
     fen = "rnbqkb1r/pp3ppp/4pn2/2pp4/3P4/2P1PN2/PP3PPP/RNBQKB1R w KQkq - 0 5"
     want = static_value(Oracle(SMALL).tables_for(chess.Board(fen))[1], chess.Board(fen))
     with SimulatedBoard(SMALL, station=True) as station:
@@ -140,7 +142,7 @@ def test_analyze_rejects_two_limits_and_a_missing_port(capsys, tmp_path):
 
 
 def test_verify_search_reports_a_difference_with_its_fen(tmp_path, capsys, monkeypatch):
-    import sim.models.search as reference
+    import models.search as reference
     monkeypatch.setattr(reference, "EVAL_LIMIT", 5)        # a wrong reference (in this process)
     path = _mixed_file(tmp_path)
     assert main(["verify", "search", str(path), "--depth", "1", "--jobs", "0"]) == 1
@@ -152,7 +154,7 @@ def test_verify_search_reports_a_difference_with_its_fen(tmp_path, capsys, monke
 def test_verify_search_reports_a_board_left_changed(tmp_path, capsys, monkeypatch):
     """The check the docs promise: after the search the machine is back on the position, key and
     evaluator's value; a search that leaves a stray pawn behind is reported on both counts."""
-    from sim.models.position import Halfmove, HalfmoveOp
+    from models.position import Halfmove, HalfmoveOp
     from sim.search_check import SearchPair
     search = SearchPair.search
 
@@ -169,7 +171,7 @@ def test_verify_search_reports_a_board_left_changed(tmp_path, capsys, monkeypatc
 
 
 def test_verify_search_compares_the_principal_variation(tmp_path, capsys, monkeypatch):
-    from sim.models.search import ReferenceSearch
+    from models.search import ReferenceSearch
     line = ReferenceSearch.principal_variation
     monkeypatch.setattr(ReferenceSearch, "principal_variation", lambda self, board, limit=64: line(self, board)[:1])
     path = _mixed_file(tmp_path)

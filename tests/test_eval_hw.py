@@ -7,10 +7,9 @@ import chess
 import pytest
 
 from hdl.eval.tables import FULL, SMALL, TableKind
+from models.evaluator import EvaluatorModel
 from sim.eval_check import compare_walk, random_tables, walk_steps
 from sim.eval_sim import VerilatedEvaluator
-from sim.models.evaluator import EvaluatorModel
-
 from sim.testing import reference_positions
 
 
@@ -27,7 +26,8 @@ def _load(hw, seed):
 
 
 def test_walks_equal_model_after_every_make_and_unmake(evaluator):
-    records = reference_positions("random-positions.epd", limit=60) + reference_positions("special-positions.epd", limit=20)
+    records = (reference_positions("random-positions.epd", limit=60)
+               + reference_positions("special-positions.epd", limit=20))
     rng = random.Random(11)
     problems = []
     for number, record in enumerate(records):
@@ -81,7 +81,7 @@ def test_context_reaches_the_final_map(evaluator):
     """A global unit counts the pawns; a recognizer's final map reads the count back through all
     its context selectors (each a slice of the global output), so the value is the count."""
     from host.tables import Context, EvaluatorImage, GlobalState, Recognizer
-    from sim.models.position import setup_halfmoves
+    from models.position import setup_halfmoves
     params = evaluator.params
     pawns = GlobalState([("pawns", 5)], lambda piece, square: {"pawns": piece.piece_type == chess.PAWN},
                         lambda v: v["pawns"])

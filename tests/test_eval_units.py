@@ -12,8 +12,8 @@ from hdl.eval.crc import Crc32
 from hdl.eval.evaluator import Evaluator
 from hdl.eval.tables import EvaluatorParams, TableKind, table_checksum
 from hdl.eval.tree import AdderTree
+from models.evaluator import EvaluatorModel, field_add, field_sub, signed
 from sim.eval_check import random_tables, table_writes, walk_steps
-from sim.models.evaluator import EvaluatorModel, field_add, field_sub, signed
 from sim.testing import play_halfmoves, simulate
 
 TINY = EvaluatorParams(recognizers=2, globals=2, branch_bits=6, combine_bits=6, final_bits=7,

@@ -78,7 +78,7 @@ def test_the_evaluator_configuration_reaches_the_board_top(tmp_path, monkeypatch
         raise ValueError("stop here")
 
     monkeypatch.setattr(fpga.build, "build_plan", plan_only)
-    for config, expected in ((None, FULL), ("hitech", HITECH)):
+    for config, _expected in ((None, FULL), ("hitech", HITECH)):
         with pytest.raises(BuildFailed, match="stop here"):
             build_board("ulx3s-85f", config=config, build_dir=tmp_path, log=io.StringIO())
     assert seen == [FULL, HITECH]
@@ -129,7 +129,7 @@ def test_the_icebreaker_build_fits_meets_its_clock_and_writes_a_bitstream(tmp_pa
     ULX3S-85F's build, over an hour and a half, is a benchmark command: BENCHMARKS.md.)"""
     report = build_board("icebreaker", build_dir=tmp_path, log=io.StringIO())
     assert report.timing_met(), report.text()
-    for name, (used, available) in report.utilization.items():
+    for _name, (used, available) in report.utilization.items():
         assert used <= available, report.text()
     assert report.utilization["ICESTORM_RAM"][0] >= 20, report.text()  # the tables are in block RAM
     assert report.bitstream.stat().st_size > 100_000 and (tmp_path / "report.txt").exists()

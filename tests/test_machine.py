@@ -39,6 +39,7 @@ def test_microcode_downloads_without_resynthesis(machine):
     """A different microprogram through the download port changes what the machine does (perft
     counting every node, not only the leaves); the default one, loaded back, restores it."""
     import chess
+
     from hdl.search.microcode import program
     machine.set_board(chess.Board())
     try:

@@ -6,13 +6,12 @@ import random
 
 import chess
 
-from hdl.encoding import Halfmove as HalfmoveLayout, HalfmoveOp, unpack
+from hdl.encoding import Halfmove as HalfmoveLayout
+from hdl.encoding import HalfmoveOp, unpack
 from hdl.search.maker import MakerOp, MoveMaker
-from sim.models.movegen import candidate_moves
-from sim.models.position import Halfmove, MachinePosition, inverse, move_halfmoves
-from sim.testing import simulate
-
-from sim.testing import reference_positions
+from models.movegen import candidate_moves
+from models.position import Halfmove, MachinePosition, inverse, move_halfmoves
+from sim.testing import reference_positions, simulate
 
 
 def _boards():
@@ -72,7 +71,8 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
                 checked["en_passant"] += move.en_passant
                 checked["promotion"] += bool(move.promotion)
                 if got != want:
-                    problems.append(f"{board.fen()} {move.uci}: made {[str(h) for h in got]}, want {[str(h) for h in want]}")
+                    problems.append(f"{board.fen()} {move.uci}: made {[str(h) for h in got]}, "
+                                    f"want {[str(h) for h in want]}")
                     continue
                 irreversible = board.is_zeroing(chess_move) or any(h.square in (0, 7, 56, 63) and h.piece == 7
                                                                    and h.op == HalfmoveOp.REMOVE for h in want)

@@ -110,10 +110,10 @@ def test_listing_shows_addresses_labels_and_fields():
     p = branching_program()
     lines = p.listing().splitlines()
     start = p.address_of("start")
-    line = next(l for l in lines if l.split()[0] == str(start))
+    line = next(text for text in lines if text.split()[0] == str(start))
     assert "start" in line and "out=1" in line and "next" in line
-    assert any("branch a|b|c|d -> sixteen0" in l for l in lines)
-    assert any("call outer" in l for l in lines) and any("return" in l for l in lines)
+    assert any("branch a|b|c|d -> sixteen0" in line for line in lines)
+    assert any("call outer" in line for line in lines) and any("return" in line for line in lines)
 
 
 def test_the_return_stack_is_eight_deep_and_reports_overflow():

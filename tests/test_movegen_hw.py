@@ -10,11 +10,10 @@ import chess
 import pytest
 
 from hdl.encoding import MoveWord, pack
-from sim.models.movegen import candidate_moves, ordered_moves
-from sim.models.position import MachinePosition
-from sim.movegen_check import order_difference, compare_position
+from models.movegen import candidate_moves, ordered_moves
+from models.position import MachinePosition
+from sim.movegen_check import compare_position, order_difference
 from sim.movegen_sim import make, unmake
-
 from sim.testing import reference_positions
 
 

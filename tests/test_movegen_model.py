@@ -1,15 +1,13 @@
-"""The generator model (sim/models/movegen.py) against python-chess."""
+"""The generator model (models/movegen.py) against python-chess."""
 
 import chess
 import pytest
 
-from hdl.movegen.geometry import CENTRALITY, SLOTS, SLOT_COUNT
+from hdl.movegen.geometry import CENTRALITY, SLOT_COUNT, SLOTS
 from hdl.movegen.layouts import GenMode, MoveKey
-from sim.models.movegen import attacked_squares, in_check, next_move, ordered_moves
-from sim.models.position import MachinePosition, PositionError, inverse, move_halfmoves, validate_board
-from sim.testing import random_games
-
-from sim.testing import reference_positions
+from models.movegen import attacked_squares, in_check, next_move, ordered_moves
+from models.position import MachinePosition, PositionError, inverse, move_halfmoves, validate_board
+from sim.testing import random_games, reference_positions
 
 
 def python_chess_attacks(board, colour):

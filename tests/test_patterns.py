@@ -10,14 +10,12 @@ import chess
 import pytest
 
 from hdl.eval.tables import FULL, SMALL, TableKind
-from host.patterns import (PATTERNS, KingSafety, MaterialPieceSquare, PawnStructure, ShelterFirstOrder,
-                           ShelterRecognizer)
+from host.patterns import PATTERNS, KingSafety, MaterialPieceSquare, PawnStructure, ShelterFirstOrder, ShelterRecognizer
 from host.tables import Context, EvaluatorImage, FirstOrder, GlobalState, Recognizer, TableError
+from models.evaluator import EvaluatorModel
+from models.position import setup_halfmoves
 from sim.eval_check import walk_steps
 from sim.eval_sim import VerilatedEvaluator
-from sim.models.evaluator import EvaluatorModel
-from sim.models.position import setup_halfmoves
-
 from sim.testing import REFERENCE_FILES, reference_positions
 
 PATTERN_CASES = {
@@ -60,7 +58,7 @@ def test_model_equals_definition_on_every_reference_position_and_walks(name):
     for board in boards[:150]:
         model = EvaluatorModel(FULL, store)
         played = board.copy(stack=False)
-        for label, halfmoves, side in walk_steps(board, 8, rng):
+        for label, halfmoves, _side in walk_steps(board, 8, rng):
             for h in halfmoves:
                 model.apply(h)
             if label.startswith("make"):

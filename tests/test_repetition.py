@@ -8,9 +8,9 @@ import chess
 import pytest
 
 from hdl.search.repetition import RepetitionDetector
-from sim.models.position import MachinePosition, move_halfmoves
-from sim.models.repetition import repeats
-from sim.models.zobrist import position_key
+from models.position import MachinePosition, move_halfmoves
+from models.repetition import repeats
+from models.zobrist import position_key
 from sim.testing import simulate
 
 

@@ -1,5 +1,5 @@
 """The hardware search (hdl/search/microcode.py on the Verilated machine) against the reference
-search (sim/models/search.py): the same value, best move and node count, with material and
+search (models/search.py): the same value, best move and node count, with material and
 piece-square tables and with recognizer patterns loaded; mates, stalemate and windows."""
 
 import random
@@ -9,7 +9,6 @@ import pytest
 
 from hdl.search.frame import INFINITY, MATE
 from sim.search_check import SearchPair, table_store
-
 from sim.testing import reference_positions
 
 #: Positions with a forced mate in exactly N moves (White to move), each proved by

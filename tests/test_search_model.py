@@ -1,5 +1,5 @@
-"""The reference search's fast move order (sim/models/ordering.py, from python-chess) equals
-the generator's bit-exact model (sim/models/movegen.py, square by square) — moves, order and
+"""The reference search's fast move order (models/ordering.py, from python-chess) equals
+the generator's bit-exact model (models/movegen.py, square by square) — moves, order and
 move words — on every reference position and on seeded random walks, in both modes."""
 
 import random
@@ -8,8 +8,8 @@ import chess
 import pytest
 
 from hdl.movegen.layouts import GenMode
-from sim.models import movegen, ordering
-from sim.models.position import MachinePosition
+from models import movegen, ordering
+from models.position import MachinePosition
 from sim.testing import REFERENCE_FILES, random_games, reference_positions
 
 

@@ -10,13 +10,11 @@ from hdl.link.protocol import Command
 from host.board import HardwareBoard, NotThisBoard
 from host.link import CommandRefused, LinkClient
 from host.oracle import Oracle
-from sim.models.evaluator import static_value
-from sim.models.position import MachinePosition
-from sim.models.zobrist import position_key
+from models.evaluator import static_value
+from models.position import MachinePosition
+from models.zobrist import position_key
 from sim.search_check import table_store
-from sim.testing import random_games
-
-from sim.testing import reference_positions
+from sim.testing import random_games, reference_positions
 
 
 @pytest.fixture(scope="module")

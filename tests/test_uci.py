@@ -121,7 +121,8 @@ def test_isready_and_stop_mid_search_and_bad_input():
 
 def test_time_budget():
     assert time_budget_ms(chess.WHITE, {"wtime": 60000, "btime": 1000}, 30) == pytest.approx(60000 / 30 - 30)
-    assert time_budget_ms(chess.BLACK, {"wtime": 60000, "btime": 1000, "binc": 100}, 30) == pytest.approx(1000 / 30 + 75 - 30)
+    budget = time_budget_ms(chess.BLACK, {"wtime": 60000, "btime": 1000, "binc": 100}, 30)
+    assert budget == pytest.approx(1000 / 30 + 75 - 30)
     assert time_budget_ms(chess.WHITE, {"wtime": 50}, 30) == 10.0
     assert time_budget_ms(chess.WHITE, {"depth": 3}, 30) is None
 

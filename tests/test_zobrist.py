@@ -8,12 +8,10 @@ import pytest
 
 from hdl.encoding import HalfmoveOp
 from hdl.search.zobrist import SIDE_KEY, ComputedZobristUnit, ZobristUnit, piece_square_key
+from models.position import Halfmove, MachinePosition, move_halfmoves
+from models.zobrist import position_key
 from sim.eval_check import walk_steps
-from sim.models.position import Halfmove, MachinePosition, move_halfmoves
-from sim.models.zobrist import position_key
-from sim.testing import play_halfmoves, simulate
-
-from sim.testing import reference_positions
+from sim.testing import play_halfmoves, reference_positions, simulate
 
 
 def _drive(unit, boards, plies, seed):

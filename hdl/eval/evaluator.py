@@ -13,8 +13,16 @@ from amaranth.lib.wiring import In, Out
 from ..encoding import Halfmove, HalfmoveOp
 from .crc import Crc32
 from .storage import Inspect
-from .tables import (DATA_BITS, INDEX_BITS, PIECE_SQUARES, EvaluatorParams, TableKind,
-                     TableSelect, TableWrite, piece_square_index)
+from .tables import (
+    DATA_BITS,
+    INDEX_BITS,
+    PIECE_SQUARES,
+    EvaluatorParams,
+    TableKind,
+    TableSelect,
+    TableWrite,
+    piece_square_index,
+)
 from .tree import AdderTree
 from .units import Apply, FirstOrderUnit, GlobalStateUnit, RecognizerUnit
 
@@ -38,7 +46,8 @@ class Evaluator(wiring.Component):
     valid : Out(1)                          ``value`` includes every input given so far
     """
 
-    def __init__(self, params=EvaluatorParams()):
+    def __init__(self, params=None):
+        params = EvaluatorParams() if params is None else params
         self._params = params
         super().__init__({
             "halfmove": In(stream.Signature(Halfmove)),

@@ -1,6 +1,6 @@
 """The evaluator's parameters, its table address map and the bit formats of its tables.
 
-Everything the hardware, the bit-exact model (``sim/models/evaluator.py``) and the host's table
+Everything the hardware, the bit-exact model (``models/evaluator.py``) and the host's table
 builders (``host/tables.py``) must agree on lives here, once.
 
 Units
@@ -201,7 +201,8 @@ class EvaluatorParams:
         """``(entries, bits per entry, signed)`` of a table, or None if it does not exist."""
         kind = TableKind(kind)
         unit_kind = self.unit_kind(unit)
-        words = lambda layout: (layout.size + DATA_BITS - 1) // DATA_BITS
+        def words(layout):
+            return (layout.size + DATA_BITS - 1) // DATA_BITS
         if unit_kind == "first-order":
             return (PIECE_SQUARES, 16, True) if kind == TableKind.DESCRIPTION else None
         if unit_kind == "global":

@@ -9,8 +9,25 @@ from ..eval.tables import TableAddress, TableSelect
 from ..top import MACHINE_PORTS
 from .framing import MAX_REPLY, LinkCounters, receive_depth
 from .protocol import (
-    HALFMOVE_BYTES, HISTORY_BYTES, MAX_FRAME, NAK, PROTOCOL_VERSION, REPLY, WRITE_WORD_BYTES, Command, Evaluation,
-    EvaluatorShape, Fill, HistoryEntry, NakReason, PositionFlags, Probe, Start, Status, evaluator_shape, payload_bytes,
+    HALFMOVE_BYTES,
+    HISTORY_BYTES,
+    MAX_FRAME,
+    NAK,
+    PROTOCOL_VERSION,
+    REPLY,
+    WRITE_WORD_BYTES,
+    Command,
+    Evaluation,
+    EvaluatorShape,
+    Fill,
+    HistoryEntry,
+    NakReason,
+    PositionFlags,
+    Probe,
+    Start,
+    Status,
+    evaluator_shape,
+    payload_bytes,
 )
 
 __all__ = ["CommandExecutor"]

@@ -7,12 +7,12 @@ from amaranth import Array, Module, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
+from cobs import cobs
 
 from ..eval.crc import Crc32
 from .protocol import MAX_FRAME, NAK, RESIDUE, NakReason
 
-__all__ = ["FrameReceiver", "ReplyTransmitter", "LinkCounters", "cobs_encode", "cobs_decode",
-           "MAX_REPLY", "receive_depth"]
+__all__ = ["FrameReceiver", "ReplyTransmitter", "LinkCounters", "MAX_REPLY", "receive_depth"]
 
 
 def receive_depth(max_frame):
@@ -26,36 +26,6 @@ def receive_depth(max_frame):
 MAX_REPLY = 60
 
 LinkCounters = data.StructLayout({"frames": 16, "dropped": 16, "oversized": 16, "overruns": 16})
-
-
-def cobs_encode(raw):
-    """COBS encoding of ``raw`` (no zero byte in the result; the delimiter is not added)."""
-    out, group = bytearray(), bytearray()
-    for byte in raw:
-        if byte == 0:
-            out += bytes([len(group) + 1]) + group
-            group = bytearray()
-        else:
-            group.append(byte)
-            if len(group) == 254:
-                out += bytes([255]) + group
-                group = bytearray()
-    out += bytes([len(group) + 1]) + group
-    return bytes(out)
-
-
-def cobs_decode(encoded):
-    """The bytes COBS-encoded as ``encoded`` (without its delimiter); ValueError if malformed."""
-    out, i = bytearray(), 0
-    while i < len(encoded):
-        code = encoded[i]
-        if code == 0 or i + code > len(encoded):
-            raise ValueError(f"bad COBS group (code {code}) at byte {i} of {len(encoded)}")
-        out += encoded[i + 1:i + code]
-        i += code
-        if code != 255 and i < len(encoded):
-            out.append(0)
-    return bytes(out)
 
 
 class FrameReceiver(wiring.Component):
@@ -188,7 +158,7 @@ class ReplyTransmitter(wiring.Component):
         # reads in the next cycle, so ``read.data`` is always the byte at ``at``.
         write = buffer.write_port()
         read = buffer.read_port(transparent_for=[write])
-        nak_frame = cobs_encode(bytes([0, NAK, NakReason.CORRUPT])
+        nak_frame = cobs.encode(bytes([0, NAK, NakReason.CORRUPT])
                                 + zlib.crc32(bytes([0, NAK, NakReason.CORRUPT])).to_bytes(4, "little")) + b"\0"
         nak_rom = Array(nak_frame)
 

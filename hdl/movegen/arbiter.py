@@ -5,7 +5,13 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .bitboard import (
-    encode_onehot, highest_onehot, msb_index, plane, registered, select_onehot, square_mask,
+    encode_onehot,
+    highest_onehot,
+    msb_index,
+    plane,
+    registered,
+    select_onehot,
+    square_mask,
 )
 from .cells import EnPassantCell
 from .geometry import CENTRALITY

@@ -4,9 +4,16 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import Halfmove, HalfmoveOp, MARKER, PieceType
+from ..encoding import MARKER, Halfmove, HalfmoveOp, PieceType
 from .bitboard import (
-    RANKS, flip_ranks, onehot_index, or_all, plane, ray_reach, shift, square_mask,
+    RANKS,
+    flip_ranks,
+    onehot_index,
+    or_all,
+    plane,
+    ray_reach,
+    shift,
+    square_mask,
 )
 from .geometry import DIRECTIONS, SLOT_COUNT, SLOT_INDEX, SLOTS
 
@@ -222,7 +229,7 @@ class SquareCells(wiring.Component):
     def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
         """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame."""
         parts = [shift(pieces_of[1], df, pawn_rank_step) for df in (-1, 1)]
-        for index, slot in enumerate(SLOTS):
+        for _index, slot in enumerate(SLOTS):
             if slot.kind == "leap":
                 parts.append(shift(pieces_of[slot.piece], *slot.step))
         for name, df, dr in DIRECTIONS:

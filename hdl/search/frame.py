@@ -12,7 +12,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import MoveWord, VALUE_WIDTH
+from ..encoding import VALUE_WIDTH, MoveWord
 
 __all__ = ["MATE", "INFINITY", "EVAL_LIMIT", "MATE_BOUND", "Frame", "FrameStack"]
 

@@ -17,7 +17,7 @@ from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import MoveWord, VALUE_WIDTH
+from ..encoding import VALUE_WIDTH, MoveWord
 from .zobrist import KEY_BITS
 
 __all__ = ["Bound", "CHECK_BITS", "TableEntry", "TranspositionTable"]

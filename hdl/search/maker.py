@@ -2,7 +2,7 @@
 
 MAKE takes the generator's answer (move word, moving piece, victim) and the marker plane of the
 position (castling rights and the en-passant square, hdl/movegen cells' ``board``) and emits
-the move's halfmoves in the canonical order of ``sim/models/position.move_halfmoves``: markers
+the move's halfmoves in the canonical order of ``models/position.move_halfmoves``: markers
 lost (a1, h1, the en-passant square, a8, h8 — ascending), the victim, the mover (and a castling
 rook) taken away, the arriving piece (and the rook) placed, a new en-passant marker. It keeps an
 undo record per ply, so UNMAKE needs only the ply: it emits the same halfmoves inverted, in

@@ -57,7 +57,7 @@ def _child_entry(index):
 
 def search(p):
     """Negamax alpha-beta with quiescence, fail-soft; the specification is the reference search
-    in sim/models/search.py, which visits the same nodes in the same order.
+    in models/search.py, which visits the same nodes in the same order.
 
     Every position reached joins the repetition detector's path (and leaves it when its move
     is unmade); a node other than the root whose position repeats one since the last

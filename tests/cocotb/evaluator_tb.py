@@ -1,11 +1,10 @@
 """cocotb testbench of the whole evaluator (small configuration), through its top-level ports.
 
 A driver downloads tables and plays halfmoves; a checker compares the value after each step
-with the bit-exact model (sim/models/evaluator.py) and the cycle it became valid with the
+with the bit-exact model (models/evaluator.py) and the cycle it became valid with the
 evaluator's latency.
 """
 
-import os
 import random
 
 import chess
@@ -16,11 +15,10 @@ from cocotb.triggers import ReadOnly, RisingEdge
 from hdl.encoding import pack, unpack
 from hdl.eval.evaluator import ChecksumResult
 from hdl.eval.tables import SMALL, TableKind, TableSelect, TableWrite
-from sim.eval_check import random_tables, walk_steps
-from sim.models.evaluator import EvaluatorModel, signed
-from sim.testing import reference_positions
-
+from models.evaluator import EvaluatorModel, signed
 from ports import transfer
+from sim.eval_check import random_tables, walk_steps
+from sim.testing import reference_positions
 
 PARAMS = SMALL
 
@@ -41,8 +39,8 @@ class EvaluatorTB:
     async def download(self, store):
         for (unit, kind), entries in store.tables.items():
             for index, data in enumerate(entries):
-                await transfer(self.dut, "write", pack(TableWrite, address={"unit": unit, "table": kind, "index": index},
-                                                       data=data))
+                address = {"unit": unit, "table": kind, "index": index}
+                await transfer(self.dut, "write", pack(TableWrite, address=address, data=data))
 
     async def halfmoves(self, halfmoves):
         for h in halfmoves:

@@ -1,7 +1,7 @@
 """cocotb testbench of the move generator, through its top-level ports only.
 
 A driver applies halfmoves and requests, a monitor collects responses, and a checker compares
-them in order with the bit-exact model (sim/models/movegen.py) and python-chess.
+them in order with the bit-exact model (models/movegen.py) and python-chess.
 """
 
 import os
@@ -14,11 +14,10 @@ from cocotb.triggers import ReadOnly, RisingEdge
 
 from hdl.encoding import MoveWord, pack, unpack
 from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
-from sim.models.movegen import candidate_moves, in_check, ordered_moves
-from sim.models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
-from sim.testing import reference_positions
-
+from models.movegen import candidate_moves, in_check, ordered_moves
+from models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
 from ports import transfer
+from sim.testing import reference_positions
 
 
 class MovegenTB:
@@ -114,8 +113,9 @@ async def moves_in_model_order(dut):
         for mode in (GenMode.ALL, GenMode.CAPTURES):
             got = [response_tuple(r) for r in await tb.generate(mode=mode)]
             want = [as_tuple(m) for m in ordered_moves(pos, side, mode)]
-            assert got == want, f"{board.fen()} {mode.name}: hardware {len(got)} moves, model {len(want)}; " \
-                                f"first difference at {next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)}"
+            first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)
+            assert got == want, (f"{board.fen()} {mode.name}: hardware {len(got)} moves, model {len(want)}; "
+                                 f"first difference at {first}")
         check, kings, white, black = await tb.settled_outputs()
         assert check == in_check(pos, side) == board.is_check(), board.fen()
         for colour, got in ((0, white), (1, black)):

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 import chess
 
-from hdl.encoding import MARKER, Halfmove as HalfmoveLayout, HalfmoveOp, pack, piece_code
+from hdl.encoding import MARKER, HalfmoveOp, pack, piece_code
+from hdl.encoding import Halfmove as HalfmoveLayout
 
 __all__ = [
     "Halfmove", "MachinePosition", "PositionError", "validate_board",

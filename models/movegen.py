@@ -14,7 +14,12 @@ import chess
 
 from hdl.encoding import MoveWord, pack
 from hdl.movegen.geometry import (
-    CENTRALITY, PROMOTION_ORDER, SLOT_COUNT, SLOTS, rank_of, step_square,
+    CENTRALITY,
+    PROMOTION_ORDER,
+    SLOT_COUNT,
+    SLOTS,
+    rank_of,
+    step_square,
 )
 from hdl.movegen.layouts import GenMode, MoveKey
 

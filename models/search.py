@@ -9,7 +9,7 @@ The algorithm (fail-soft alpha-beta):
 
 * A node counts once when entered: the root, and each child whose move is legal.
 * A node other than the root whose position repeats one since the last irreversible move, the
-  game's positions before the root included (``sim.models.repetition``), is a draw: 0.
+  game's positions before the root included (``models.repetition``), is a draw: 0.
 * At the deepest ply (``max_ply`` - 1) a node returns its static value.
 * A quiescence node (depth 0) not in check stands pat: the static value is its best so far
   and a cutoff if it reaches beta. It then tries captures and queen promotions only — every

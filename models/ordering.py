@@ -1,17 +1,17 @@
 """The move generator's order, computed quickly from a python-chess board.
 
-The same moves in the same order as ``sim.models.movegen.ordered_moves`` (the bit-exact model,
+The same moves in the same order as ``models.movegen.ordered_moves`` (the bit-exact model,
 written square by square), from python-chess's pseudo-legal moves and attack masks, about
-fifty times faster; the reference search (``sim.models.search``) needs that speed.
+fifty times faster; the reference search (``models.search``) needs that speed.
 ``tests/test_search_model.py`` proves the two equal on every reference position and random walks.
 """
 
-from functools import lru_cache
+from functools import cache
 
 import chess
 
-from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, SLOT_COUNT, SLOT_INDEX
 from hdl.encoding import MoveWord, unpack
+from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, SLOT_COUNT, SLOT_INDEX
 from hdl.movegen.layouts import MoveKey
 
 __all__ = ["ordered_moves", "move_word", "move_of_word"]
@@ -29,7 +29,7 @@ def _sign(x):
     return (x > 0) - (x < 0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _slot(piece_type, df, dr, castle):
     """The slot (geometry.SLOTS index) of a move by ``piece_type`` of (df, dr) in the mover's frame."""
     if castle:

@@ -5,7 +5,7 @@ maps are lists indexed by the addresses ``hdl/eval/tables.py`` describes, and th
 first-order sum plus every recognizer's shifted output, wrapped to signed 16 bits.
 """
 
-from functools import lru_cache
+from functools import cache
 
 from hdl.encoding import HalfmoveOp
 from hdl.eval.tables import HALF_BITS, STATE_BITS, ExtSource, TableKind, TableStore, piece_square_index
@@ -20,7 +20,7 @@ def signed(value, bits):
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fields(tops, width):
     """``(offset, mask)`` of each field of an accumulator whose field-top mask is ``tops``."""
     fields, start = [], 0
@@ -68,7 +68,7 @@ class EvaluatorModel:
         self.store.write(unit, kind, index, data)
 
     def apply(self, halfmove):
-        """One halfmove (``sim.models.position.Halfmove``); empty squares and markers do nothing."""
+        """One halfmove (``models.position.Halfmove``); empty squares and markers do nothing."""
         index = piece_square_index(halfmove.piece, halfmove.square)
         if index is None:
             return
