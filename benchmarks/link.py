@@ -28,9 +28,9 @@ import chess
 
 from hdl.eval.tables import FULL, SMALL
 from hdl.search.zobrist import ComputedZobristUnit
-from host.board import HardwareBoard
 from host.driver import Limits, SearchDriver
 from host.link import LinkClient
+from host.machine import RemoteMachine
 from host.oracle import Oracle
 from models.evaluator import static_value
 from models.position import setup_halfmoves
@@ -57,7 +57,7 @@ def main(argv=None):
     start = time.perf_counter()
     with SimulatedBoard() as simulated, LinkClient(simulated.device) as client:
         ready = time.perf_counter() - start
-        board = HardwareBoard(client)
+        board = RemoteMachine(client)
         board.set_position(game)
         before = client.status().frames
         client.bytes_sent = client.bytes_received = 0
@@ -77,7 +77,7 @@ def main(argv=None):
                   f"with {args.turnaround:g} ms turnaround per frame")
 
         for what, host in (("again (the tables known to be on the board)", board),
-                           ("again after the host forgot (every checksum read back)", HardwareBoard(client))):
+                           ("again after the host forgot (every checksum read back)", RemoteMachine(client))):
             before = client.status().frames
             start = time.perf_counter()
             resent = host.download(store)
@@ -94,7 +94,7 @@ def main(argv=None):
 
     with VerilatedMachine(FULL) as machine:
         machine.write_store(store)
-        machine.set_board(game)
+        machine.set_position(game)
         machine.clear_hash()
         start = time.perf_counter()
         direct_nodes = direct_cycles = 0
@@ -119,7 +119,7 @@ def station(args):
     _, store = oracle.tables_for(game)
     board_executable(SMALL, station=True)
     with SimulatedBoard(SMALL, station=True) as simulated, LinkClient(simulated.device) as client:
-        board = HardwareBoard(client)
+        board = RemoteMachine(client)
         board.set_position(game)
         before = client.status().frames
         client.bytes_sent = client.bytes_received = 0

@@ -58,20 +58,23 @@ def profile(board, depth, store, params=SMALL):
             await ctx.tick().until(machine.write.ready)
         ctx.set(machine.write.valid, 0)
         await play_halfmoves(ctx, machine.setup, setup_halfmoves(board))
-        ctx.set(machine.side_in, {"valid": 1, "side": 0 if board.turn else 1})
+        ctx.set(machine.side_in.valid, 1)
+        ctx.set(machine.side_in.payload, 0 if board.turn else 1)
         await ctx.tick()
         ctx.set(machine.side_in.valid, 0)
         ctx.set(machine.history_clear, 1)
         await ctx.tick()
         ctx.set(machine.history_clear, 0)
-        ctx.set(machine.start, {"valid": 1, "job": Job.SEARCH, "depth": depth, "alpha": -INFINITY, "beta": INFINITY})
+        job = machine.job
+        ctx.set(job.start.payload, {"job": Job.SEARCH, "depth": depth, "alpha": -INFINITY, "beta": INFINITY})
+        ctx.set(job.start.valid, 1)
         await ctx.tick()
-        ctx.set(machine.start.valid, 0)
+        ctx.set(job.start.valid, 0)
         await ctx.tick()
-        while ctx.get(machine.busy):
+        while ctx.get(job.busy):
             spent[ctx.get(machine.micro_address)] += 1
             await ctx.tick()
-        outcome.update(nodes=ctx.get(machine.count), cycles=ctx.get(machine.cycles), score=ctx.get(machine.score))
+        outcome.update(nodes=ctx.get(job.count), cycles=ctx.get(job.cycles), score=ctx.get(job.score))
 
     simulate(machine, testbench)
     return spent, outcome["nodes"], outcome["cycles"], outcome["score"]

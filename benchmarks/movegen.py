@@ -25,7 +25,7 @@ def main(argv=None):
     request_cycles = []          # NEXT issued as soon as the previous answer came
     with VerilatedMovegen() as hw:
         for record in records:
-            hw.set_board(record.board)
+            hw.set_position(record.board)
             moves, cycles = hw.generate()
             if moves:
                 per_position.append(cycles / len(moves))
@@ -39,7 +39,7 @@ def main(argv=None):
               f"worst position {max(per_position):.2f}")
         print(f"NEXT after NEXT at one ply: {sum(request_cycles) / len(request_cycles):.2f} cycles per move "
               f"(worst {max(request_cycles)}); legality query {max(legal_cycles)} cycles")
-        hw.set_board(next(r.board for r in reference_positions("perft-standard.epd") if "Pppp" in r.board.fen()))
+        hw.set_position(next(r.board for r in reference_positions("perft-standard.epd") if "Pppp" in r.board.fen()))
         start = time.perf_counter()
         count, cycles = hw.perft(3)
         wall = time.perf_counter() - start

@@ -41,7 +41,7 @@ def _part(config, fen, uci, depth):
     board = chess.Board(fen)
     board.push_uci(uci)
     start = time.perf_counter()
-    _worker_machine.set_board(board)
+    _worker_machine.set_position(board)
     leaves, cycles = _worker_machine.perft(depth)
     return leaves, cycles, time.perf_counter() - start
 
@@ -114,7 +114,7 @@ def main(argv=None):
                 if published > args.split_above and depth >= 2:
                     leaves, cycles, wall = split_perft(pool, args.config, number, record, depth, progress)
                 else:
-                    hw.set_board(record.board)
+                    hw.set_position(record.board)
                     start = time.perf_counter()
                     leaves, cycles = hw.perft(depth)
                     wall = time.perf_counter() - start

@@ -62,7 +62,7 @@ def _search_unit(name):
             return Controller(microprogram.assemble(), microprogram.address_of("idle"), max_ply=64, hash_bits=12)
         if name == "link":
             from hdl.eval.tables import SMALL
-            from hdl.link.board import HostLink
+            from hdl.link.top import HostLink
             return HostLink(max_ply=64, hash_bits=12, clock_hz=20_000_000, eval_params=SMALL)
         from hdl.search.hashtable import TranspositionTable
         from hdl.search.maker import MoveMaker

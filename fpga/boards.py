@@ -14,7 +14,7 @@ from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
 from hdl.eval.tables import FULL, SMALL
-from hdl.link.board import UartMachine
+from hdl.link.top import UartMachine
 from hdl.link.uart import divisor_for
 
 from . import BOARD_NAMES

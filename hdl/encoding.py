@@ -10,7 +10,7 @@ from amaranth.lib import data, enum
 
 __all__ = [
     "PieceType", "Colour", "Piece", "HalfmoveOp", "Halfmove", "MoveFlags", "MoveWord",
-    "VALUE_WIDTH", "MARKER", "piece_code", "pack", "unpack",
+    "VALUE_WIDTH", "MARKER", "PIECE_FIELDS", "PIECE_CODES", "piece_code", "pack", "unpack",
 ]
 
 
@@ -66,15 +66,6 @@ MoveWord = data.StructLayout({
 #: Values are signed 16-bit, a pawn about 100.
 VALUE_WIDTH = 16
 
-#: The piece code of a marker (type MARKER, colour white); the colour bit of a marker is unused.
-MARKER = 0b0111
-
-
-def piece_code(piece_type, colour):
-    """The 4-bit piece code of a python-chess piece type (1..6) and colour (True = white)."""
-    return int(piece_type) | (0 if colour else 8)
-
-
 def _plain(value):
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
@@ -112,3 +103,19 @@ def _fields(layout, view):
         else:
             out[name] = int(value)
     return out
+
+
+#: ``(type, colour)`` of every 4-bit piece code (colour 0 white, 1 black), read through
+#: :data:`Piece`: Python code that works per halfmove indexes this instead of unpacking.
+PIECE_FIELDS = tuple((fields["type"], fields["colour"]) for fields in (unpack(Piece, code) for code in range(16)))
+
+#: The 4-bit code of each ``(type, colour)`` (colour 0 white, 1 black), packed by :data:`Piece`.
+PIECE_CODES = {fields: code for code, fields in enumerate(PIECE_FIELDS)}
+
+#: The piece code of a marker (type MARKER, colour white); the colour bit of a marker is unused.
+MARKER = PIECE_CODES[PieceType.MARKER.value, Colour.WHITE.value]
+
+
+def piece_code(piece_type, colour):
+    """The 4-bit piece code of a python-chess piece type (1..6) and colour (True = white)."""
+    return PIECE_CODES[int(piece_type), Colour.WHITE.value if colour else Colour.BLACK.value]

@@ -33,7 +33,7 @@ class EvaluationStation(wiring.Component):
     ``static_value`` is the evaluator's value (White's view), ``static_valid`` once it includes
     everything given; ``key`` the Zobrist key of the position. The job ports are tied off:
     never busy, nothing counted; the history and the transposition table do not exist
-    (``history_ready``, ``hash_busy`` and ``hash_hit`` low).
+    (``history.ready``, ``hash_busy`` and ``hash_hit`` low).
 
     Latency: a halfmove is taken ``ComputedZobristUnit.CYCLES`` (141) cycles after it is offered;
     then the evaluator's latency (``hdl/eval/evaluator.py``); the key from the cycle after.
@@ -50,7 +50,7 @@ class EvaluationStation(wiring.Component):
 
         side = Signal()
         with m.If(self.side_in.valid):
-            m.d.sync += side.eq(self.side_in.side)
+            m.d.sync += side.eq(self.side_in.payload)
         # A halfmove waits while the Zobrist unit computes its key, then goes to every unit at once.
         transfer = Signal()
         m.d.comb += [
@@ -63,10 +63,10 @@ class EvaluationStation(wiring.Component):
                      evaluator.clear.eq(self.clear), zobrist.clear.eq(self.clear)]
         wiring.connect(m, wiring.flipped(self.write), evaluator.write)
         wiring.connect(m, wiring.flipped(self.checksum_request), evaluator.checksum_request)
+        wiring.connect(m, evaluator.checksum, wiring.flipped(self.checksum))
         m.d.comb += [
             evaluator.side.eq(side),
             zobrist.side.eq(side),
-            self.checksum.eq(evaluator.checksum),
             self.static_value.eq(evaluator.value),
             self.static_valid.eq(evaluator.valid),
             self.key.eq(zobrist.key),

@@ -28,7 +28,7 @@ def cmd_moves(args):
     board = _board_from_arg(args.fen)
     mode = GenMode.CAPTURES if args.captures else GenMode.ALL
     with VerilatedMovegen() as hw:
-        hw.set_board(board)
+        hw.set_position(board)
         moves, cycles = hw.generate(mode=mode)
         legal = {m.uci for m in legal_by_king_check(hw, board.copy(), moves)}
         diffs = compare_position(hw, board.copy())
@@ -50,13 +50,13 @@ def cmd_moves(args):
     return 0
 
 
-def _open_board(args, eval_params=None):
+def _open_machine(args, eval_params=None):
     """The board of ``--port`` (a serial device), or a simulated board started for it (with the
     evaluator ``eval_params``, which a real board must have if given)."""
-    from host.board import open_board
+    from host.machine import open_machine
     if args.port is None:
         print("suprem: starting a simulated board", file=sys.stderr, flush=True)
-    return open_board(args.port, eval_params=eval_params, baud=args.baud)
+    return open_machine(args.port, eval_params=eval_params, baud=args.baud)
 
 
 def cmd_perft(args):
@@ -65,7 +65,7 @@ def cmd_perft(args):
     if not 0 <= args.depth < 64:
         print(f"suprem: perft depth must be 0..63, not {args.depth}", file=sys.stderr)
         return 2
-    with _open_board(args) as hw:
+    with _open_machine(args) as hw:
         if args.divide and args.depth >= 1:
             leaves = cycles = 0
             for move in sorted(board.legal_moves, key=lambda m: m.uci()):
@@ -103,7 +103,7 @@ def cmd_analyze(args):
     from host.driver import SearchDriver, score_text
     game = _board_from_arg(args.fen)
     limits = _limits(args)
-    with _open_board(args) as hw:
+    with _open_machine(args) as hw:
         driver = SearchDriver(hw)
         phase, _ = driver.oracle.tables_for(game)
         print(f"position {game.fen()}")
@@ -130,7 +130,7 @@ def cmd_eval(args):
     from host.oracle import Oracle
     from models.evaluator import evaluated
     game = _board_from_arg(args.fen)
-    with _open_board(args) as hw:
+    with _open_machine(args) as hw:
         oracle = Oracle(hw.eval_params)
         phase, store = oracle.tables_for(game)
         hw.set_position(game)
@@ -152,26 +152,13 @@ def cmd_eval(args):
 
 def cmd_uci(args):
     """The UCI engine on stdin/stdout."""
-    from host.board import HardwareBoard
-    from host.link import LinkClient
+    from host.machine import MachineOpener
     from host.uci import UciEngine
-    simulated = []
-
-    def make_board():
-        from hdl.eval.tables import FULL
-        port = args.port
-        if port is None:
-            from sim.board_sim import SimulatedBoard
-            if not simulated or not simulated[0].running:
-                simulated[:] = [SimulatedBoard(FULL)]
-            port = simulated[0].device
-        return HardwareBoard(LinkClient(port, baud=args.baud))
-
+    opener = MachineOpener(args.port, baud=args.baud)
     try:
-        UciEngine(make_board).run()
+        UciEngine(opener).run()
     finally:
-        for board in simulated:
-            board.close()
+        opener.close()
     return 0
 
 
@@ -180,7 +167,7 @@ def cmd_play(args):
     from host.driver import Limits, SearchDriver, score_text
     game = _board_from_arg(args.fen)
     human = chess.WHITE if args.color == "white" else chess.BLACK
-    with _open_board(args) as hw:
+    with _open_machine(args) as hw:
         driver = SearchDriver(hw)
         while not game.is_game_over(claim_draw=True):
             print()
@@ -247,7 +234,7 @@ def cmd_search(args):
         return 2
     with VerilatedMachine(FULL) as hw:
         hw.write_store(table_store(FULL, args.tables))
-        hw.set_board(board)
+        hw.set_position(board)
         hw.clear_hash()
         print(f"position {board.fen()}")
         best = None
@@ -317,7 +304,7 @@ def cmd_verify_search(args):
         machine = VerilatedMachine(params)
     else:                                       # over the link: a board, or "sim"
         args.port = None if args.port == "sim" else args.port
-        machine = _open_board(args, params)
+        machine = _open_machine(args, params)
     with machine as hw:
         verification = SearchVerification(hw, params, store, args.depth, jobs=args.jobs)
         return _verify(args, verification.checks, verification.summary)

@@ -8,7 +8,11 @@ simulated board what it means on a real one. Wall time can bound a search too
 and on request on the simulated board, which runs slower than the hardware.
 
 Each iteration searches the whole window from the root with the transposition table of the
-iterations before it, so the previous best move is searched first. An iteration that a limit
+iterations before it, so the previous best move is searched first. The table is kept from one
+search to the next (a game's earlier searches know much of the new root's tree), but each
+search from a new root is a new generation: the table's entries of other generations answer
+probes yet give way to this search's stores (BENCHMARKS.md, "The transposition table between
+moves"). An iteration that a limit
 stops is discarded: the result is the last finished iteration's. Limits never stop the first
 iteration (depth 1 gives the move); a stop request does, and then the result is the move the
 hardware had found best so far, if any (``Iteration.complete`` false).
@@ -101,22 +105,23 @@ class _Budget:
 
 
 class SearchDriver:
-    """Iterative deepening on ``board`` (a :class:`~host.board.HardwareBoard`)."""
+    """Iterative deepening on ``machine`` (a :class:`~host.machine.RemoteMachine`)."""
 
-    def __init__(self, board):
-        board.require_search()
-        self.board = board
-        self.clock_hz = board.client.status().clock_hz
-        self.oracle = Oracle(board.eval_params)
+    def __init__(self, machine):
+        machine.require_search()
+        self.machine = machine
+        self.clock_hz = machine.client.status().clock_hz
+        self.oracle = Oracle(machine.eval_params)
         self._lock = threading.Lock()
         self._budget = _Budget(Limits())
         self._spent = (0, 0)            # (cycles, nodes) of the search so far, for update_limits
+        self.generation = -1            # the searches from new roots so far, less one
 
     def prepare(self, game):
         """The Oracle's tables for ``game``'s position downloaded, the position set."""
         phase, store = self.oracle.tables_for(game)
-        self.board.set_position(game)
-        self.board.download(store)
+        self.machine.set_position(game)
+        self.machine.download(store)
         return phase
 
     def update_limits(self, limits):
@@ -130,6 +135,7 @@ class SearchDriver:
         a stopped first iteration's partial answer. Setting ``stop_event`` (a
         ``threading.Event``) stops the search in progress."""
         stop_event = stop_event or threading.Event()
+        self.generation += 1
         legal = list(game.legal_moves)
         if root_moves is not None:
             root_moves = [m for m in root_moves if m in legal]
@@ -138,7 +144,7 @@ class SearchDriver:
             self._budget, self._spent = _Budget(limits, 0, 0, wall_start), (0, 0)
         self.prepare(game)
         if new_table:
-            self.board.clear_hash()
+            self.machine.clear_hash()
         self._prepared_ms = (time.monotonic() - wall_start) * 1000     # tables and position sent
         finished, total_nodes, total_cycles = [], 0, 0
         if not legal or root_moves == []:
@@ -175,12 +181,12 @@ class SearchDriver:
 
     def _search_root(self, game, depth, total_nodes, total_cycles, stop_event, first):
         """One iteration over every root move: the board's own root."""
-        self.board.start_search(depth, node_limit=self._node_limit(total_nodes, first))
+        self.machine.start_search(depth, node_limit=self._node_limit(total_nodes, first), generation=self.generation)
         status = self._run(total_nodes, total_cycles, stop_event, first)
-        result = self.board.result(status)
+        result = self.machine.result(status)
         pv = []
         if not result.stopped:
-            pv = self.board.principal_variation(game) or ([result.move] if result.move else [])
+            pv = self.machine.principal_variation(game) or ([result.move] if result.move else [])
             if pv and result.move is not None and pv[0] != result.move:
                 pv = [result.move]
         return result.score, result.move, result.nodes, result.cycles, result.stopped, pv
@@ -192,21 +198,22 @@ class SearchDriver:
         for move in moves:
             child = game.copy()
             child.push(move)
-            self.board.set_position(child)
+            self.machine.set_position(child)
             child_depth = depth if child.is_check() else depth - 1
-            self.board.start_search(child_depth, alpha=-INFINITY, beta=_child_bound(best),
-                                    node_limit=self._node_limit(total_nodes + nodes, first))
+            self.machine.start_search(child_depth, alpha=-INFINITY, beta=_child_bound(best),
+                                      node_limit=self._node_limit(total_nodes + nodes, first),
+                                      generation=self.generation)
             status = self._run(total_nodes + nodes, total_cycles + cycles, stop_event, first)
-            result = self.board.result(status)
+            result = self.machine.result(status)
             nodes, cycles = nodes + result.nodes, cycles + result.cycles
             if result.stopped:
-                self.board.set_position(game)
+                self.machine.set_position(game)
                 return best, best_move, nodes, cycles, True, []
             score = parent_score(result.score)
             if score > best:
                 best, best_move = score, move
-                best_pv = [move] + self.board.principal_variation(child)
-        self.board.set_position(game)
+                best_pv = [move] + self.machine.principal_variation(child)
+        self.machine.set_position(game)
         return best, best_move, nodes, cycles, False, best_pv
 
     def _node_limit(self, total_nodes, first):
@@ -218,7 +225,7 @@ class SearchDriver:
     def _run(self, total_nodes, total_cycles, stop_event, first):
         """Poll the board until the job ends, stopping it on a stop request or (not in the
         ``first`` iteration: it gives the move) on a limit."""
-        client = self.board.client
+        client = self.machine.client
         poll = 0.002
         while True:
             status = client.status()
@@ -226,7 +233,7 @@ class SearchDriver:
                 self._spent = (total_cycles + status.cycles, total_nodes + status.count)
                 budget = self._budget
             if not status.busy:
-                self.board.check_position(status)
+                self.machine.check_position(status)
                 return status
             limits, cycles = budget.limits, total_cycles + status.cycles - budget.cycles
             over = stop_event.is_set() or (not first and (
@@ -236,7 +243,7 @@ class SearchDriver:
             if over:
                 client.stop()
                 status = client.wait()
-                self.board.check_position(status)
+                self.machine.check_position(status)
                 return status
             time.sleep(poll)
             poll = min(poll * 1.5, 0.02)

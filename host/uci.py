@@ -72,8 +72,8 @@ class _Search:
 class UciEngine:
     """Speaks UCI on ``out`` for commands given to :meth:`handle` (``run`` reads stdin)."""
 
-    def __init__(self, board_factory, out=sys.stdout):
-        self._board_factory = board_factory
+    def __init__(self, machine_factory, out=sys.stdout):
+        self._machine_factory = machine_factory
         self._out = out
         self._lock = threading.Lock()
         self._driver = None
@@ -99,7 +99,7 @@ class UciEngine:
         self._stop_searches()
         self._jobs.put(None)
         self._worker.join(timeout=10)
-        self._drop_board()
+        self._drop_machine()
 
     def handle(self, line):
         """One command line; False after ``quit``."""
@@ -252,6 +252,7 @@ class UciEngine:
         with self._lock:
             searches = list(self._searches)
         for search in searches:
+            search.pondering = False            # a later ponderhit is not for it
             search.stop.set()
             search.changed.set()
 
@@ -274,19 +275,19 @@ class UciEngine:
                 return
             try:
                 if job[0] == "open":
-                    self._ensure_board()
+                    self._ensure_machine()
                 elif job[0] == "ready":
                     self.send("readyok")
                 elif job[0] == "newgame":
-                    if self._ensure_board():
-                        self._driver.board.clear_hash()
+                    if self._ensure_machine():
+                        self._driver.machine.clear_hash()
                 elif job[0] == "position":
                     self._game = job[1]
                 elif job[0] == "go":
                     self._search(job[1])
             except (LinkError, OSError, RuntimeError) as error:
                 self.send(f"info string the board failed: {error}")
-                self._drop_board()
+                self._drop_machine()
                 if job[0] == "go":
                     self.send("bestmove 0000")
             finally:
@@ -294,17 +295,17 @@ class UciEngine:
                     with self._lock:
                         self._searches.remove(job[1])
 
-    def _drop_board(self):
+    def _drop_machine(self):
         if self._driver is not None:
             try:
-                self._driver.board.client.close()
+                self._driver.machine.client.close()
             except OSError:
                 pass
         self._driver = None
 
-    def _ensure_board(self):
+    def _ensure_machine(self):
         if self._driver is None:
-            self._driver = SearchDriver(self._board_factory())
+            self._driver = SearchDriver(self._machine_factory())
         return True
 
     def _limits(self, search):
@@ -327,7 +328,7 @@ class UciEngine:
         return limits
 
     def _search(self, search):
-        self._ensure_board()
+        self._ensure_machine()
         game = self._game
         legal = list(game.legal_moves)
         if not legal:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import chess
 
-from hdl.encoding import MoveWord, pack
+from hdl.encoding import PIECE_CODES, PIECE_FIELDS, MoveWord, pack
 from hdl.movegen.geometry import (
     CENTRALITY,
     PROMOTION_ORDER,
@@ -68,10 +68,11 @@ class MoverFrame:
         for sq, code in enumerate(position.pieces):
             if code:
                 rel = sq ^ self.flip
-                if (code >> 3) == side:
-                    self.own[rel] = code & 7
+                piece_type, colour = PIECE_FIELDS[code]
+                if colour == side:
+                    self.own[rel] = piece_type
                 else:
-                    self.enemy[rel] = code & 7
+                    self.enemy[rel] = piece_type
         self.markers = {sq ^ self.flip for sq in range(64) if position.markers >> sq & 1}
         self.enemy_attacks = self._enemy_attacks()
 
@@ -176,13 +177,12 @@ def candidate_moves(position, side):
             promotions = PROMOTION_ORDER if slot.piece == PAWN and rank_of(to) == 7 else [0]
             for rank, promotion in zip((3, 2, 1, 0), promotions):
                 key = pack(MoveKey, promotion_rank=rank, **key_fields)
-                side_bit = side << 3
                 moves.append(GenMove(
                     from_sq=origin ^ frame.flip, to_sq=to ^ frame.flip, promotion=promotion,
                     capture=bool(victim_type), en_passant=en_passant,
                     castle=slot.kind == "castle", double_push=slot.kind == "double_push",
-                    piece=slot.piece | side_bit,
-                    victim=(victim_type | (side_bit ^ 8)) if victim_type else 0,
+                    piece=PIECE_CODES[slot.piece, side],
+                    victim=PIECE_CODES[victim_type, side ^ 1] if victim_type else 0,
                     key=key))
     return moves
 

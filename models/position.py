@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from hdl.encoding import MARKER, HalfmoveOp, pack, piece_code
+from hdl.encoding import MARKER, PIECE_FIELDS, Colour, HalfmoveOp, pack, piece_code
 from hdl.encoding import Halfmove as HalfmoveLayout
 
 __all__ = [
@@ -32,7 +32,7 @@ class Halfmove:
     def bits(self):
         """The halfmove as the halfmove bus carries it."""
         return pack(HalfmoveLayout, op=self.op, square=self.square,
-                    piece={"type": self.piece & 7, "colour": self.piece >> 3})
+                    piece=dict(zip(("type", "colour"), PIECE_FIELDS[self.piece])))
 
     def __str__(self):
         sign = "+" if self.op == HalfmoveOp.PLACE else "-"
@@ -43,7 +43,8 @@ class Halfmove:
 def _piece_symbol(code):
     if code == 0:
         return "."
-    return chess.Piece(code & 7, not (code >> 3)).symbol()
+    piece_type, colour = PIECE_FIELDS[code]
+    return chess.Piece(piece_type, colour == Colour.WHITE.value).symbol()
 
 
 def inverse(halfmoves):

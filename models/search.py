@@ -35,9 +35,9 @@ from dataclasses import dataclass
 
 import chess
 
-from hdl.encoding import HalfmoveOp
+from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
 from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE, MATE_BOUND
-from hdl.search.hashtable import CHECK_BITS, Bound
+from hdl.search.hashtable import CHECK_BITS, GENERATION_BITS, Bound
 from hdl.search.material import PIECE_VALUES
 from hdl.search.zobrist import SIDE_KEY, piece_square_key
 
@@ -66,12 +66,13 @@ class _Node:
 
 
 @dataclass(frozen=True)
-class TableEntry:
+class HashEntry:
     check: int
     depth: int
     bound: Bound
     value: int          # mate scores counted from the position
     move: int           # a move word, 0 for none
+    generation: int     # the search that stored it (the host's count modulo 2**GENERATION_BITS)
 
     def value_at(self, ply):
         """The value counted from the root, for the position at ``ply``."""
@@ -84,11 +85,13 @@ class TableEntry:
 
 class TranspositionTable:
     """The hardware's transposition table (hdl/search/hashtable.py): ``2**index_bits`` entries
-    indexed by the key's low bits, told apart by the next CHECK_BITS, depth-preferred."""
+    indexed by the key's low bits, told apart by the next CHECK_BITS, depth-preferred within a
+    generation (an entry of another generation is replaced)."""
 
     def __init__(self, index_bits):
         self.index_bits = index_bits
         self.entries = {}
+        self.generation = 0                     # the generation of the search storing now
 
     def _split(self, key):
         return key & ((1 << self.index_bits) - 1), (key >> self.index_bits) & ((1 << CHECK_BITS) - 1)
@@ -101,7 +104,7 @@ class TranspositionTable:
     def store(self, key, ply, depth, node):
         index, check = self._split(key)
         old = self.entries.get(index)
-        if old is not None and depth < old.depth:
+        if old is not None and old.generation == self.generation and depth < old.depth:
             return
         if node.best >= node.beta:
             bound = Bound.LOWER
@@ -114,7 +117,7 @@ class TranspositionTable:
             value += ply
         elif value < -MATE_BOUND:
             value -= ply
-        self.entries[index] = TableEntry(check, depth, bound, value, node.best_word)
+        self.entries[index] = HashEntry(check, depth, bound, value, node.best_word, self.generation)
 
 
 def follow_best_moves(board, best_word, play=None, limit=64):
@@ -155,10 +158,11 @@ class ReferenceSearch:
         self.params, self.store, self.max_ply, self.hash_bits = params, store, max_ply, hash_bits
         self.table = None
 
-    def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True):
+    def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True, generation=0):
         """The search's result; ``trace``, a list, receives the Zobrist key of each node entered.
         The transposition table starts empty unless ``clear_table`` is false (iterative
-        deepening keeps it, as the hardware does when the host does not clear it)."""
+        deepening keeps it, as the hardware does when the host does not clear it); its entries
+        are stored with ``generation`` (taken modulo 2**GENERATION_BITS, as the hardware does)."""
         self.trace = trace
         self.board = board.copy(stack=False)
         self.evaluator = EvaluatorModel(self.params, self.store)
@@ -171,6 +175,7 @@ class ReferenceSearch:
         self.nodes = 0
         if clear_table or self.table is None:
             self.table = TranspositionTable(self.hash_bits)
+        self.table.generation = generation % (1 << GENERATION_BITS)
         score, move = self._node(0, depth, alpha, beta)
         return ReferenceResult(score, move, self.nodes)
 
@@ -284,6 +289,7 @@ class ReferenceSearch:
 
 def _material_change(halfmove):
     """The change of White's material minus Black's that a halfmove makes."""
-    value = PIECE_VALUES[halfmove.piece & 7]
-    white = (halfmove.piece >> 3) == 0
+    piece_type, colour = PIECE_FIELDS[halfmove.piece]
+    value = PIECE_VALUES[piece_type]
+    white = colour == Colour.WHITE.value
     return value if (halfmove.op == HalfmoveOp.PLACE) == white else -value

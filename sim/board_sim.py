@@ -1,4 +1,4 @@
-"""The simulated board: the Verilated board top (``hdl/link/board.py``) behind a
+"""The simulated board: the Verilated machine with its link (``hdl/link/top.py``) behind a
 pseudo-terminal (``sim/harness/board.h``), opened by the host exactly like a real board's
 serial port. By default the terminal's bytes enter the link a byte per cycle; with a UART
 divisor they travel bit by bit on the serial lines of the FPGA boards' top (slower: 10 bits of
@@ -7,7 +7,7 @@ divisor they travel bit by bit on the serial lines of the FPGA boards' top (slow
 import subprocess
 
 from hdl.eval.tables import FULL
-from hdl.link.board import LinkedMachine, UartMachine
+from hdl.link.top import LinkedMachine, UartMachine
 
 from .eval_sim import params_variant
 from .verilator import HARNESS, build_harness, verilog_for

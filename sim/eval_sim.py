@@ -8,7 +8,7 @@ so tests and the CLI compare it with ``models.evaluator`` directly.
 import hashlib
 
 from hdl.encoding import Halfmove as HalfmoveLayout
-from hdl.eval.evaluator import ChecksumResult, Evaluator
+from hdl.eval.evaluator import Evaluator
 from hdl.eval.tables import FULL, TableKind, TableSelect, TableWrite
 
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
@@ -16,7 +16,7 @@ from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 __all__ = ["VerilatedEvaluator", "evaluator_executable", "TablePort", "TABLE_LAYOUTS", "params_variant"]
 
 #: The layouts of the table-download and checksum ports (sim/harness/tables.h).
-TABLE_LAYOUTS = {"tablewrite": TableWrite, "tableselect": TableSelect, "checksumresult": ChecksumResult}
+TABLE_LAYOUTS = {"tablewrite": TableWrite, "tableselect": TableSelect}
 LAYOUTS = {"halfmove": HalfmoveLayout, **TABLE_LAYOUTS}
 
 _WRITES_PER_LINE = 1024

@@ -8,9 +8,10 @@ from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.eval.tables import FULL
 from hdl.search.controller import SPEC, Job, StartCommand
 from hdl.search.frame import INFINITY
-from hdl.search.hashtable import TableEntry
+from hdl.search.hashtable import GENERATION_BITS, HashEntry
 from hdl.search.microsequencer import microcode_entries
-from hdl.top import MACHINE_PORTS, MICROCODE_UNIT, Machine, SideIn
+from hdl.search.repetition import StackEntry
+from hdl.top import MICROCODE_UNIT, Machine
 from models.ordering import move_of_word
 from models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from models.repetition import game_history
@@ -21,9 +22,8 @@ from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
 __all__ = ["VerilatedMachine", "machine_executable", "SearchResult"]
 
-LAYOUTS = {"halfmove": HalfmoveLayout, "sidein": SideIn, "startcommand": StartCommand, "job": Job,
-           "tableentry": TableEntry,
-           "history": MACHINE_PORTS.members["history"].shape, **TABLE_LAYOUTS}
+LAYOUTS = {"halfmove": HalfmoveLayout, "startcommand": StartCommand, "job": Job, "hashentry": HashEntry,
+           "stackentry": StackEntry, **TABLE_LAYOUTS}
 
 
 def machine_executable(eval_params=FULL, quiet=False):
@@ -82,7 +82,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send("reset")
         self._loaded = []
 
-    def set_board(self, board):
+    def set_position(self, board):
         """Load a python-chess position (rejecting impossible ones with ``PositionError``): the
         last position loaded is taken off by halfmoves, the new one put on. The game's
         positions since the last irreversible move (from ``board.move_stack``) go to the
@@ -147,21 +147,22 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send("eval")
         return int(self._read()[0])
 
-    def search(self, depth, alpha=-INFINITY, beta=INFINITY):
+    def search(self, depth, alpha=-INFINITY, beta=INFINITY, generation=0):
         """The alpha-beta search of ``depth`` plies in the window (``alpha``, ``beta``) from the
-        position loaded, with the tables downloaded."""
+        position loaded, with the tables downloaded; ``generation`` is stored with the
+        transposition table's entries (those of another generation may be replaced)."""
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
             raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
-        self._send(f"search {depth} {alpha} {beta}")
+        self._send(f"search {depth} {alpha} {beta} {generation % (1 << GENERATION_BITS)}")
         nodes, cycles, score, word = (int(x) for x in self._read())
         return SearchResult(score, move_of_word(word), nodes, cycles)
 
     def trace(self, depth, alpha=-INFINITY, beta=INFINITY):
         """:meth:`search`, and the Zobrist key of each node in the order the search enters them
         (as counted: the key may still be settling when a node is counted after its move)."""
-        self._send(f"trace {depth} {alpha} {beta}")
+        self._send(f"trace {depth} {alpha} {beta} 0")
         keys = []
         while True:
             words = self._read()
@@ -171,7 +172,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
             keys.append(int(words[1]))
 
     def divide(self, board, depth):
-        """Per legal root move of ``board`` (loaded by :meth:`set_board`), the hardware perft of
+        """Per legal root move of ``board`` (loaded by :meth:`set_position`), the hardware perft of
         ``depth`` - 1 after it: ``{uci: leaves}`` and the cycles of all the sub-perfts."""
         if depth < 1:
             raise ValueError(f"divide needs a depth of at least 1, not {depth}")

@@ -52,7 +52,7 @@ def legal_by_king_check(hw, board, moves):
 
 def compare_position(hw, board):
     """Load ``board`` into ``hw`` and list every way the hardware disagrees with the references."""
-    hw.set_board(board)
+    hw.set_position(board)
     pos = MachinePosition.from_board(board)
     side = 0 if board.turn else 1
     diffs = []

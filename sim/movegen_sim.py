@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import chess
 
+from hdl.encoding import Colour, MoveWord, Piece, PieceType, pack, unpack
 from hdl.encoding import Halfmove as HalfmoveLayout
-from hdl.encoding import MoveWord, pack, unpack
 from hdl.movegen.generator import MoveGenerator
 from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse, MoveKey
 from models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
@@ -20,7 +20,7 @@ from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 __all__ = ["VerilatedMovegen", "HwMove", "HwState", "movegen_executable", "make", "unmake"]
 
 LAYOUTS = {"halfmove": HalfmoveLayout, "moveword": MoveWord, "genrequest": GenRequest,
-           "genresponse": GenResponse, "movekey": MoveKey}
+           "genresponse": GenResponse, "movekey": MoveKey, "piece": Piece, "piecetype": PieceType, "colour": Colour}
 
 
 def movegen_executable(quiet=False):
@@ -73,7 +73,7 @@ class VerilatedMovegen(HarnessProcess):
         self.side = side
         self._send(f"side {side}")
 
-    def set_board(self, board):
+    def set_position(self, board):
         """Load a python-chess position (rejecting impossible ones with ``PositionError``)."""
         validate_board(board)
         self.reset()

@@ -49,10 +49,11 @@ class SearchPair:
 
     def search(self, board, depth, clear_table=True, **window):
         """The hardware's search, with this pair's tables loaded and (unless ``clear_table`` is
-        false) an empty transposition table, as the reference starts with."""
+        false) an empty transposition table, as the reference starts with; ``window`` may hold
+        ``alpha``, ``beta`` and ``generation``."""
         if self.machine.store is not self.store:
             self.machine.write_store(self.store)
-        self.machine.set_board(board)
+        self.machine.set_position(board)
         if clear_table:
             self.machine.clear_hash()
         return self.machine.search(depth, **window)

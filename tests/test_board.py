@@ -1,4 +1,4 @@
-"""The simulated board over its link: the Verilated board top (link + machine) on a
+"""The simulated board over its link: the Verilated machine with its link on a
 pseudo-terminal, driven by the host's link client exactly as a real board would be."""
 
 import random
@@ -7,11 +7,12 @@ import time
 import chess
 import pytest
 
+from hdl.encoding import pack
 from hdl.eval.tables import FULL
-from hdl.link.protocol import NAK, REPLY, Command, NakReason
+from hdl.link.protocol import NAK, REPLY, Command, NakReason, Start, payload_bytes
 from hdl.search.controller import Job
-from host.board import BoardWasReset, HardwareBoard
 from host.link import BoardNotAnswering, CommandRefused, FrameDecoder, LinkClient, encode_frame
+from host.machine import MachineWasReset, RemoteMachine
 from models.evaluator import static_value
 from models.position import MachinePosition
 from models.zobrist import position_key
@@ -29,7 +30,7 @@ def simulated():
 @pytest.fixture(scope="module")
 def board(simulated):
     with LinkClient(simulated.device) as client:
-        yield HardwareBoard(client)
+        yield RemoteMachine(client)
 
 
 def _key(game):
@@ -38,7 +39,7 @@ def _key(game):
 
 def test_status_names_the_build(board):
     status = board.client.status()
-    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (2, 64, 12, 20_000_000)
+    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (3, 64, 12, 20_000_000)
     assert status.evaluator == FULL == board.eval_params and board.searches and status.max_frame == 2048
     assert not status.busy
 
@@ -144,8 +145,8 @@ def _raw_reply(client, frame, timeout=1.0):
 
 def test_a_repeated_frame_is_answered_not_executed_again(board):
     board.set_position(chess.Board())
-    payload = (bytes([Job.SEARCH.value, 12]) + (-32001).to_bytes(2, "little", signed=True)
-               + (32001).to_bytes(2, "little", signed=True) + bytes(8))
+    payload = pack(Start, job={"kind": Job.SEARCH}, depth=12, alpha=-32001, beta=32001).to_bytes(
+        payload_bytes(Start), "little")
     start = encode_frame(77, Command.START, payload)
     first = _raw_reply(board.client, start)
     again = _raw_reply(board.client, start)     # a retransmission: its reply was "lost"
@@ -192,7 +193,7 @@ def test_a_board_reset_mid_search_is_noticed_and_recovered_from(board, simulated
     board.start_search(12)
     time.sleep(0.2)
     simulated.press_reset()
-    with pytest.raises(BoardWasReset):
+    with pytest.raises(MachineWasReset):
         board.finish()
     board.download(table_store(board.eval_params, "material"))     # checksums: still there
     board.set_position(game)
@@ -221,9 +222,9 @@ def test_the_uart_top_over_its_serial_lines():
     from sim.board_sim import SimulatedBoard
     # (A simulated UART byte takes 40 cycles: a 2 KB frame a second or more of wall time.)
     with SimulatedBoard(SMALL, uart_divisor=4) as simulated, LinkClient(simulated.device, timeout=10.0) as client:
-        board = HardwareBoard(client, SMALL)
+        board = RemoteMachine(client, SMALL)
         status = client.status()
-        assert (status.version, status.max_ply, status.evaluator) == (2, 64, SMALL) and status.dropped == 0
+        assert (status.version, status.max_ply, status.evaluator) == (3, 64, SMALL) and status.dropped == 0
         board.set_position(chess.Board())
         assert board.perft(2)[0] == 400
         pair = SearchPair(board, table_store(SMALL, "material"))

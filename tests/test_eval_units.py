@@ -120,7 +120,7 @@ async def _checksum(ctx, dut, unit, kind):
     ctx.set(dut.checksum_request.valid, 0)
     for _ in range(20000):
         if ctx.get(dut.checksum.valid):
-            return ctx.get(dut.checksum.crc)
+            return ctx.get(dut.checksum.payload)
         await ctx.tick()
     raise AssertionError("no checksum result")
 

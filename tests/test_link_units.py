@@ -123,7 +123,7 @@ def _receiver_feed(encoded_stream, free=True):
     memory, frames, corrupt = {}, [], []
 
     async def bench(ctx):
-        ctx.set(dut.free, int(free))
+        ctx.set(dut.executor.free, int(free))
         for byte in encoded_stream:
             ctx.set(dut.data.valid, 1)
             ctx.set(dut.data.payload, byte)
@@ -135,7 +135,8 @@ def _receiver_feed(encoded_stream, free=True):
     async def watch(ctx):
         async for _, _, en, addr, data, valid, bank, length, bad in ctx.tick().sample(
                 dut.buffer_write.en, dut.buffer_write.addr, dut.buffer_write.data,
-                dut.frame.valid, dut.frame.bank, dut.frame.length, dut.corrupt):
+                dut.executor.frame.valid, dut.executor.frame.payload.bank,
+                dut.executor.frame.payload.length, dut.corrupt):
             if en:
                 memory[addr] = data
             if valid:
@@ -187,28 +188,28 @@ def test_transmitter_sends_the_crc_and_cobs_of_the_reply_and_the_fixed_nak():
     async def bench(ctx):
         ctx.set(dut.data.ready, 1)
         for i, raw in enumerate(replies):
-            while not ctx.get(dut.ready):
+            while not ctx.get(dut.executor.ready):
                 await ctx.tick()
             for address, byte in enumerate(raw):
-                ctx.set(dut.write.en, 1)
-                ctx.set(dut.write.addr, address)
-                ctx.set(dut.write.data, byte)
+                ctx.set(dut.executor.write.valid, 1)
+                ctx.set(dut.executor.write.payload.addr, address)
+                ctx.set(dut.executor.write.payload.data, byte)
                 await ctx.tick()
-            ctx.set(dut.write.en, 0)
-            ctx.set(dut.send.valid, 1)
-            ctx.set(dut.send.length, len(raw))
+            ctx.set(dut.executor.write.valid, 0)
+            ctx.set(dut.executor.send.valid, 1)
+            ctx.set(dut.executor.send.payload, len(raw))
             await ctx.tick()
-            ctx.set(dut.send.valid, 0)
+            ctx.set(dut.executor.send.valid, 0)
             if i == 3:
                 ctx.set(dut.nak_corrupt, 1)
                 await ctx.tick()
                 ctx.set(dut.nak_corrupt, 0)
             if i == 5:
-                while not ctx.get(dut.ready):
+                while not ctx.get(dut.executor.ready):
                     await ctx.tick()
-                ctx.set(dut.resend, 1)
+                ctx.set(dut.executor.resend, 1)
                 await ctx.tick()
-                ctx.set(dut.resend, 0)
+                ctx.set(dut.executor.resend, 0)
         while not ctx.get(dut.idle):
             await ctx.tick()
 

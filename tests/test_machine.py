@@ -13,7 +13,7 @@ def machine(machine_hw):
 
 def test_perft_standard_positions_to_depth_3(machine):
     for record in reference_positions("perft-standard.epd"):
-        machine.set_board(record.board)
+        machine.set_position(record.board)
         assert machine.perft(0) == (1, 1)
         for depth in (1, 2, 3):
             leaves, cycles = machine.perft(depth)
@@ -23,7 +23,7 @@ def test_perft_standard_positions_to_depth_3(machine):
 
 def test_perft_2_random_positions(machine):
     for record in reference_positions("random-positions.epd", limit=150):
-        machine.set_board(record.board)
+        machine.set_position(record.board)
         assert machine.perft(2)[0] == int(record.operations["perft2"]), record.board.fen()
 
 
@@ -31,7 +31,7 @@ def test_perft_2_random_positions(machine):
 def test_perft_standard_positions_depth_4(machine):
     for record in reference_positions("perft-standard.epd"):
         if "D4" in record.operations:
-            machine.set_board(record.board)
+            machine.set_position(record.board)
             assert machine.perft(4)[0] == int(record.operations["D4"]), record.board.fen()
 
 
@@ -41,7 +41,7 @@ def test_microcode_downloads_without_resynthesis(machine):
     import chess
 
     from hdl.search.microcode import program
-    machine.set_board(chess.Board())
+    machine.set_position(chess.Board())
     try:
         machine.load_microcode(program(count_interior=True).assemble())
         assert machine.perft(3)[0] == 20 + 400 + 8902

@@ -7,7 +7,7 @@ import random
 import chess
 
 from hdl.encoding import Halfmove as HalfmoveLayout
-from hdl.encoding import HalfmoveOp, unpack
+from hdl.encoding import HalfmoveOp, Piece, pack, unpack
 from hdl.search.maker import MakerOp, MoveMaker
 from models.movegen import candidate_moves
 from models.position import Halfmove, MachinePosition, inverse, move_halfmoves
@@ -27,31 +27,30 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
     checked = {"moves": 0, "irreversible": 0, "castle": 0, "en_passant": 0, "promotion": 0}
 
     async def command(ctx, op, ply, move=None):
-        while not ctx.get(dut.command.ready):
+        while not ctx.get(dut.search.command.ready):
             await ctx.tick()
-        ctx.set(dut.command.valid, 1)
-        ctx.set(dut.command.payload.op, op)
-        ctx.set(dut.command.payload.ply, ply)
+        ctx.set(dut.search.command.valid, 1)
+        ctx.set(dut.search.command.payload.op, op)
+        ctx.set(dut.search.command.payload.ply, ply)
         if move is not None:
-            ctx.set(dut.command.payload.move.as_value(), move.word)
-            ctx.set(dut.command.payload.piece, move.piece)
-            ctx.set(dut.command.payload.victim, move.victim)
+            ctx.set(dut.search.command.payload.move.as_value(), move.word)
+            ctx.set(dut.search.command.payload.piece.as_value(), move.piece)
+            ctx.set(dut.search.command.payload.victim.as_value(), move.victim)
         await ctx.tick()
         # The port goes on to offer something else while the command plays (a controller
         # presents its next command early): the maker must not look at it.
-        ctx.set(dut.command.valid, 0)
-        ctx.set(dut.command.payload.ply, rng.randrange(64))
-        ctx.set(dut.command.payload.move.as_value(), rng.getrandbits(19))
-        ctx.set(dut.command.payload.piece, rng.getrandbits(4))
+        ctx.set(dut.search.command.valid, 0)
+        ctx.set(dut.search.command.payload.ply, rng.randrange(64))
+        ctx.set(dut.search.command.payload.move.as_value(), rng.getrandbits(19))
+        ctx.set(dut.search.command.payload.piece.as_value(), rng.getrandbits(4))
         out = []
         while True:
             ready = rng.random() < 0.7
             ctx.set(dut.halfmove.ready, ready)
             if ctx.get(dut.halfmove.valid) and ready:
                 fields = unpack(HalfmoveLayout, ctx.get(dut.halfmove.payload.as_value()))
-                out.append(Halfmove(HalfmoveOp(fields["op"]), fields["square"],
-                                    fields["piece"]["type"] | fields["piece"]["colour"] << 3))
-            elif ctx.get(dut.idle):
+                out.append(Halfmove(HalfmoveOp(fields["op"]), fields["square"], pack(Piece, **fields["piece"])))
+            elif ctx.get(dut.search.idle):
                 return out
             await ctx.tick()
 
@@ -77,8 +76,8 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
                 irreversible = board.is_zeroing(chess_move) or any(h.square in (0, 7, 56, 63) and h.piece == 7
                                                                    and h.op == HalfmoveOp.REMOVE for h in want)
                 checked["irreversible"] += irreversible
-                if ctx.get(dut.irreversible) != irreversible:
-                    problems.append(f"{board.fen()} {move.uci}: irreversible {ctx.get(dut.irreversible)}")
+                if ctx.get(dut.search.irreversible) != irreversible:
+                    problems.append(f"{board.fen()} {move.uci}: irreversible {ctx.get(dut.search.irreversible)}")
                 # one ply deeper, then back out of both
                 inner = None
                 board.push(chess_move)

@@ -70,13 +70,13 @@ def run(program, status, cycles, writes=()):
         for cycle in range(cycles):
             for at, address, word in writes:
                 if at == cycle:
-                    ctx.set(dut.write.en, 1)
-                    ctx.set(dut.write.address, address)
-                    ctx.set(dut.write.word.as_value(), word)
+                    ctx.set(dut.write.valid, 1)
+                    ctx.set(dut.write.payload.address, address)
+                    ctx.set(dut.write.payload.word.as_value(), word)
             trace.append(ctx.get(dut.control.out))
             errors.append(ctx.get(dut.stack_error))
             await ctx.tick()
-            ctx.set(dut.write.en, 0)
+            ctx.set(dut.write.valid, 0)
 
     simulate(dut, bench)
     return trace, errors

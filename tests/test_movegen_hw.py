@@ -49,7 +49,7 @@ def test_legality_query(movegen_hw):
     previous = []
     for record in records:
         board = record.board
-        movegen_hw.set_board(board)
+        movegen_hw.set_position(board)
         words = {m.word for m in candidate_moves(MachinePosition.from_board(board), 0 if board.turn else 1)}
         for word in words:
             assert movegen_hw.legal(word), f"{board.fen()}: legal move {word:#x} refused"
@@ -71,7 +71,7 @@ STANDARD_DEPTH = 3
 
 def test_perft_standard_positions(movegen_hw):
     for record in reference_positions("perft-standard.epd"):
-        movegen_hw.set_board(record.board)
+        movegen_hw.set_position(record.board)
         before = movegen_hw.state().planes
         count, cycles = movegen_hw.perft(STANDARD_DEPTH)
         assert count == int(record.operations[f"D{STANDARD_DEPTH}"]), record.board.fen()
@@ -80,7 +80,7 @@ def test_perft_standard_positions(movegen_hw):
 
 def check_perft2(hw, records):
     for record in records:
-        hw.set_board(record.board)
+        hw.set_position(record.board)
         count, _ = hw.perft(2)
         assert count == int(record.operations["perft2"]), record.board.fen()
 
@@ -101,7 +101,7 @@ def test_nested_contexts_survive_subtrees(movegen_hw):
     for record in reference_positions("random-positions.epd", 40):
         board = record.board
         hw = movegen_hw
-        hw.set_board(board)
+        hw.set_position(board)
         want = ordered_moves(MachinePosition.from_board(board), 0 if board.turn else 1)
         got = []
         move = hw.first(ply=0)

@@ -24,21 +24,21 @@ def _run(operations, window=8, capacity=64):
     async def bench(ctx):
         entries = []
         for number, operation in enumerate(operations):
-            while not ctx.get(dut.ready):
+            while not ctx.get(dut.path.push.ready):
                 await ctx.tick()
             if operation[0] == "push":
-                ctx.set(dut.push.valid, 1)
-                ctx.set(dut.push.entry, {"key": operation[1], "irreversible": operation[2]})
+                ctx.set(dut.path.push.valid, 1)
+                ctx.set(dut.path.push.payload, {"key": operation[1], "irreversible": operation[2]})
                 entries.append(operation[1:])
-                judged = ctx.get(dut.repeated)
+                judged = ctx.get(dut.path.repeated)
                 expected = repeats(entries, window)
             else:
-                ctx.set(dut.pop, 1)
+                ctx.set(dut.path.pop, 1)
                 entries.pop()
                 judged = expected = None
             await ctx.tick()
-            ctx.set(dut.push.valid, 0)
-            ctx.set(dut.pop, 0)
+            ctx.set(dut.path.push.valid, 0)
+            ctx.set(dut.path.pop, 0)
             results.append((number, judged, expected, ctx.get(dut.depth), len(entries)))
 
     simulate(dut, bench)

@@ -170,3 +170,33 @@ def test_iterative_deepening_keeps_the_transposition_table(patterns):
     for record in _positions(6, seed=7):
         for depth in (1, 2, 3):
             _assert_equal(patterns, record.board, depth, clear_table=depth == 1)
+
+
+def test_a_game_with_the_table_kept_and_aged_equals_the_reference(patterns):
+    """A game's searches one after the other with the table never cleared, each a new
+    generation (as the host drives them): the entries of earlier searches answer probes and give
+    way to the current search's stores, in the hardware as in the reference, node for node."""
+    rng = random.Random(11)
+    for game in (chess.Board(), _positions(1, seed=5)[0].board):
+        patterns.search(game, 1)                    # an empty table to start from
+        patterns.reference.search(game, 1)
+        for generation in range(1, 11):
+            if game.is_game_over():
+                break
+            for depth in (1, 2, 3):
+                _assert_equal(patterns, game, depth, clear_table=False, generation=generation)
+            game.push(rng.choice(list(game.legal_moves)))
+
+
+def test_aging_changes_what_is_stored():
+    """The replacement rule itself, in the model the hardware is checked against: a deeper entry
+    of the same generation stays, one of another generation gives way."""
+    from models.search import TranspositionTable, _Node
+    table, node = TranspositionTable(4), _Node(0, 2, -INFINITY, INFINITY, False)
+    node.best = 10
+    table.store(0x35, 0, 5, node)
+    table.store(0x35, 0, 2, node)
+    assert table.probe(0x35).depth == 5
+    table.generation = 1
+    table.store(0x35, 0, 2, node)
+    assert table.probe(0x35).depth == 2 and table.probe(0x35).generation == 1

@@ -7,8 +7,8 @@ import pytest
 
 from hdl.eval.tables import SMALL
 from hdl.link.protocol import Command
-from host.board import HardwareBoard, NotThisBoard
 from host.link import CommandRefused, LinkClient
+from host.machine import NotThisBuild, RemoteMachine
 from host.oracle import Oracle
 from models.evaluator import static_value
 from models.position import MachinePosition
@@ -21,12 +21,12 @@ from sim.testing import random_games, reference_positions
 def station():
     from sim.board_sim import SimulatedBoard
     with SimulatedBoard(SMALL, station=True) as simulated, LinkClient(simulated.device) as client:
-        yield HardwareBoard(client)
+        yield RemoteMachine(client)
 
 
 def test_the_station_says_what_it_is(station):
     status = station.client.status()
-    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (2, 0, 0, 12_000_000)
+    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (3, 0, 0, 12_000_000)
     assert status.max_frame == station.client.max_frame == 256
     assert station.eval_params == SMALL and not station.searches and not status.busy
 
@@ -61,9 +61,9 @@ def test_the_search_is_refused_clearly_and_changes_nothing(station):
     store = table_store(SMALL, "random", seed=5)
     station.download(store)
     station.set_position(game)
-    with pytest.raises(NotThisBoard, match="evaluation station"):
+    with pytest.raises(NotThisBuild, match="evaluation station"):
         station.search(3)
-    with pytest.raises(NotThisBoard, match="evaluation station"):
+    with pytest.raises(NotThisBuild, match="evaluation station"):
         station.perft(2)
     for command in (Command.START, Command.STOP, Command.PROBE, Command.HASH_CLEAR, Command.HISTORY):
         with pytest.raises(CommandRefused, match="unknown"):

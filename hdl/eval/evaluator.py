@@ -7,10 +7,11 @@ the number of units; ``valid`` is high exactly when nothing is still on its way 
 """
 
 from amaranth import Cat, Module, Signal, signed
-from amaranth.lib import data, stream, wiring
+from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import Halfmove, HalfmoveOp
+from ..handshake import Pulse
 from .crc import Crc32
 from .storage import Inspect
 from .tables import (
@@ -26,9 +27,8 @@ from .tables import (
 from .tree import AdderTree
 from .units import Apply, FirstOrderUnit, GlobalStateUnit, RecognizerUnit
 
-__all__ = ["Evaluator", "ChecksumResult"]
+__all__ = ["Evaluator"]
 
-ChecksumResult = data.StructLayout({"valid": 1, "crc": 32})
 
 
 class Evaluator(wiring.Component):
@@ -41,7 +41,7 @@ class Evaluator(wiring.Component):
     clear : In(1)                           zero every accumulator and the first-order sum
     write : In(stream of TableWrite)        the table-download port (address map: tables.py)
     checksum_request : In(stream of TableSelect)
-    checksum : Out(ChecksumResult)          one-cycle pulse with the table's CRC-32
+    checksum : Out(Pulse(32))               the table's CRC-32
     value : Out(signed(16))                 first-order sum + every recognizer's output
     valid : Out(1)                          ``value`` includes every input given so far
     """
@@ -55,7 +55,7 @@ class Evaluator(wiring.Component):
             "clear": In(1),
             "write": In(stream.Signature(TableWrite)),
             "checksum_request": In(stream.Signature(TableSelect)),
-            "checksum": Out(ChecksumResult),
+            "checksum": Out(Pulse(32)),
             "value": Out(signed(16)),
             "valid": Out(1),
         })
@@ -172,7 +172,7 @@ class Evaluator(wiring.Component):
                 m.d.sync += [remaining.eq(remaining - 1), index.eq(index + 1)]
             with m.Elif(~issued & ~sampled):
                 m.d.sync += [sweeping.eq(0), self.checksum.valid.eq(1)]
-        m.d.comb += self.checksum.crc.eq(crc.crc)
+        m.d.comb += self.checksum.payload.eq(crc.crc)
         # The addressed entry arrives from the unit's table a cycle after its index.
         m.d.sync += sampled.eq(issued)
         with m.Switch(unit_number):

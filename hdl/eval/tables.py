@@ -54,7 +54,7 @@ from functools import cached_property
 
 from amaranth.lib import data, enum
 
-from ..encoding import PieceType, pack, unpack
+from ..encoding import PIECE_FIELDS, PieceType, pack, unpack
 
 __all__ = [
     "EvaluatorParams", "TableKind", "ExtSource", "ContextSelect",
@@ -100,7 +100,7 @@ TableSelect = data.StructLayout({"table": TableKind, "unit": UNIT_BITS})
 
 def piece_square_index(piece, square):
     """The description-table index of a piece code (1..6, 9..14) on a square, else None."""
-    kind, black = piece & 7, piece >> 3
+    kind, black = PIECE_FIELDS[piece]
     if kind in (PieceType.EMPTY.value, PieceType.MARKER.value):
         return None
     return ((6 * black + kind - 1) << 6) | square

@@ -1,13 +1,13 @@
 """Executes the link's command frames on the machine (protocol: ``protocol.py``)."""
 
 from amaranth import Cat, Const, Module, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import Halfmove
 from ..eval.tables import TableAddress, TableSelect
 from ..top import MACHINE_PORTS
-from .framing import MAX_REPLY, LinkCounters, receive_depth
+from .framing import MAX_REPLY, FrameInterface, ReplyInterface, receive_depth
 from .protocol import (
     HALFMOVE_BYTES,
     HISTORY_BYTES,
@@ -52,13 +52,11 @@ class CommandExecutor(wiring.Component):
 
     Interface attributes
     --------------------
-    frame : In({valid, bank, length})       from the receiver
-    free : Out(1)                           no frame being executed
+    receiver : In(FrameInterface)           good frames, the counters (for STATUS); ``free``:
+                                            no frame being executed
     buffer_addr : Out(range(2 * max_frame)), buffer_data : In(8)   the receive memory
                                             (synchronous read: data one cycle after address)
-    reply_write : Out({en, addr, data}), send : Out({valid, length}), resend : Out(1)
-    reply_ready : In(1)                     to the reply transmitter
-    counters : In(LinkCounters)             the receiver's, for STATUS
+    transmitter : Out(ReplyInterface)       replies
     machine : the machine's ports, flipped
     """
 
@@ -66,15 +64,10 @@ class CommandExecutor(wiring.Component):
         self._max_ply, self._hash_bits, self._clock_hz = max_ply, hash_bits, int(clock_hz)
         self._eval_params, self._max_frame = eval_params, max_frame
         super().__init__({
-            "frame": In(data.StructLayout({"valid": 1, "bank": 1, "length": range(max_frame + 1)})),
-            "free": Out(1),
+            "receiver": In(FrameInterface(max_frame)),
             "buffer_addr": Out(range(receive_depth(max_frame))),
             "buffer_data": In(8),
-            "reply_write": Out(data.StructLayout({"en": 1, "addr": range(MAX_REPLY), "data": 8})),
-            "send": Out(data.StructLayout({"valid": 1, "length": range(MAX_REPLY + 1)})),
-            "resend": Out(1),
-            "reply_ready": In(1),
-            "counters": In(LinkCounters),
+            "transmitter": Out(ReplyInterface),
             "machine": Out(MACHINE_PORTS.flip()),
         })
 
@@ -100,6 +93,7 @@ class CommandExecutor(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         machine, max_frame = self.machine, self._max_frame
+        receiver, transmitter = self.receiver, self.transmitter
         bank = Signal()
         length = Signal(range(max_frame + 1))       # sequence, type and payload
         index = Signal(range(max_frame + 1))        # the next byte to read
@@ -134,8 +128,8 @@ class CommandExecutor(wiring.Component):
         remainder = Signal(range(max_frame + 1))    # for checking a payload is whole records
         record = Signal(range(GATHER_BYTES + 1))
         node_limit = Signal(64)
-        with m.If(machine.busy & (node_limit != 0) & (machine.count >= node_limit)):
-            m.d.comb += machine.stop.eq(1)
+        with m.If(machine.job.busy & (node_limit != 0) & (machine.job.count >= node_limit)):
+            m.d.comb += machine.job.stop.eq(1)
 
         flags = Signal(PositionFlags)
         address = Signal(TableAddress)
@@ -169,10 +163,10 @@ class CommandExecutor(wiring.Component):
 
         with m.FSM():
             with m.State("IDLE"):
-                m.d.comb += self.free.eq(1)
-                with m.If(self.frame.valid):
-                    m.d.sync += [bank.eq(self.frame.bank), length.eq(self.frame.length), index.eq(0),
-                                 primed.eq(0)]
+                m.d.comb += receiver.free.eq(1)
+                with m.If(receiver.frame.valid):
+                    m.d.sync += [bank.eq(receiver.frame.payload.bank), length.eq(receiver.frame.payload.length),
+                                 index.eq(0), primed.eq(0)]
                     gather(2, "HEADER")
             with m.State("HEADER"):
                 with m.If(gathering()):
@@ -183,7 +177,7 @@ class CommandExecutor(wiring.Component):
                 m.d.sync += [last_sequence.eq(sequence), last_kind.eq(kind), has_last.eq(1)]
                 with m.If(has_last & (sequence == last_sequence) & (kind == last_kind)):
                     m.next = "RESEND"
-                with m.Elif(machine.busy & (kind != Command.STATUS) & (kind != Command.STOP)
+                with m.Elif(machine.job.busy & (kind != Command.STATUS) & (kind != Command.STOP)
                             & (kind >= min(Command)) & (kind <= max(Command))):
                     reply(nak=NakReason.BUSY)
                 with m.Else():
@@ -216,19 +210,19 @@ class CommandExecutor(wiring.Component):
                         m.d.sync += remainder.eq(remainder - record)
 
             with m.State("RESEND"):
-                with m.If(self.reply_ready):
-                    m.d.comb += self.resend.eq(1)
+                with m.If(transmitter.ready):
+                    m.d.comb += transmitter.resend.eq(1)
                     m.next = "IDLE"
 
             with m.State("STATUS"):
                 status = Signal(Status)
                 m.d.comb += [
-                    status.flags.busy.eq(machine.busy), status.flags.stopped.eq(machine.stopped),
-                    status.count.eq(machine.count), status.cycles.eq(machine.cycles),
-                    status.score.eq(machine.score), status.best_move.eq(machine.best_move),
+                    status.flags.busy.eq(machine.job.busy), status.flags.stopped.eq(machine.job.stopped),
+                    status.count.eq(machine.job.count), status.cycles.eq(machine.job.cycles),
+                    status.score.eq(machine.job.score), status.best_move.eq(machine.job.best_move),
                     status.key.eq(machine.key),
-                    status.frames.eq(self.counters.frames), status.dropped.eq(self.counters.dropped),
-                    status.oversized.eq(self.counters.oversized), status.overruns.eq(self.counters.overruns),
+                    status.frames.eq(receiver.counters.frames), status.dropped.eq(receiver.counters.dropped),
+                    status.oversized.eq(receiver.counters.oversized), status.overruns.eq(receiver.counters.overruns),
                     status.version.eq(PROTOCOL_VERSION), status.max_ply.eq(self._max_ply),
                     status.hash_bits.eq(self._hash_bits), status.clock_hz.eq(self._clock_hz),
                     status.evaluator.eq(EvaluatorShape.const(evaluator_shape(self._eval_params))),
@@ -237,9 +231,9 @@ class CommandExecutor(wiring.Component):
                 reply(status, payload_bytes(Status))
 
             with m.State("RESET"):                  # stop a job, then empty everything
-                m.d.comb += machine.stop.eq(1)
+                m.d.comb += machine.job.stop.eq(1)
                 m.d.sync += [node_limit.eq(0), flags.eq(0)]
-                with m.If(~machine.busy):
+                with m.If(~machine.job.busy):
                     m.d.comb += [machine.history_clear.eq(1), machine.hash_clear.eq(1), machine.clear.eq(1)]
                     m.next = "RESET_TABLE"
 
@@ -252,7 +246,7 @@ class CommandExecutor(wiring.Component):
                     next_field(HALFMOVE_BYTES)
             with m.State("HALFMOVES"):
                 with m.If(done_with_payload()):
-                    m.d.comb += [machine.side_in.valid.eq(1), machine.side_in.side.eq(flags.black)]
+                    m.d.comb += [machine.side_in.valid.eq(1), machine.side_in.payload.eq(flags.black)]
                     reply()
                 with m.Else():
                     with m.If(gathering()):
@@ -275,9 +269,9 @@ class CommandExecutor(wiring.Component):
                     reply()
                 with m.Else():
                     with m.If(gathering()):
-                        with m.If(machine.history_ready):
-                            m.d.comb += [machine.history.valid.eq(1), machine.history.entry.key.eq(entry.key),
-                                         machine.history.entry.irreversible.eq(entry.irreversible != 0)]
+                        with m.If(machine.history.ready):
+                            m.d.comb += [machine.history.valid.eq(1), machine.history.payload.key.eq(entry.key),
+                                         machine.history.payload.irreversible.eq(entry.irreversible != 0)]
                             next_field(HISTORY_BYTES)
 
             # --- WRITE ---------------------------------------------------------------------------
@@ -320,19 +314,20 @@ class CommandExecutor(wiring.Component):
                         m.next = "CHECKSUM_WAIT"
             with m.State("CHECKSUM_WAIT"):
                 with m.If(machine.checksum.valid):
-                    reply(machine.checksum.crc, 4)
+                    reply(machine.checksum.payload, 4)
 
             # --- jobs ----------------------------------------------------------------------------
             with m.State("START"):
                 with m.If(gathering()):
                     start = Start(top_bytes(payload_bytes(Start)))
-                    m.d.comb += [machine.start.valid.eq(1), machine.start.job.eq(start.job.kind),
-                                 machine.start.depth.eq(start.depth), machine.start.alpha.eq(start.alpha),
-                                 machine.start.beta.eq(start.beta)]
+                    command = machine.job.start
+                    m.d.comb += [command.valid.eq(1), command.payload.job.eq(start.job.kind),
+                                 command.payload.depth.eq(start.depth), command.payload.alpha.eq(start.alpha),
+                                 command.payload.beta.eq(start.beta), command.payload.generation.eq(start.generation)]
                     m.d.sync += node_limit.eq(start.node_limit)
                     reply()
             with m.State("STOP"):
-                m.d.comb += machine.stop.eq(1)
+                m.d.comb += machine.job.stop.eq(1)
                 reply()
             with m.State("PROBE"):                  # the key and the table's read settle first
                 m.d.sync += wait.eq(wait + 1)
@@ -351,15 +346,15 @@ class CommandExecutor(wiring.Component):
 
             # --- the reply ------------------------------------------------------------------------
             with m.State("REPLY"):
-                with m.If(self.reply_ready | (out_index != 0)):
-                    m.d.comb += [self.reply_write.en.eq(1), self.reply_write.addr.eq(out_index),
-                                 self.reply_write.data.eq(outgoing[:8])]
+                with m.If(transmitter.ready | (out_index != 0)):
+                    m.d.comb += [transmitter.write.valid.eq(1), transmitter.write.payload.addr.eq(out_index),
+                                 transmitter.write.payload.data.eq(outgoing[:8])]
                     m.d.sync += [outgoing.eq(outgoing >> 8), out_index.eq(out_index + 1)]
                     with m.If(out_index + 1 == out_length):
                         m.next = "SEND"
             with m.State("SEND"):
-                m.d.comb += [self.send.valid.eq(self.reply_ready), self.send.length.eq(out_length)]
+                m.d.comb += [transmitter.send.valid.eq(transmitter.ready), transmitter.send.payload.eq(out_length)]
                 m.d.sync += wait.eq(0)
-                with m.If(self.reply_ready):
+                with m.If(transmitter.ready):
                     m.next = "IDLE"
         return m

@@ -10,9 +10,11 @@ from amaranth.lib.wiring import In, Out
 from cobs import cobs
 
 from ..eval.crc import Crc32
+from ..handshake import Pulse
 from .protocol import MAX_FRAME, NAK, RESIDUE, NakReason
 
-__all__ = ["FrameReceiver", "ReplyTransmitter", "LinkCounters", "MAX_REPLY", "receive_depth"]
+__all__ = ["FrameReceiver", "ReplyTransmitter", "FrameInterface", "ReplyInterface", "LinkCounters", "MAX_REPLY",
+           "receive_depth"]
 
 
 def receive_depth(max_frame):
@@ -28,13 +30,35 @@ MAX_REPLY = 60
 LinkCounters = data.StructLayout({"frames": 16, "dropped": 16, "oversized": 16, "overruns": 16})
 
 
+def FrameInterface(max_frame):
+    """From the frame receiver to the command executor, from the receiver's side: a good frame
+    (the receive buffer it is in, its length without the CRC), the link's counters; the
+    executor is ``free`` for the next frame."""
+    return wiring.Signature({
+        "frame": Out(Pulse(data.StructLayout({"bank": 1, "length": range(max_frame + 1)}))),
+        "free": In(1),
+        "counters": Out(LinkCounters),
+    })
+
+
+#: From the command executor to the reply transmitter, from the executor's side: a reply's
+#: bytes written into the reply buffer, then ``send`` (their number) or ``resend`` the last
+#: reply; both are taken while the transmitter is ``ready``.
+ReplyInterface = wiring.Signature({
+    "write": Out(Pulse(data.StructLayout({"addr": range(MAX_REPLY), "data": 8}))),
+    "send": Out(Pulse(range(MAX_REPLY + 1))),
+    "resend": Out(1),
+    "ready": In(1),
+})
+
+
 class FrameReceiver(wiring.Component):
     """Decodes COBS frames from ``data`` into a receive buffer, checking each frame's CRC.
 
     A frame ends at a 0x00 byte. It is good when its COBS groups end with it, it has a
     sequence number, a type and a CRC (6 bytes or more), its CRC residue is right, no UART
     framing error happened inside it, and it fits ``max_frame``: then, if the executor is
-    ``free``, ``frame`` pulses with the buffer and the length without the CRC, and the next
+    ``free``, ``executor.frame`` pulses with the buffer and the length without the CRC, and the next
     frame goes to the other buffer. Otherwise the frame is dropped and counted (a good frame
     while the executor is busy is an overrun), and ``corrupt`` pulses. Empty frames (two
     delimiters in a row) are ignored. One byte per cycle; latency from the delimiter to
@@ -45,10 +69,8 @@ class FrameReceiver(wiring.Component):
     data : In(stream of 8 bits)          decoded from the line (always ready)
     line_error : In(1)                   a UART framing error (the frame in progress is bad)
     buffer_write : Out({en, addr, data}) to the receive memory (2 * max_frame bytes)
-    free : In(1)                         the executor can take a frame
-    frame : Out({valid, bank, length})
+    executor : Out(FrameInterface)       good frames to the executor, the counters
     corrupt : Out(1)                     a frame was dropped
-    counters : Out(LinkCounters)
     """
 
     def __init__(self, max_frame=MAX_FRAME):
@@ -57,10 +79,8 @@ class FrameReceiver(wiring.Component):
             "data": In(stream.Signature(8)),
             "line_error": In(1),
             "buffer_write": Out(data.StructLayout({"en": 1, "addr": range(receive_depth(max_frame)), "data": 8})),
-            "free": In(1),
-            "frame": Out(data.StructLayout({"valid": 1, "bank": 1, "length": range(max_frame + 1)})),
+            "executor": Out(FrameInterface(max_frame)),
             "corrupt": Out(1),
-            "counters": Out(LinkCounters),
         })
 
     def elaborate(self, platform):
@@ -99,8 +119,9 @@ class FrameReceiver(wiring.Component):
         with m.If(self.line_error):
             m.d.sync += [bad.eq(1), seen.eq(1)]
 
-        m.d.sync += [self.frame.valid.eq(0), self.corrupt.eq(0)]
-        counters = self.counters
+        frame = self.executor.frame
+        m.d.sync += [frame.valid.eq(0), self.corrupt.eq(0)]
+        counters = self.executor.counters
         with m.If(self.data.valid & (byte == 0)):
             m.d.sync += [length.eq(0), remaining.eq(0), last_code.eq(0), bad.eq(0), seen.eq(0)]
             m.d.comb += crc.start.eq(1)
@@ -111,11 +132,11 @@ class FrameReceiver(wiring.Component):
                 m.d.sync += [counters.oversized.eq(counters.oversized + 1), self.corrupt.eq(1)]
             with m.Elif(~good):
                 m.d.sync += [counters.dropped.eq(counters.dropped + 1), self.corrupt.eq(1)]
-            with m.Elif(~self.free):
+            with m.Elif(~self.executor.free):
                 m.d.sync += [counters.overruns.eq(counters.overruns + 1), self.corrupt.eq(1)]
             with m.Else():
-                m.d.sync += [counters.frames.eq(counters.frames + 1), self.frame.valid.eq(1),
-                             self.frame.bank.eq(bank), self.frame.length.eq(length - 4), bank.eq(~bank)]
+                m.d.sync += [counters.frames.eq(counters.frames + 1), frame.valid.eq(1),
+                             frame.payload.bank.eq(bank), frame.payload.length.eq(length - 4), bank.eq(~bank)]
         return m
 
 
@@ -130,22 +151,18 @@ class ReplyTransmitter(wiring.Component):
 
     Interface attributes
     --------------------
-    write : In({en, addr, data})   the reply buffer (MAX_REPLY bytes), not while a reply is sent
-    send : In({valid, length})
-    resend : In(1)
+    executor : In(ReplyInterface)  the reply buffer's writes (MAX_REPLY bytes, not while a
+                                   reply is sent), send, resend; ``ready``: no reply being
+                                   prepared or sent, so send and resend are taken
     nak_corrupt : In(1)
-    ready : Out(1)                 no reply being prepared or sent: send and resend are taken
-    idle : Out(1)                  ... and no NAK being sent or waiting
+    idle : Out(1)                  ready, and no NAK being sent or waiting
     data : Out(stream of 8 bits)
     """
 
     def __init__(self):
         super().__init__({
-            "write": In(data.StructLayout({"en": 1, "addr": range(MAX_REPLY), "data": 8})),
-            "send": In(data.StructLayout({"valid": 1, "length": range(MAX_REPLY + 1)})),
-            "resend": In(1),
+            "executor": In(ReplyInterface),
             "nak_corrupt": In(1),
-            "ready": Out(1),
             "idle": Out(1),
             "data": Out(stream.Signature(8)),
         })
@@ -170,19 +187,21 @@ class ReplyTransmitter(wiring.Component):
         m.d.sync += at.eq(at_next)
         nak_wanted = Signal()
         nak_index = Signal(range(len(nak_frame)))
-        m.d.comb += [write.en.eq(self.write.en), write.addr.eq(self.write.addr), write.data.eq(self.write.data)]
+        executor = self.executor
+        m.d.comb += [write.en.eq(executor.write.valid), write.addr.eq(executor.write.payload.addr),
+                     write.data.eq(executor.write.payload.data)]
         with m.If(self.nak_corrupt):
             m.d.sync += nak_wanted.eq(1)
 
         with m.FSM():
             with m.State("IDLE"):
-                m.d.comb += [self.ready.eq(1),
-                             self.idle.eq(~nak_wanted & ~self.send.valid & ~self.resend & ~self.nak_corrupt)]
-                with m.If(self.send.valid):
-                    m.d.sync += [total.eq(self.send.length + 4), scan.eq(0)]
+                m.d.comb += [executor.ready.eq(1),
+                             self.idle.eq(~nak_wanted & ~executor.send.valid & ~executor.resend & ~self.nak_corrupt)]
+                with m.If(executor.send.valid):
+                    m.d.sync += [total.eq(executor.send.payload + 4), scan.eq(0)]
                     m.d.comb += crc.start.eq(1)
                     m.next = "CRC"
-                with m.Elif(self.resend):
+                with m.Elif(executor.resend):
                     m.d.sync += [position.eq(0), scan.eq(0)]
                     m.next = "SCAN"
                 with m.Elif(nak_wanted):

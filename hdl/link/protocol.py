@@ -26,7 +26,7 @@ Commands (payload → reply payload):
 * ``CHECKSUM`` :data:`~hdl.eval.tables.TableSelect` (1 byte) → the table's CRC-32 (4 bytes).
 * ``START`` :data:`Start` → nothing: a search or perft begins; poll ``STATUS``.
 * ``STOP`` → nothing: the job unwinds and ends (``STATUS`` shows it stopped).
-* ``PROBE`` → :data:`~hdl.search.hashtable.TableEntry` and a hit byte: the transposition
+* ``PROBE`` → :data:`~hdl.search.hashtable.HashEntry` and a hit byte: the transposition
   table's entry for the position on the board.
 * ``HASH_CLEAR`` → nothing: empties the transposition table.
 * ``FILL`` :data:`Fill` → nothing: one value written at consecutive indices of a table (a
@@ -47,7 +47,7 @@ from amaranth.lib import data
 from ..encoding import MoveWord
 from ..eval.tables import EvaluatorParams, TableAddress
 from ..search.controller import Job
-from ..search.hashtable import TableEntry
+from ..search.hashtable import HashEntry
 from ..search.zobrist import KEY_BITS
 
 __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALFMOVE_BYTES",
@@ -55,8 +55,9 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
            "HistoryEntry", "PositionFlags", "Fill", "Evaluation", "EvaluatorShape", "PROTOCOL_VERSION",
            "payload_bytes", "evaluator_shape", "evaluator_params"]
 
-#: 2: EVALUATE; STATUS gives the evaluator's shape; the evaluation station.
-PROTOCOL_VERSION = 2
+#: 2: EVALUATE; STATUS gives the evaluator's shape; the evaluation station. 3: START carries
+#: the search's generation; PROBE's entry has it (the transposition table is aged, not cleared).
+PROTOCOL_VERSION = 3
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).
@@ -103,13 +104,15 @@ PositionFlags = data.StructLayout({"black": 1, "clear": 1, "unused": 6})
 #: reaching it was irreversible.
 HistoryEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 8})
 
-#: START's payload: the job, its depth, the search window and a node limit (0: none).
+#: START's payload: the job, its depth, the search window, a node limit (0: none) and the
+#: search's generation (modulo 2**GENERATION_BITS: the host counts its searches from new roots).
 Start = data.StructLayout({
     "job": data.StructLayout({"kind": Job, "unused": 7}),
     "depth": 8,
     "alpha": signed(16),
     "beta": signed(16),
     "node_limit": 64,
+    "generation": 8,
 })
 
 StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "unused": 5})
@@ -166,7 +169,7 @@ Fill = data.StructLayout({"address": TableAddress, "count": 16, "data": 24})
 Evaluation = data.StructLayout({"value": signed(16)})
 
 #: PROBE's reply.
-Probe = data.StructLayout({"hit": 8, "entry": TableEntry})
+Probe = data.StructLayout({"hit": 8, "entry": HashEntry})
 
 
 def payload_bytes(layout):

@@ -6,13 +6,24 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import Halfmove, MoveWord
+from ..handshake import Pulse
 from .arbiter import DestinationArbiter
 from .attacker import AttackerSelect
 from .cells import Planes, SquareCells
 from .geometry import SLOT_COUNT
 from .layouts import Context, GenMode, GenOp, GenRequest, GenResponse, NextCell
 
-__all__ = ["MoveGenerator"]
+__all__ = ["MoveGenerator", "GeneratorInterface"]
+
+
+#: What the search asks of the generator, from the asking side (docs/architecture.md §4.2):
+#: requests at a ply, their answers (one cycle each, no back-pressure), and the check flags.
+GeneratorInterface = wiring.Signature({
+    "request": Out(stream.Signature(GenRequest)),
+    "response": In(Pulse(GenResponse)),
+    "in_check": In(1),
+    "king_attacked": In(2),
+})
 
 
 class MoveGenerator(wiring.Component):
@@ -51,10 +62,9 @@ class MoveGenerator(wiring.Component):
     halfmove : In(stream of Halfmove).
     clear : In(1), empties the board (like a halfmove: not while a request is in flight).
     side : In(1).
-    request : In(stream of GenRequest).
-    response : Out(valid, payload: GenResponse), a one-cycle pulse (no back-pressure).
-    in_check : Out(1), the side to move is in check.
-    king_attacked : Out(2), the white, the black king stands attacked.
+    search : In(GeneratorInterface), the search's port: ``request`` (stream of GenRequest),
+        ``response`` (a Pulse of GenResponse), ``in_check`` (the side to move is in check),
+        ``king_attacked`` (the white, the black king stands attacked).
     attacks : Out(array of 2 planes), squares attacked by white, by black.
     board : Out(Planes), the stored state, for tests.
     """
@@ -67,10 +77,7 @@ class MoveGenerator(wiring.Component):
             "halfmove": In(stream.Signature(Halfmove)),
             "clear": In(1),
             "side": In(1),
-            "request": In(stream.Signature(GenRequest)),
-            "response": Out(wiring.Signature({"valid": Out(1), "payload": Out(GenResponse)})),
-            "in_check": Out(1),
-            "king_attacked": Out(2),
+            "search": In(GeneratorInterface),
             "attacks": Out(data.ArrayLayout(64, 2)),
             "board": Out(Planes),
         })
@@ -118,9 +125,9 @@ class MoveGenerator(wiring.Component):
             cells.halfmove.payload.eq(self.halfmove.payload),
             cells.clear.eq(self.clear),
             cells.side.eq(side),
-            self.request.ready.eq(~busy & ~changing & ~changed),
-            self.in_check.eq(cells.king_attacked.bit_select(side, 1)),
-            self.king_attacked.eq(cells.king_attacked),
+            self.search.request.ready.eq(~busy & ~changing & ~changed),
+            self.search.in_check.eq(cells.king_attacked.bit_select(side, 1)),
+            self.search.king_attacked.eq(cells.king_attacked),
             self.attacks[0].eq(cells.attacks[0]),
             self.attacks[1].eq(cells.attacks[1]),
             self.board.eq(cells.board),
@@ -135,11 +142,11 @@ class MoveGenerator(wiring.Component):
                     m.d.comb += sink.eq(source)
 
         # --- the request cycle ------------------------------------------------------------------
-        req = self.request.payload
+        req = self.search.request.payload
         taken = Signal()
-        m.d.comb += taken.eq(self.request.valid & self.request.ready)
+        m.d.comb += taken.eq(self.search.request.valid & self.search.request.ready)
         captures = Signal()
-        m.d.comb += captures.eq((req.mode == GenMode.CAPTURES) & ~self.in_check)
+        m.d.comb += captures.eq((req.mode == GenMode.CAPTURES) & ~self.search.in_check)
         m.d.comb += [ctx_read.addr.eq(req.ply), taken_read.addr.eq(req.ply), next_read.addr.eq(req.ply)]
         ctx, nxt = ctx_read.data, next_read.data
         is_legal = req.op == GenOp.LEGAL
@@ -237,14 +244,14 @@ class MoveGenerator(wiring.Component):
         checking = b_job.op == GenOp.LEGAL
         found = Signal()
         m.d.comb += found.eq(attacker.found & b_job.valid_cell)
-        m.d.sync += self.response.valid.eq(attacker_busy)
+        m.d.sync += self.search.response.valid.eq(attacker_busy)
         with m.If(attacker_busy):
             m.d.sync += [
-                self.response.payload.found.eq(found),
-                self.response.payload.move.eq(attacker.move),
-                self.response.payload.key.eq(attacker.key),
-                self.response.payload.piece.eq(attacker.piece),
-                self.response.payload.victim.eq(attacker.victim_code),
+                self.search.response.payload.found.eq(found),
+                self.search.response.payload.move.eq(attacker.move),
+                self.search.response.payload.key.eq(attacker.key),
+                self.search.response.payload.piece.eq(attacker.piece),
+                self.search.response.payload.victim.eq(attacker.victim_code),
             ]
         # After a move: the same slot again with the next promotion piece (capture-only mode:
         # only capture-promotions get more than the queen), else the next slot of the cell.

@@ -2,7 +2,7 @@
 
 from amaranth.lib import data, enum
 
-from ..encoding import MoveWord, PieceType
+from ..encoding import MoveWord, Piece, PieceType
 from .geometry import SLOT_COUNT
 
 __all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context", "NextCell"]
@@ -43,8 +43,8 @@ GenResponse = data.StructLayout({
     "found": 1,                # a move was found (FIRST/NEXT), or the move is legal (LEGAL)
     "move": MoveWord,
     "key": MoveKey,
-    "piece": 4,                # the moving piece's code
-    "victim": 4,               # the captured piece's code (the pawn for en passant), 0 if none
+    "piece": Piece,            # the moving piece
+    "victim": Piece,           # the captured piece (the pawn for en passant), empty if none
 })
 
 #: What a ply remembers between requests besides its 64-bit mask of taken cells: the cell it

@@ -40,27 +40,29 @@ Control fields (``CONTROL``):
   ``update`` applies to the parent's frame as it is popped, its candidate the value being
   returned (this microinstruction's ``result``, or the last one set) negated, and ``cutoff``
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
-  ``table_store`` writes a full-width node's result to the table (bound from its window).
+  ``hash_store`` writes a full-width node's result to the table (bound from its window).
 * ``count`` ONE adds one node (a leaf in perft), LEGAL adds one unless the side that just
   moved left its king attacked; ``clear`` zeroes the counters; ``done`` ends a job.
 """
 
 from amaranth import Cat, Module, Mux, Signal, signed
-from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import MoveWord
-from ..movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
+from ..encoding import MoveWord, Piece
+from ..handshake import Pulse
+from ..movegen.generator import GeneratorInterface
+from ..movegen.layouts import GenMode, GenOp, GenResponse
 from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
-from .hashtable import CHECK_BITS, Bound, TableEntry
-from .maker import MakerCommand, MakerOp
+from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashInterface
+from .maker import MakerInterface, MakerOp
 from .material import PIECE_VALUES
 from .microsequencer import Microsequencer, MicroSpec
-from .repetition import StackEntry
+from .repetition import PathInterface
 from .zobrist import KEY_BITS
 
-__all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "Controller"]
+__all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "JobInterface", "Controller"]
 
 
 class GenIssue(enum.Enum, shape=3):
@@ -73,7 +75,7 @@ class GenIssue(enum.Enum, shape=3):
 
 
 #: A PREFETCH's answer, kept per ply until ``take``.
-Prefetched = data.StructLayout({"found": 1, "move": MoveWord, "piece": 4, "victim": 4})
+Prefetched = data.StructLayout({"found": 1, "move": MoveWord, "piece": Piece, "victim": Piece})
 
 
 class MakerIssue(enum.Enum, shape=2):
@@ -121,12 +123,12 @@ class Result(enum.Enum, shape=3):
     BEST = 1
     CANDIDATE = 2
     DRAW = 3
-    TABLE = 4       # the transposition table's value for the position
+    HASH = 4        # the transposition table's value for the position
 
 
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
-    "take": 1, "enter": 1, "cand": Candidate, "update": 1, "result": Result, "table_store": 1,
+    "take": 1, "enter": 1, "cand": Candidate, "update": 1, "result": Result, "hash_store": 1,
     "count": Count, "clear": 1, "done": 1,
 })
 
@@ -148,7 +150,7 @@ STATUSES = [
                     # root): in a PUSH microinstruction the position pushed, after it as
                     # judged when it was pushed
     "ends_here",    # at_max or repeated: the node searches no child
-    "table_cut",    # the transposition table's entry decides the node (not at the root)
+    "hash_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
     "hash_again",   # the generator's last move is the hash move, already tried
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
@@ -164,37 +166,46 @@ class Job(enum.Enum, shape=1):
 
 
 #: Starting a job: perft to ``depth`` plies, or a search of ``depth`` plies in (alpha, beta).
-StartCommand = data.StructLayout({
-    "valid": 1, "job": Job, "depth": 6, "alpha": signed(16), "beta": signed(16),
+#: A job: perft or a search, its depth, the search's window, and its generation (the host's
+#: count of searches from new roots, stored with every transposition-table entry).
+StartCommand = data.StructLayout({"job": Job, "depth": 6, "alpha": signed(16), "beta": signed(16),
+                                  "generation": GENERATION_BITS})
+
+#: A job's port, from the side that runs it (the controller, and the machine around it): START
+#: (a pulse), a stop request, and the job's progress and result.
+JobInterface = wiring.Signature({
+    "start": In(Pulse(StartCommand)),
+    "stop": In(1),
+    "busy": Out(1),
+    "stopped": Out(1),
+    "count": Out(64),
+    "cycles": Out(64),
+    "score": Out(signed(16)),
+    "best_move": Out(MoveWord),
 })
 
 
 class Controller(wiring.Component):
     """Interface attributes
     --------------------
-    start : In(StartCommand)            begin a job from the position set up
-    stop : In(1)                        end the job early: the search unwinds to the root (no
-                                        node searches a child any more, none stores to the
-                                        transposition table), perft stops counting
-    busy : Out(1)
-    stopped : Out(1)                    the last job was stopped (its results are partial)
-    count, cycles : Out(64)             the last job's nodes (perft: leaves), its length in cycles
-    score : Out(signed(16))             the last search's value, from the side to move's view
-    best_move : Out(MoveWord)           ... and its best move (0 when there is none)
-    gen_request : Out(stream of GenRequest), gen_response : In(valid, payload)
-    king_attacked : In(2), in_check : In(1)   from the generator
-    maker_command : Out(stream of MakerCommand), maker_idle : In(1)
+    job : Out(JobInterface)             ``start``: begin a job from the position set up;
+                                        ``stop``: end it early (the search unwinds to the root:
+                                        no node searches a child any more, none stores to the
+                                        transposition table; perft stops counting); ``busy``;
+                                        ``stopped``: the last job was (its results are
+                                        partial); ``count``, ``cycles``: its nodes (perft:
+                                        leaves) and length; ``score``, ``best_move``: the last
+                                        search's value (side to move's view) and move (0: none)
+    gen : Out(GeneratorInterface)       the move generator
+    maker : Out(MakerInterface)         the move maker
+    path : Out(PathInterface)           the repetition detector
+    hash : Out(HashInterface)          the transposition table (probed at ``key``)
     static : In(signed(16)), static_valid : In(1)   the evaluator's value (White's view)
     material : In(signed(8))            White's material minus Black's
     side : Out(1)                       the side to move (to the generator and the evaluator)
-    side_in : In({valid, side})         set the side to move (while idle)
-    key : In(64), irreversible : In(1)  the Zobrist key (side included); the maker's last MAKE
-    path_push : Out({valid, entry}), path_pop : Out(1)   to the repetition detector
-    path_ready : In(1), repeated : In(1)                 from it
-    table_probe : In(TableEntry), table_hit : In(1)      the transposition table at ``key``
-    table_slot_index : Out(16), table_slot : In(TableEntry)   the entry the node stores to
-    table_store : Out({valid, entry})
-    microcode_write : In({en, address, word})   rewrite a micro-store word (while idle)
+    side_in : In(Pulse(1))              set the side to move (while idle)
+    key : In(64)                        the Zobrist key (side included)
+    microcode_write : In(SPEC.store_write)   rewrite a micro-store word (while idle)
     """
 
     def __init__(self, image, entry, *, max_ply=64, hash_bits=12):
@@ -202,37 +213,18 @@ class Controller(wiring.Component):
         #: The executing microinstruction's address (not a port: for simulations, e.g. profiles).
         self.micro_address = Signal(SPEC.address_bits)
         super().__init__({
-            "start": In(StartCommand),
-            "stop": In(1),
-            "busy": Out(1),
-            "stopped": Out(1),
-            "count": Out(64),
-            "cycles": Out(64),
-            "score": Out(signed(16)),
-            "best_move": Out(Frame["best_move"].shape),
-            "gen_request": Out(stream.Signature(GenRequest)),
-            "gen_response": In(wiring.Signature({"valid": Out(1), "payload": Out(GenResponse)})),
-            "king_attacked": In(2),
-            "in_check": In(1),
-            "maker_command": Out(stream.Signature(MakerCommand)),
-            "maker_idle": In(1),
+            "job": Out(JobInterface),
+            "gen": Out(GeneratorInterface),
+            "maker": Out(MakerInterface),
+            "path": Out(PathInterface),
+            "hash": Out(HashInterface(hash_bits)),
             "static": In(signed(16)),
             "static_valid": In(1),
             "material": In(signed(8)),
             "side": Out(1),
-            "side_in": In(data.StructLayout({"valid": 1, "side": 1})),
+            "side_in": In(Pulse(1)),
             "key": In(KEY_BITS),
-            "irreversible": In(1),
-            "path_push": Out(data.StructLayout({"valid": 1, "entry": StackEntry})),
-            "path_pop": Out(1),
-            "path_ready": In(1),
-            "repeated": In(1),
-            "table_probe": In(TableEntry),
-            "table_hit": In(1),
-            "table_slot_index": Out(16),
-            "table_slot": In(TableEntry),
-            "table_store": Out(data.StructLayout({"valid": 1, "entry": TableEntry})),
-            "microcode_write": In(data.StructLayout({"en": 1, "address": SPEC.address_bits, "word": SPEC.word})),
+            "microcode_write": In(SPEC.store_write),
         })
 
     def elaborate(self, platform):
@@ -241,7 +233,8 @@ class Controller(wiring.Component):
         m.submodules.frames = frames = FrameStack(max_ply=self._max_ply)
         control = seq.control
         frame = frames.current
-        m.d.comb += [seq.write.eq(self.microcode_write), seq.write.en.eq(self.microcode_write.en & ~self.busy)]
+        m.d.comb += [seq.write.payload.eq(self.microcode_write.payload),
+                     seq.write.valid.eq(self.microcode_write.valid & ~self.job.busy)]
 
         ply = Signal(range(self._max_ply))
         depth = Signal(6)               # perft's depth limit
@@ -250,6 +243,7 @@ class Controller(wiring.Component):
         response = Signal(GenResponse)
         answered = Signal()
         root_material = Signal(signed(8))
+        generation = Signal(GENERATION_BITS)
         returned = Signal(signed(16))   # the value the last node returned
 
         # --- values -----------------------------------------------------------------------------
@@ -277,14 +271,14 @@ class Controller(wiring.Component):
         mated = Signal(signed(16))
         m.d.comb += mated.eq(ply - MATE)
         # Mate scores are stored counted from the position, and read back counted from the root.
-        table_value = Signal(signed(16))
-        probed = self.table_probe.value.as_signed()
+        hash_value = Signal(signed(16))
+        probed = self.hash.probe.value.as_signed()
         with m.If(probed > MATE_BOUND):
-            m.d.comb += table_value.eq(probed - ply)
+            m.d.comb += hash_value.eq(probed - ply)
         with m.Elif(probed < -MATE_BOUND):
-            m.d.comb += table_value.eq(probed + ply)
+            m.d.comb += hash_value.eq(probed + ply)
         with m.Else():
-            m.d.comb += table_value.eq(probed)
+            m.d.comb += hash_value.eq(probed)
         stored_value = Signal(signed(16))
         with m.If(frame.best > MATE_BOUND):
             m.d.comb += stored_value.eq(frame.best + ply)
@@ -292,12 +286,12 @@ class Controller(wiring.Component):
             m.d.comb += stored_value.eq(frame.best - ply)
         with m.Else():
             m.d.comb += stored_value.eq(frame.best)
-        probe = self.table_probe
-        table_cut = Signal()
-        m.d.comb += table_cut.eq(self.table_hit & (ply != 0) & (probe.depth >= frame.depth) & (
+        probe = self.hash.probe
+        hash_cut = Signal()
+        m.d.comb += hash_cut.eq(self.hash.hit & (ply != 0) & (probe.depth >= frame.depth) & (
             (probe.bound == Bound.EXACT)
-            | ((probe.bound == Bound.LOWER) & (table_value >= frame.beta))
-            | ((probe.bound == Bound.UPPER) & (table_value <= frame.alpha))))
+            | ((probe.bound == Bound.LOWER) & (hash_value >= frame.beta))
+            | ((probe.bound == Bound.UPPER) & (hash_value <= frame.alpha))))
 
         # --- returning to the parent --------------------------------------------------------------
         # A microinstruction that steps UP and updates returns a node's value to its parent in
@@ -318,8 +312,8 @@ class Controller(wiring.Component):
                 m.d.comb += result_value.eq(candidate)
             with m.Case(Result.DRAW):
                 m.d.comb += result_value.eq(0)
-            with m.Case(Result.TABLE):
-                m.d.comb += result_value.eq(table_value)
+            with m.Case(Result.HASH):
+                m.d.comb += result_value.eq(hash_value)
             with m.Default():
                 m.d.comb += result_value.eq(returned)
         base = Signal(Frame)            # the frame the update changes: the parent's when stepping up
@@ -332,27 +326,27 @@ class Controller(wiring.Component):
         pushing = Signal()
         repeated_at_push = Signal()
         repeated = Signal()
-        m.d.comb += repeated.eq(Mux(pushing, self.repeated, repeated_at_push))
-        with m.If(pushing & self.path_push.valid):
-            m.d.sync += repeated_at_push.eq(self.repeated)
+        m.d.comb += repeated.eq(Mux(pushing, self.path.repeated, repeated_at_push))
+        with m.If(pushing & self.path.push.valid):
+            m.d.sync += repeated_at_push.eq(self.path.repeated)
 
         # --- status for branches --------------------------------------------------------------
         mover_attacked = Signal()
-        m.d.comb += mover_attacked.eq(self.king_attacked.bit_select(~self.side, 1))
+        m.d.comb += mover_attacked.eq(self.gen.king_attacked.bit_select(~self.side, 1))
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
-        with m.If(self.stop & self.busy):
-            m.d.sync += self.stopped.eq(1)
+        with m.If(self.job.stop & self.job.busy):
+            m.d.sync += self.job.stopped.eq(1)
         status = {
-            "start": requested, "search": job == Job.SEARCH, "found": response.found & ~self.stopped,
+            "start": requested, "search": job == Job.SEARCH, "found": response.found & ~self.job.stopped,
             "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": at_root,
-            "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.in_check,
-            "checked": frame.checked, "legal": frame.legal, "at_max": (ply == self._max_ply - 1) | self.stopped,
-            "cutoff": (update_candidate >= base.beta) | self.stopped, "repeated": repeated & (ply != 0),
-            "table_cut": table_cut, "hash_move": frame.hash_move.as_value() != 0,
+            "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.gen.in_check,
+            "checked": frame.checked, "legal": frame.legal, "at_max": (ply == self._max_ply - 1) | self.job.stopped,
+            "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
+            "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
             "hash_again": (frame.hash_move.as_value() != 0)
                           & (response.move.as_value() == frame.hash_move.as_value()),
             "generating": frame.generating,
-            "ends_here": (ply == self._max_ply - 1) | self.stopped | (repeated & (ply != 0)),
+            "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)),
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -364,9 +358,9 @@ class Controller(wiring.Component):
         # --- issuing and waiting --------------------------------------------------------------
         quiescence_request = (job == Job.SEARCH) & (frame.depth == 0)
         waiting = {
-            Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker_idle,
-            Wait.SETTLED: ~self.gen_request.ready | ~self.maker_idle,
-            Wait.EVAL: ~static_valid | ~self.static_valid | ~self.maker_idle,
+            Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker.idle,
+            Wait.SETTLED: ~self.gen.request.ready | ~self.maker.idle,
+            Wait.EVAL: ~static_valid | ~self.static_valid | ~self.maker.idle,
         }
         wait_condition = Signal()
         with m.Switch(control.wait):
@@ -386,47 +380,47 @@ class Controller(wiring.Component):
         gen_offered = Signal()
         maker_offered = Signal()
         m.d.comb += [
-            gen_offered.eq(issuing & self.maker_idle),
-            maker_offered.eq(commanding & ~wait_condition & (~stepping_path | self.path_ready)),
-            self.gen_request.valid.eq(gen_offered & (~commanding | (maker_offered & self.maker_command.ready))),
-            self.maker_command.valid.eq(maker_offered & (~issuing | (gen_offered & self.gen_request.ready))),
+            gen_offered.eq(issuing & self.maker.idle),
+            maker_offered.eq(commanding & ~wait_condition & (~stepping_path | self.path.push.ready)),
+            self.gen.request.valid.eq(gen_offered & (~commanding | (maker_offered & self.maker.command.ready))),
+            self.maker.command.valid.eq(maker_offered & (~issuing | (gen_offered & self.gen.request.ready))),
         ]
         m.d.comb += [
-            self.gen_request.payload.mode.eq(Mux(quiescence_request, GenMode.CAPTURES, GenMode.ALL)),
-            self.gen_request.payload.ply.eq(ply),
-            self.gen_request.payload.move.eq(frame.hash_move),
-            self.maker_command.payload.op.eq(MakerOp.MAKE),
-            self.maker_command.payload.ply.eq(ply),
-            self.maker_command.payload.move.eq(response.move),
-            self.maker_command.payload.piece.eq(response.piece),
-            self.maker_command.payload.victim.eq(response.victim),
+            self.gen.request.payload.mode.eq(Mux(quiescence_request, GenMode.CAPTURES, GenMode.ALL)),
+            self.gen.request.payload.ply.eq(ply),
+            self.gen.request.payload.move.eq(frame.hash_move),
+            self.maker.command.payload.op.eq(MakerOp.MAKE),
+            self.maker.command.payload.ply.eq(ply),
+            self.maker.command.payload.move.eq(response.move),
+            self.maker.command.payload.piece.eq(response.piece),
+            self.maker.command.payload.victim.eq(response.victim),
         ]
         with m.Switch(control.gen):
             with m.Case(GenIssue.NEXT, GenIssue.PREFETCH):
-                m.d.comb += self.gen_request.payload.op.eq(Mux(frame.generating, GenOp.NEXT, GenOp.FIRST))
+                m.d.comb += self.gen.request.payload.op.eq(Mux(frame.generating, GenOp.NEXT, GenOp.FIRST))
             with m.Case(GenIssue.LEGAL):
-                m.d.comb += self.gen_request.payload.op.eq(GenOp.LEGAL)
+                m.d.comb += self.gen.request.payload.op.eq(GenOp.LEGAL)
             with m.Default():
-                m.d.comb += self.gen_request.payload.op.eq(GenOp.FIRST)
+                m.d.comb += self.gen.request.payload.op.eq(GenOp.FIRST)
         with m.If(control.maker == MakerIssue.UNMAKE):
             # The move to unmake was made at the parent's ply: UNMAKE goes with the step UP.
-            m.d.comb += [self.maker_command.payload.op.eq(MakerOp.UNMAKE),
-                         self.maker_command.payload.ply.eq(ply - 1)]
+            m.d.comb += [self.maker.command.payload.op.eq(MakerOp.UNMAKE),
+                         self.maker.command.payload.ply.eq(ply - 1)]
         stall = Signal()
         m.d.comb += stall.eq(wait_condition
-                             | (issuing & ~(self.gen_request.valid & self.gen_request.ready))
-                             | (self.maker_command.valid & ~self.maker_command.ready)
-                             | (stepping_path & ~self.path_ready))
+                             | (issuing & ~(self.gen.request.valid & self.gen.request.ready))
+                             | (self.maker.command.valid & ~self.maker.command.ready)
+                             | (stepping_path & ~self.path.push.ready))
         # The path steps when the microinstruction completes (a PUSH with a wait pushes the
         # key of the position waited for).
         m.d.comb += [
-            self.path_push.valid.eq((control.path == PathStep.PUSH) & ~stall),
-            self.path_push.entry.key.eq(self.key),
-            self.path_push.entry.irreversible.eq(self.irreversible),
-            self.path_pop.eq((control.path == PathStep.POP) & ~stall & ~root_return),
+            self.path.push.valid.eq((control.path == PathStep.PUSH) & ~stall),
+            self.path.push.payload.key.eq(self.key),
+            self.path.push.payload.irreversible.eq(self.maker.irreversible),
+            self.path.pop.eq((control.path == PathStep.POP) & ~stall & ~root_return),
         ]
         m.d.comb += [seq.stall.eq(stall), self.micro_address.eq(seq.address)]
-        m.d.sync += issued.eq(stall & (issued | (self.gen_request.valid & self.gen_request.ready)))
+        m.d.sync += issued.eq(stall & (issued | (self.gen.request.valid & self.gen.request.ready)))
 
         # Responses: to a PREFETCH kept in the ply's slot, to any other request the last
         # response. ``take`` (stepping UP: the parent's slot) makes a slot the last response.
@@ -434,15 +428,15 @@ class Controller(wiring.Component):
         prefetch_write, prefetch_read = prefetched.write_port(), prefetched.read_port(domain="comb")
         prefetching = Signal()          # the request in flight is a PREFETCH
         request_ply = Signal(range(self._max_ply))
-        answer = self.gen_response.payload
-        with m.If(self.gen_response.valid):
+        answer = self.gen.response.payload
+        with m.If(self.gen.response.valid):
             m.d.sync += prefetching.eq(0)
-        with m.If(self.gen_request.valid & self.gen_request.ready):
+        with m.If(self.gen.request.valid & self.gen.request.ready):
             m.d.sync += [answered.eq(0), prefetching.eq(control.gen == GenIssue.PREFETCH), request_ply.eq(ply)]
-        with m.If(self.gen_response.valid & ~prefetching & (request_ply == ply)):
+        with m.If(self.gen.response.valid & ~prefetching & (request_ply == ply)):
             m.d.sync += [response.eq(answer), answered.eq(1)]
         m.d.comb += [
-            prefetch_write.addr.eq(request_ply), prefetch_write.en.eq(self.gen_response.valid & prefetching),
+            prefetch_write.addr.eq(request_ply), prefetch_write.en.eq(self.gen.response.valid & prefetching),
             prefetch_write.data.found.eq(answer.found), prefetch_write.data.move.eq(answer.move),
             prefetch_write.data.piece.eq(answer.piece), prefetch_write.data.victim.eq(answer.victim),
             prefetch_read.addr.eq(Mux(stepping_up, ply - 1, ply)),
@@ -461,14 +455,15 @@ class Controller(wiring.Component):
         with m.Else():
             m.d.comb += bound.eq(Bound.EXACT)
         m.d.comb += [
-            self.table_slot_index.eq(frame.slot),
-            self.table_store.valid.eq(control.table_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)
-                                      & ~self.stopped),
-            self.table_store.entry.check.eq(frame.check),
-            self.table_store.entry.depth.eq(frame.depth),
-            self.table_store.entry.bound.eq(bound),
-            self.table_store.entry.value.eq(stored_value),
-            self.table_store.entry.move.eq(frame.best_move),
+            self.hash.slot_index.eq(frame.slot),
+            self.hash.store.valid.eq(control.hash_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)
+                                      & ~self.job.stopped),
+            self.hash.store.payload.check.eq(frame.check),
+            self.hash.store.payload.generation.eq(generation),
+            self.hash.store.payload.depth.eq(frame.depth),
+            self.hash.store.payload.bound.eq(bound),
+            self.hash.store.payload.value.eq(stored_value),
+            self.hash.store.payload.move.eq(frame.best_move),
         ]
 
         # --- the child's frame, for DOWN ------------------------------------------------------
@@ -477,7 +472,7 @@ class Controller(wiring.Component):
         victim_value = Signal(4)
         promotion_value = Signal(4)
         for piece_type, pawns in enumerate(PIECE_VALUES):
-            with m.If(response.victim[:3] == piece_type):
+            with m.If(response.victim.type.as_value() == piece_type):
                 m.d.comb += victim_value.eq(pawns)
             with m.If(move.promotion.as_value() == piece_type):
                 m.d.comb += promotion_value.eq(pawns)
@@ -496,32 +491,34 @@ class Controller(wiring.Component):
         m.d.comb += frames.ply.eq(ply)
         updated = Signal(Frame)
         m.d.comb += updated.eq(base)
-        with m.If(self.start.valid & ~self.busy):
-            m.d.sync += [requested.eq(1), job.eq(self.start.job), depth.eq(self.start.depth), ply.eq(0),
-                         self.busy.eq(1), self.stopped.eq(0), root_material.eq(self.material)]
+        start = self.job.start.payload
+        with m.If(self.job.start.valid & ~self.job.busy):
+            m.d.sync += [requested.eq(1), job.eq(start.job), depth.eq(start.depth), ply.eq(0),
+                         self.job.busy.eq(1), self.job.stopped.eq(0), root_material.eq(self.material),
+                         generation.eq(start.generation)]
             m.d.comb += [
-                updated.alpha.eq(self.start.alpha), updated.beta.eq(self.start.beta),
-                updated.alpha0.eq(self.start.alpha), updated.depth.eq(self.start.depth),
+                updated.alpha.eq(start.alpha), updated.beta.eq(start.beta),
+                updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
                 updated.move.eq(0), updated.best_move.eq(0),
                 frames.load.eq(1),
             ]
-        with m.If(self.side_in.valid & ~self.busy):
-            m.d.sync += self.side.eq(self.side_in.side)
-        with m.If(self.busy):
-            m.d.sync += self.cycles.eq(self.cycles + 1)
+        with m.If(self.side_in.valid & ~self.job.busy):
+            m.d.sync += self.side.eq(self.side_in.payload)
+        with m.If(self.job.busy):
+            m.d.sync += self.job.cycles.eq(self.job.cycles + 1)
         with m.If(~stall):
             with m.If(control.clear):
-                m.d.sync += [self.count.eq(0), self.cycles.eq(0), requested.eq(0)]
+                m.d.sync += [self.job.count.eq(0), self.job.cycles.eq(0), requested.eq(0)]
             with m.If((control.count == Count.ONE) | ((control.count == Count.LEGAL) & ~mover_attacked)):
-                m.d.sync += self.count.eq(self.count + 1)
+                m.d.sync += self.job.count.eq(self.job.count + 1)
             with m.If(control.done):
-                m.d.sync += [self.busy.eq(0), self.score.eq(returned), self.best_move.eq(frame.best_move)]
+                m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
-                m.d.comb += [updated.checked.eq(self.in_check), updated.legal.eq(0),
+                m.d.comb += [updated.checked.eq(self.gen.in_check), updated.legal.eq(0),
                              updated.best.eq(mated), updated.generating.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
-                             updated.hash_move.eq(Mux(self.table_hit & (frame.depth != 0), probe.move, 0)),
+                             updated.hash_move.eq(Mux(self.hash.hit & (frame.depth != 0), probe.move, 0)),
                              frames.load.eq(1)]
             with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)
                       | (control.gen == GenIssue.PREFETCH)):

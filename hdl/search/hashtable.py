@@ -2,12 +2,15 @@
 
 An entry holds check bits of the Zobrist key (the bits above the index), the depth searched,
 the bound the value is (exact, lower, upper; 0 marks an empty entry), the value (mate scores
-counted from the position, not the root) and the best move. Replacement is depth-preferred:
-a store replaces an empty entry or one searched no deeper.
+counted from the position, not the root), the best move and the search's generation (the host
+counts its searches from new roots, modulo 4). Replacement is depth-preferred within a
+generation: a store replaces an empty entry, one of another generation, or one searched no
+deeper. So the deep entries of a game's earlier searches still answer probes, but give way to
+the current search's stores instead of piling up.
 
 Two read ports: ``probe`` shows the entry at the current key's index (addressed by the key
-the Zobrist unit will have next cycle, so that it shows in the same cycle as the key), ``slot``
-the entry a store will replace (addressed by the node's frame, so that a node returning while
+the Zobrist unit will have next cycle, so that it shows in the same cycle as the key), the
+other the entry a store will replace (addressed by the node's frame, so that a node returning while
 its last UNMAKE is still on the bus needs no settled key, and showing one cycle after its
 address). ``clear`` empties the table, one entry per cycle (``busy``).
 """
@@ -18,12 +21,16 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import VALUE_WIDTH, MoveWord
+from ..handshake import Pulse
 from .zobrist import KEY_BITS
 
-__all__ = ["Bound", "CHECK_BITS", "TableEntry", "TranspositionTable"]
+__all__ = ["Bound", "CHECK_BITS", "GENERATION_BITS", "HashEntry", "HashInterface", "TranspositionTable"]
 
 #: Key bits above the index kept to tell positions sharing an entry apart.
-CHECK_BITS = 16
+CHECK_BITS = 15
+
+#: The bits of a search's generation (an entry of another generation may be replaced).
+GENERATION_BITS = 2
 
 
 class Bound(enum.Enum, shape=2):
@@ -33,25 +40,37 @@ class Bound(enum.Enum, shape=2):
     EXACT = 3
 
 
-TableEntry = data.StructLayout({
+HashEntry = data.StructLayout({
     "check": CHECK_BITS,
     "depth": 6,
     "bound": Bound,
     "value": VALUE_WIDTH,
     "move": MoveWord,
+    "generation": GENERATION_BITS,
 })
+
+
+def HashInterface(index_bits):
+    """The search's port of a table of ``2**index_bits`` entries, from the search's side: the
+    ``probe`` at the position's key and whether it is a ``hit``; the entry a store will go to
+    (``slot_index``, set a cycle before the ``store``)."""
+    return wiring.Signature({
+        "probe": In(HashEntry),
+        "hit": In(1),
+        "slot_index": Out(index_bits),
+        "store": Out(Pulse(HashEntry)),
+    })
 
 
 class TranspositionTable(wiring.Component):
     """Interface attributes
     --------------------
     key_next : In(64)               the key of the position probed, a cycle ahead
-    probe : Out(TableEntry)         the entry at its index, in the next cycle
-    hit : Out(1)                    ... and it is not empty and its check bits are the key's
-    slot_index : In(index_bits)     the entry a store will go to
-    slot : Out(TableEntry)          ... as it is, one cycle after
-    store : In({valid, entry})      write ``entry`` at ``slot_index`` if it is empty or
-                                    ``entry.depth`` >= its depth (``slot`` must be current)
+    search : In(HashInterface)     ``probe``: the entry at its index, in the next cycle;
+                                    ``hit``: ... it is not empty and its check bits are the
+                                    key's; ``store``: written at ``slot_index`` if that entry
+                                    (read a cycle after its index) is empty, of another
+                                    generation, or the store's depth >= its depth
     clear : In(1), busy : Out(1)    empty every entry
     """
 
@@ -61,11 +80,7 @@ class TranspositionTable(wiring.Component):
         self._index_bits = index_bits
         super().__init__({
             "key_next": In(KEY_BITS),
-            "probe": Out(TableEntry),
-            "hit": Out(1),
-            "slot_index": In(index_bits),
-            "slot": Out(TableEntry),
-            "store": In(data.StructLayout({"valid": 1, "entry": TableEntry})),
+            "search": In(HashInterface(index_bits)),
             "clear": In(1),
             "busy": Out(1),
         })
@@ -77,19 +92,21 @@ class TranspositionTable(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         bits = self._index_bits
-        m.submodules.entries = entries = Memory(shape=TableEntry.size, depth=1 << bits, init=[])
+        m.submodules.entries = entries = Memory(shape=HashEntry.size, depth=1 << bits, init=[])
         write = entries.write_port()
         probe_read = entries.read_port(transparent_for=(write,))
         slot_read = entries.read_port(transparent_for=(write,))
 
+        port = self.search
+        slot = Signal(HashEntry)               # the entry at slot_index, as it is
         check = Signal(CHECK_BITS)
         m.d.sync += check.eq(self.key_next[bits:bits + CHECK_BITS])
         m.d.comb += [
             probe_read.addr.eq(self.key_next[:bits]),
-            self.probe.eq(probe_read.data),
-            self.hit.eq((self.probe.bound != Bound.EMPTY) & (self.probe.check == check)),
-            slot_read.addr.eq(self.slot_index),
-            self.slot.eq(slot_read.data),
+            port.probe.eq(probe_read.data),
+            port.hit.eq((port.probe.bound != Bound.EMPTY) & (port.probe.check == check)),
+            slot_read.addr.eq(port.slot_index),
+            slot.eq(slot_read.data),
         ]
 
         sweep = Signal(bits)
@@ -101,7 +118,9 @@ class TranspositionTable(wiring.Component):
             with m.If(sweep == (1 << bits) - 1):
                 m.d.sync += self.busy.eq(0)
         with m.Else():
-            replace = (self.slot.bound == Bound.EMPTY) | (self.store.entry.depth >= self.slot.depth)
-            m.d.comb += [write.addr.eq(self.slot_index), write.data.eq(self.store.entry),
-                         write.en.eq(self.store.valid & replace)]
+            stored = port.store.payload
+            replace = ((slot.bound == Bound.EMPTY) | (slot.generation != stored.generation)
+                       | (stored.depth >= slot.depth))
+            m.d.comb += [write.addr.eq(port.slot_index), write.data.eq(port.store.payload),
+                         write.en.eq(port.store.valid & replace)]
         return m

@@ -19,9 +19,9 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import MARKER, Halfmove, HalfmoveOp, MoveWord, PieceType
+from ..encoding import MARKER, Colour, Halfmove, HalfmoveOp, MoveWord, Piece, PieceType
 
-__all__ = ["MakerOp", "MakerCommand", "MoveMaker"]
+__all__ = ["MakerOp", "MakerCommand", "MakerInterface", "MoveMaker"]
 
 
 class MakerOp(enum.Enum, shape=1):
@@ -33,13 +33,13 @@ MakerCommand = data.StructLayout({
     "op": MakerOp,
     "ply": 6,
     "move": MoveWord,       # MAKE only, as are piece and victim
-    "piece": 4,
-    "victim": 4,
+    "piece": Piece,
+    "victim": Piece,        # empty if none
 })
 
 #: What UNMAKE needs of a ply: the move and the markers its MAKE took away.
 UndoRecord = data.StructLayout({
-    "move": MoveWord, "piece": 4, "victim": 4,
+    "move": MoveWord, "piece": Piece, "victim": Piece,
     "lost_castling": 4,     # a1, h1, a8, h8
     "lost_en_passant": 1,
     "en_passant_square": 6,
@@ -49,35 +49,41 @@ _CASTLING_HOMES = (0, 7, 56, 63)
 _SLOTS = 11     # lost a1, h1, e.p., a8, h8; victim; mover; rook away; arrival; rook placed; new e.p.
 
 
+#: What the search asks of the maker, from the asking side: MAKE and UNMAKE commands; the
+#: maker is ``idle`` when it has played the last one, and says whether the last MAKE was
+#: ``irreversible`` (a capture, a pawn move, a castling right lost).
+MakerInterface = wiring.Signature({
+    "command": Out(stream.Signature(MakerCommand)),
+    "idle": In(1),
+    "irreversible": In(1),
+})
+
+
 class MoveMaker(wiring.Component):
     """Interface attributes
     --------------------
-    command : In(stream of MakerCommand)
+    search : In(MakerInterface)     commands; idle; irreversible
     markers : In(64)                the marker plane before the MAKE (ignored by UNMAKE)
     halfmove : Out(stream of Halfmove)
-    idle : Out(1)
-    irreversible : Out(1)           of the last MAKE
     """
 
     def __init__(self, *, max_ply=64):
         self._max_ply = max_ply
         super().__init__({
-            "command": In(stream.Signature(MakerCommand)),
+            "search": In(MakerInterface),
             "markers": In(64),
             "halfmove": Out(stream.Signature(Halfmove)),
-            "idle": Out(1),
-            "irreversible": Out(1),
         })
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.undo = undo = Memory(shape=UndoRecord, depth=self._max_ply, init=[])
         save, load = undo.write_port(), undo.read_port()
-        command = self.command.payload
+        command = self.search.command.payload
 
         # --- MAKE: the undo record, from the command and the marker plane ----------------------
         move = command.move
-        king_move = (command.piece[:3] == PieceType.KING.value) & ((move.from_sq == 4) | (move.from_sq == 60))
+        king_move = (command.piece.type == PieceType.KING) & ((move.from_sq == 4) | (move.from_sq == 60))
         record = Signal(UndoRecord)
         lost_castling = []
         for home in _CASTLING_HOMES:
@@ -94,7 +100,7 @@ class MoveMaker(wiring.Component):
             with m.If(self.markers[square]):
                 m.d.comb += record.en_passant_square.eq(square)
 
-        taken = self.command.valid & self.command.ready
+        taken = self.search.command.valid & self.search.command.ready
         is_make = command.op == MakerOp.MAKE
         m.d.comb += [save.addr.eq(command.ply), save.data.eq(record), save.en.eq(taken & is_make),
                      load.addr.eq(command.ply)]
@@ -108,7 +114,8 @@ class MoveMaker(wiring.Component):
         m.d.sync += first.eq(taken)
         with m.If(taken & is_make):
             m.d.sync += held.eq(record)
-            m.d.sync += self.irreversible.eq((record.victim != 0) | (command.piece[:3] == PieceType.PAWN.value)
+            m.d.sync += self.search.irreversible.eq((record.victim.type != PieceType.EMPTY)
+                                             | (command.piece.type == PieceType.PAWN)
                                              | (record.lost_castling != 0))
         with m.If(first & undoing):
             m.d.sync += held.eq(load.data)
@@ -126,7 +133,7 @@ class MoveMaker(wiring.Component):
         playing = Signal()
         mask = Signal(_SLOTS)
         m.d.comb += mask.eq(Mux(first, enabled, remaining))
-        m.d.comb += [self.idle.eq(~playing & ~first), self.command.ready.eq(self.idle)]
+        m.d.comb += [self.search.idle.eq(~playing & ~first), self.search.command.ready.eq(self.search.idle)]
 
         choice = Signal(range(_SLOTS))
         with m.If(undoing):
@@ -162,7 +169,7 @@ class MoveMaker(wiring.Component):
     def _slots(m, record):
         """The eleven possible halfmoves of a move, in MAKE order: ``(enable, Halfmove)``."""
         move, flags = record.move, record.move.flags
-        colour = record.piece[3]
+        colour = record.piece.colour
         slots = []
 
         def slot(name, enable, op, square, piece):
@@ -178,15 +185,18 @@ class MoveMaker(wiring.Component):
         slot("lost_ep", record.lost_en_passant, remove, record.en_passant_square, MARKER)
         slot("lost_a8", lost[2], remove, 56, MARKER)
         slot("lost_h8", lost[3], remove, 63, MARKER)
-        victim_square = Mux(flags.en_passant, Mux(colour, move.to_sq + 8, move.to_sq - 8), move.to_sq)
-        slot("victim", record.victim != 0, remove, victim_square, record.victim)
+        victim_square = Mux(flags.en_passant, Mux(colour == Colour.BLACK, move.to_sq + 8, move.to_sq - 8), move.to_sq)
+        slot("victim", record.victim.type != PieceType.EMPTY, remove, victim_square, record.victim)
         slot("mover", 1, remove, move.from_sq, record.piece)
         kingside = move.to_sq[:3] == 6
         rank = move.to_sq & 0b111000
-        rook = Cat(Const(PieceType.ROOK.value, 3), colour)
+        rook = Signal(Piece)
+        promoted = Signal(Piece)
+        m.d.comb += [rook.type.eq(PieceType.ROOK), rook.colour.eq(colour),
+                     promoted.type.eq(move.promotion), promoted.colour.eq(colour)]
         slot("rook_away", flags.castle, remove, rank | Mux(kingside, 7, 0), rook)
         promotion = move.promotion.as_value()
-        arriving = Mux(promotion != 0, Cat(promotion, colour), record.piece)
+        arriving = Mux(promotion != 0, promoted, record.piece)
         slot("arrival", 1, place, move.to_sq, arriving)
         slot("rook_placed", flags.castle, place, rank | Mux(kingside, 5, 3), rook)
         slot("new_ep", flags.double_push, place, (move.from_sq + move.to_sq) >> 1, MARKER)

@@ -82,8 +82,8 @@ def search(p):
     p.label("ending")       # a child at the deepest ply, or repeating a position
     p.op(branch=["repeated"], targets=["horizon", "draw"])
     p.label("probe")        # a full-width node: the transposition table may decide it, or
-    p.op(branch=["table_cut", "hash_move"],                 # give a move to try first
-         targets=["first", "table_return", "hash", "table_return"])
+    p.op(branch=["hash_cut", "hash_move"],                 # give a move to try first
+         targets=["first", "hash_return", "hash", "hash_return"])
     p.label("hash")
     p.op(gen="LEGAL")
     p.op(wait="GEN", branch=["found"], targets=["first", "make_hash"])
@@ -126,10 +126,10 @@ def search(p):
     p.op(result="DRAW", **ascend)
     p.label("horizon")
     p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", **ascend)
-    p.label("table_return")
-    p.op(result="TABLE", **ascend)
+    p.label("hash_return")
+    p.op(result="HASH", **ascend)
     p.label("return_best")  # (a full-width node stores its result in the transposition table)
-    p.op(result="BEST", table_store=1, **ascend)
+    p.op(result="BEST", hash_store=1, **ascend)
     p.label("finish")
     # the root's last UNMAKE may still be on the bus: the job ends on a settled board
     p.op(wait="SETTLED", done=1, goto="idle")

@@ -19,6 +19,8 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 from amaranth.utils import ceil_log2
 
+from ..handshake import Pulse
+
 __all__ = ["SeqOp", "MicroSpec", "Microsequencer", "MicroStoreLoader", "microcode_entries", "PART_STRIDE"]
 
 #: How many status signals a branch can OR in (16-way at most).
@@ -52,6 +54,8 @@ class MicroSpec:
             "cond": data.ArrayLayout(self.select_bits, BRANCH_BITS),
         })
         self.word = data.StructLayout({"seq": self.sequencing, "control": self.control})
+        #: One word of the micro-store rewritten, from the writer's side.
+        self.store_write = Pulse(data.StructLayout({"address": address_bits, "word": self.word}))
 
     @property
     def depth(self):
@@ -74,7 +78,7 @@ class Microsequencer(wiring.Component):
     start : In(1)                   go to ``entry`` (the stack is emptied)
     entry : In(address_bits)
     stall : In(1)                   execute the current word again
-    write : In({en, address, word}) rewrite one word of the micro-store
+    write : In(spec.store_write)    rewrite one word of the micro-store
     control : Out(spec.control)     the control fields of the word executing
     address : Out(address_bits)     its address
     stack_error : Out(1)            sticky: a CALL overflowed or a RETURN underflowed the stack
@@ -92,7 +96,7 @@ class Microsequencer(wiring.Component):
             "start": In(1),
             "entry": In(spec.address_bits),
             "stall": In(1),
-            "write": In(data.StructLayout({"en": 1, "address": spec.address_bits, "word": spec.word})),
+            "write": In(spec.store_write),
             "control": Out(spec.control),
             "address": Out(spec.address_bits),
             "stack_error": Out(1),
@@ -109,8 +113,8 @@ class Microsequencer(wiring.Component):
         m.submodules.store = store = Memory(shape=spec.word.size, depth=spec.depth, init=self._image)
         write = store.write_port()
         read = store.read_port(transparent_for=(write,))
-        m.d.comb += [write.en.eq(self.write.en), write.addr.eq(self.write.address),
-                     write.data.eq(self.write.word)]
+        m.d.comb += [write.en.eq(self.write.valid), write.addr.eq(self.write.payload.address),
+                     write.data.eq(self.write.payload.word)]
 
         word = spec.word(read.data)
         seq = word.seq
@@ -176,8 +180,8 @@ class MicroStoreLoader(wiring.Component):
 
     Interface attributes
     --------------------
-    write : In({valid, index, data})   a download write addressed to the micro-store
-    store : Out({en, address, word})   to ``Microsequencer.write``
+    write : In(Pulse({index, data}))   a download write addressed to the micro-store
+    store : Out(spec.store_write)      to ``Microsequencer.write``
     """
 
     def __init__(self, spec, data_bits=24):
@@ -186,8 +190,8 @@ class MicroStoreLoader(wiring.Component):
         if self._parts > PART_STRIDE:
             raise ValueError(f"a {spec.word.size}-bit microinstruction needs more than {PART_STRIDE} parts")
         super().__init__({
-            "write": In(data.StructLayout({"valid": 1, "index": 16, "data": data_bits})),
-            "store": Out(data.StructLayout({"en": 1, "address": spec.address_bits, "word": spec.word})),
+            "write": In(Pulse(data.StructLayout({"index": 16, "data": data_bits}))),
+            "store": Out(spec.store_write),
         })
 
     @property
@@ -198,19 +202,19 @@ class MicroStoreLoader(wiring.Component):
         m = Module()
         bits, parts = self._data_bits, self._parts
         staged = Signal(parts * bits)
-        part = self.write.index[:2]
+        part = self.write.payload.index[:2]
         assembled = Signal(parts * bits)
         m.d.comb += assembled.eq(staged)
         with m.Switch(part):
             for p in range(parts):
                 with m.Case(p):
-                    m.d.comb += assembled.word_select(p, bits).eq(self.write.data)
+                    m.d.comb += assembled.word_select(p, bits).eq(self.write.payload.data)
         with m.If(self.write.valid):
             m.d.sync += staged.eq(assembled)
         m.d.comb += [
-            self.store.en.eq(self.write.valid & (part == parts - 1)),
-            self.store.address.eq(self.write.index[2:]),
-            self.store.word.eq(assembled[:self._spec.word.size]),
+            self.store.valid.eq(self.write.valid & (part == parts - 1)),
+            self.store.payload.address.eq(self.write.payload.index[2:]),
+            self.store.payload.word.eq(assembled[:self._spec.word.size]),
         ]
         return m
 

@@ -16,27 +16,36 @@ two cycles or more anyway.
 """
 
 from amaranth import Cat, Module, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .zobrist import KEY_BITS
 
-__all__ = ["RepetitionDetector", "StackEntry"]
+__all__ = ["RepetitionDetector", "StackEntry", "PathInterface"]
 
 #: What the detector remembers of a position.
 StackEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 1})
+
+#: The path of positions to the detector, from the side that walks it: ``push`` a position
+#: reached (a stream: the detector takes one every second cycle), ``pop`` the top one (taken
+#: when ``push.ready``), and whether the position offered at ``push`` is ``repeated``.
+PathInterface = wiring.Signature({
+    "push": Out(stream.Signature(StackEntry)),
+    "pop": Out(1),
+    "repeated": In(1),
+})
 
 
 class RepetitionDetector(wiring.Component):
     """Interface attributes
     --------------------
-    push : In({valid, entry})   a position reached by a move (or from the game's history)
-    pop : In(1)                 the top position is left (its move unmade)
+    path : In(PathInterface)    ``push``: a position reached by a move (or from the game's
+                                history); ``pop``: the top position is left (its move
+                                unmade), taken with ``push.ready``; ``repeated``: the entry
+                                offered at ``push`` repeats a position within the window
+                                (whether or not ``push.valid``)
     clear : In(1)               empty the stack
-    ready : Out(1)              a push or pop this cycle is taken
-    repeated : Out(1)           the entry offered at ``push`` repeats a position within the
-                                window (whether or not ``push.valid``)
     depth : Out               entries on the stack
     """
 
@@ -47,11 +56,8 @@ class RepetitionDetector(wiring.Component):
             raise ValueError(f"a capacity of {capacity} entries cannot hold a {window}-ply window")
         self._window, self._capacity = window, capacity
         super().__init__({
-            "push": In(data.StructLayout({"valid": 1, "entry": StackEntry})),
-            "pop": In(1),
+            "path": In(PathInterface),
             "clear": In(1),
-            "ready": Out(1),
-            "repeated": Out(1),
             "depth": Out(range(capacity + 1)),
         })
 
@@ -64,20 +70,20 @@ class RepetitionDetector(wiring.Component):
         write, read = stack.write_port(), stack.read_port()
 
         busy = Signal()                         # a push or pop was taken last cycle
-        m.d.comb += self.ready.eq(~busy)
-        push = self.push.valid & self.ready & (self.depth < self._capacity)
-        pop = self.pop & self.ready & (self.depth != 0)
+        m.d.comb += self.path.push.ready.eq(~busy)
+        push = self.path.push.valid & self.path.push.ready & (self.depth < self._capacity)
+        pop = self.path.pop & self.path.push.ready & (self.depth != 0)
         m.d.sync += busy.eq(push | pop)
 
         # The entry just below the window, for a pop to refill the bottom slot.
         m.d.comb += [read.addr.eq(self.depth - (w + 2)),
-                     write.addr.eq(self.depth), write.data.eq(self.push.entry), write.en.eq(push)]
+                     write.addr.eq(self.depth), write.data.eq(self.path.push.payload), write.en.eq(push)]
         below_exists = self.depth >= w + 2
 
         with m.If(self.clear):
             m.d.sync += [self.depth.eq(0), valid.eq(0)]
         with m.Elif(push):
-            m.d.sync += [self.depth.eq(self.depth + 1), slots[0].eq(self.push.entry),
+            m.d.sync += [self.depth.eq(self.depth + 1), slots[0].eq(self.path.push.payload),
                          valid.eq(valid << 1 | 1)]
             m.d.sync += [slots[i].eq(slots[i - 1]) for i in range(1, w + 1)]
         with m.Elif(pop):
@@ -89,11 +95,11 @@ class RepetitionDetector(wiring.Component):
         # top, and slot j-1 would be slot j. Plies back k (even) are comparable when none of
         # the moves reaching the newer positions (the offered one and slots 0..k-2) was
         # irreversible.
-        entry = self.push.entry
+        entry = self.path.push.payload
         reversible = Signal(w + 1)              # reversible[k]: those moves, k plies back
         m.d.comb += [reversible[0].eq(1), reversible[1].eq(~entry.irreversible)]
         for k in range(2, w + 1):
             m.d.comb += reversible[k].eq(reversible[k - 1] & ~slots[k - 2].irreversible)
         matches = [valid[k - 1] & reversible[k] & (slots[k - 1].key == entry.key) for k in range(2, w + 1, 2)]
-        m.d.comb += self.repeated.eq(Cat(*matches).any())
+        m.d.comb += self.path.repeated.eq(Cat(*matches).any())
         return m

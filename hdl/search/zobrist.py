@@ -14,7 +14,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import Halfmove, PieceType
+from ..encoding import MARKER, PIECE_FIELDS, Halfmove, PieceType
 
 __all__ = ["ZobristUnit", "ComputedZobristUnit", "piece_square_key", "SIDE_KEY", "KEY_BITS"]
 
@@ -48,10 +48,11 @@ SIDE_KEY = _KEYS[-1]
 def piece_square_key(piece, square):
     """The key of a 4-bit piece code (a marker is code 7, its colour bit ignored) on a square;
     0 for the empty square."""
-    if piece & 7 == PieceType.EMPTY.value:
+    piece_type, _ = PIECE_FIELDS[piece]
+    if piece_type == PieceType.EMPTY.value:
         return 0
-    if piece & 7 == PieceType.MARKER.value:
-        piece = PieceType.MARKER.value
+    if piece_type == PieceType.MARKER.value:
+        piece = MARKER
     return _KEYS[piece << 6 | square]
 
 

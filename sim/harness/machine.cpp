@@ -15,8 +15,8 @@
 //   key                   the Zobrist key of the position on the board: "<key>"
 //   eval                  the evaluator's value of the position, White's view, once settled: "<value> <cycles>"
 //   perft <depth>         hardware perft: "<leaves> <cycles>"
-//   search <depth> <alpha> <beta>     alpha-beta search: "<nodes> <cycles> <score> <best move word>"
-//   trace <depth> <alpha> <beta>      the same, after a line "node <key>" per node as it is entered
+//   search <depth> <alpha> <beta> <generation>   alpha-beta search: "<nodes> <cycles> <score> <best move word>"
+//   trace <depth> <alpha> <beta> <generation>    the same, after a line "node <key>" per node as it is entered
 //   quit
 #include <cstdint>
 #include <cstdio>
@@ -32,30 +32,26 @@ static uint64_t cycles = 0;
 static void tick() { tick(top, cycles); }
 static void transfer(CData &valid, const CData &ready) { transfer(top, cycles, valid, ready); }
 
-// The history port is wider than 64 bits: {valid, entry {key, irreversible}} as 32-bit words.
+// The history stream's payload (a StackEntry) is wider than 64 bits: three 32-bit words.
 static void push_history(uint64_t key, uint64_t irreversible) {
-    unsigned __int128 word = ((unsigned __int128)1 << HISTORY_VALID_OFFSET)
-                           | ((unsigned __int128)key << HISTORY_ENTRY_KEY_OFFSET)
-                           | ((unsigned __int128)irreversible << HISTORY_ENTRY_IRREVERSIBLE_OFFSET);
-    top->eval();
-    while (!top->history_ready) tick();
-    for (int i = 0; i < 3; i++) top->history[i] = (uint32_t)(word >> (32 * i));
-    tick();
-    for (int i = 0; i < 3; i++) top->history[i] = 0;
-    top->eval();
+    unsigned __int128 word = ((unsigned __int128)key << STACKENTRY_KEY_OFFSET)
+                           | ((unsigned __int128)irreversible << STACKENTRY_IRREVERSIBLE_OFFSET);
+    for (int i = 0; i < 3; i++) top->history___05Fpayload[i] = (uint32_t)(word >> (32 * i));
+    transfer(top->history___05Fvalid, top->history___05Fready);
 }
 
 // Start a job and clock until it is done; with ``trace``, print the Zobrist key of each node
 // as it is counted ("node <key>").
 static void run(uint64_t command, bool trace = false) {
-    top->start = command | put(1, STARTCOMMAND_VALID_OFFSET);
+    top->job___05Fstart___05Fpayload = command;
+    top->job___05Fstart___05Fvalid = 1;
     tick();
-    top->start = 0; top->eval();
+    top->job___05Fstart___05Fvalid = 0; top->eval();
     uint64_t counted = 0;
-    while (top->busy) {
+    while (top->job___05Fbusy) {
         tick();
-        if (trace && top->count != counted) {
-            counted = top->count;
+        if (trace && top->job___05Fcount != counted) {
+            counted = top->job___05Fcount;
             std::printf("node %llu\n", (unsigned long long)top->key);
         }
     }
@@ -70,9 +66,9 @@ int main(int argc, char **argv) {
     Verilated::commandArgs(argc, argv);
     top = new Vmachine;
     top->clk = 0; top->rst = 0;
-    top->setup___05Fvalid = 0; top->side_in = 0; top->start = 0;
+    top->setup___05Fvalid = 0; top->side_in___05Fvalid = 0; top->job___05Fstart___05Fvalid = 0;
     top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0; top->history_clear = 0; top->hash_clear = 0;
-    for (int i = 0; i < 3; i++) top->history[i] = 0;
+    top->history___05Fvalid = 0;
     reset();
     serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
@@ -82,9 +78,10 @@ int main(int argc, char **argv) {
         }
         else if (cmd == "side") {
             int s; in >> s;
-            top->side_in = (s << SIDEIN_SIDE_OFFSET) | (1 << SIDEIN_VALID_OFFSET);
+            top->side_in___05Fpayload = s;
+            top->side_in___05Fvalid = 1;
             tick();
-            top->side_in = 0; top->eval();
+            top->side_in___05Fvalid = 0; top->eval();
         }
         else if (cmd == "W") { table_writes(top, cycles, in); }
         else if (cmd == "crc") { table_checksum(top, cycles, in); }
@@ -100,10 +97,10 @@ int main(int argc, char **argv) {
             for (int i = 0; i < 3; i++) tick();     // the key settles, the entry is read
             uint64_t e = top->hash_probe;
             std::printf("%d %llu %llu %d %llu\n", (int)top->hash_hit,
-                        (unsigned long long)field(e, TABLEENTRY_DEPTH_OFFSET, TABLEENTRY_DEPTH_WIDTH),
-                        (unsigned long long)field(e, TABLEENTRY_BOUND_OFFSET, TABLEENTRY_BOUND_WIDTH),
-                        (int)(int16_t)field(e, TABLEENTRY_VALUE_OFFSET, TABLEENTRY_VALUE_WIDTH),
-                        (unsigned long long)field(e, TABLEENTRY_MOVE_OFFSET, TABLEENTRY_MOVE_WIDTH));
+                        (unsigned long long)field(e, HASHENTRY_DEPTH_OFFSET, HASHENTRY_DEPTH_WIDTH),
+                        (unsigned long long)field(e, HASHENTRY_BOUND_OFFSET, HASHENTRY_BOUND_WIDTH),
+                        (int)(int16_t)field(e, HASHENTRY_VALUE_OFFSET, HASHENTRY_VALUE_WIDTH),
+                        (unsigned long long)field(e, HASHENTRY_MOVE_OFFSET, HASHENTRY_MOVE_WIDTH));
             std::fflush(stdout);
         }
         else if (cmd == "key") {
@@ -124,16 +121,18 @@ int main(int argc, char **argv) {
         else if (cmd == "perft") {
             uint64_t depth; in >> depth;
             run(put(JOB_PERFT, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET));
-            std::printf("%llu %llu\n", (unsigned long long)top->count, (unsigned long long)top->cycles);
+            std::printf("%llu %llu\n", (unsigned long long)top->job___05Fcount,
+                        (unsigned long long)top->job___05Fcycles);
             std::fflush(stdout);
         }
         else if (cmd == "search" || cmd == "trace") {
-            int64_t depth, alpha, beta; in >> depth >> alpha >> beta;
+            int64_t depth, alpha, beta, generation; in >> depth >> alpha >> beta >> generation;
             run(put(JOB_SEARCH, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET)
-                | put(alpha & 0xFFFF, STARTCOMMAND_ALPHA_OFFSET) | put(beta & 0xFFFF, STARTCOMMAND_BETA_OFFSET),
-                cmd == "trace");
-            std::printf("%llu %llu %d %llu\n", (unsigned long long)top->count, (unsigned long long)top->cycles,
-                        (int)(int16_t)top->score, (unsigned long long)top->best_move);
+                | put(alpha & 0xFFFF, STARTCOMMAND_ALPHA_OFFSET) | put(beta & 0xFFFF, STARTCOMMAND_BETA_OFFSET)
+                | put(generation, STARTCOMMAND_GENERATION_OFFSET), cmd == "trace");
+            std::printf("%llu %llu %d %llu\n", (unsigned long long)top->job___05Fcount,
+                        (unsigned long long)top->job___05Fcycles, (int)(int16_t)top->job___05Fscore,
+                        (unsigned long long)top->job___05Fbest_move);
             std::fflush(stdout);
         }
         else return false;

@@ -56,17 +56,17 @@ static void set_side(int side) { top->side = side; top->eval(); }
 // Clock until the generator takes requests again: board and side have reached every output.
 static void settle() {
     top->eval();
-    while (!top->request___05Fready) { tick(); top->eval(); }
+    while (!top->search___05Frequest___05Fready) { tick(); top->eval(); }
 }
 
 struct Response { int found; uint64_t move, key; int piece, victim; uint64_t cycles; };
 
 static Response request(uint64_t bits) {
     uint64_t start = cycles;
-    top->request___05Fpayload = bits;
-    transfer(top->request___05Fvalid, top->request___05Fready);
-    while (!top->response___05Fvalid) { tick(); }
-    uint64_t r = top->response___05Fpayload;
+    top->search___05Frequest___05Fpayload = bits;
+    transfer(top->search___05Frequest___05Fvalid, top->search___05Frequest___05Fready);
+    while (!top->search___05Fresponse___05Fvalid) { tick(); }
+    uint64_t r = top->search___05Fresponse___05Fpayload;
     Response out;
     out.found = field(r, GENRESPONSE_FOUND_OFFSET, GENRESPONSE_FOUND_WIDTH);
     out.move = field(r, GENRESPONSE_MOVE_OFFSET, GENRESPONSE_MOVE_WIDTH);
@@ -90,16 +90,23 @@ static void print_response(const Response &r) {
 // --- make/unmake: the halfmoves of a move, from the move word and the board -------------------
 struct Half { int op, square, piece; };
 
-static const int MARKER_CODE = 7, PAWN = 1, ROOK = 4, KING = 6;
+// Piece codes through the generated Piece layout and PieceType enumeration (hdl/encoding.py).
+static inline int piece_type(int code) { return (int)field(code, PIECE_TYPE_OFFSET, PIECE_TYPE_WIDTH); }
+static inline int piece_colour(int code) { return (int)field(code, PIECE_COLOUR_OFFSET, PIECE_COLOUR_WIDTH); }
+static constexpr int piece_code(int type, int colour) {
+    return (type << PIECE_TYPE_OFFSET) | (colour << PIECE_COLOUR_OFFSET);
+}
+static const int MARKER_CODE = piece_code(PIECETYPE_MARKER, COLOUR_WHITE);
 
 static std::vector<Half> make_halfmoves(const Response &r) {
     uint64_t mv = r.move;
-    int from = field(mv, MOVEWORD_FROM_SQ_OFFSET, 6), to = field(mv, MOVEWORD_TO_SQ_OFFSET, 6);
-    int promotion = field(mv, MOVEWORD_PROMOTION_OFFSET, 3);
-    int ep = field(mv, MOVEWORD_FLAGS_EN_PASSANT_OFFSET, 1);
-    int castle = field(mv, MOVEWORD_FLAGS_CASTLE_OFFSET, 1);
-    int dbl = field(mv, MOVEWORD_FLAGS_DOUBLE_PUSH_OFFSET, 1);
-    int colour = r.piece >> 3;
+    int from = field(mv, MOVEWORD_FROM_SQ_OFFSET, MOVEWORD_FROM_SQ_WIDTH);
+    int to = field(mv, MOVEWORD_TO_SQ_OFFSET, MOVEWORD_TO_SQ_WIDTH);
+    int promotion = field(mv, MOVEWORD_PROMOTION_OFFSET, MOVEWORD_PROMOTION_WIDTH);
+    int ep = field(mv, MOVEWORD_FLAGS_EN_PASSANT_OFFSET, MOVEWORD_FLAGS_EN_PASSANT_WIDTH);
+    int castle = field(mv, MOVEWORD_FLAGS_CASTLE_OFFSET, MOVEWORD_FLAGS_CASTLE_WIDTH);
+    int dbl = field(mv, MOVEWORD_FLAGS_DOUBLE_PUSH_OFFSET, MOVEWORD_FLAGS_DOUBLE_PUSH_WIDTH);
+    int colour = piece_colour(r.piece);
     uint64_t markers = plane(top->board, 4);
     std::vector<Half> out;
     // markers lost: the en-passant target (ranks 3 and 6), rights of a moved king or rook,
@@ -107,11 +114,12 @@ static std::vector<Half> make_halfmoves(const Response &r) {
     uint64_t lost = markers & 0x0000FF0000FF0000ull;
     const int homes[4] = {0, 7, 56, 63};
     for (int h : homes) {
-        bool side_king = (r.piece & 7) == KING && (h >> 3) == (from >> 3) && (from == 4 || from == 60);
+        bool side_king = piece_type(r.piece) == PIECETYPE_KING && (h >> 3) == (from >> 3)
+                         && (from == 4 || from == 60);
         if (((markers >> h) & 1) && (from == h || to == h || side_king)) lost |= 1ull << h;
     }
     for (int s = 0; s < 64; s++) if ((lost >> s) & 1) out.push_back({0, s, MARKER_CODE});
-    if (ep) out.push_back({0, to + (colour ? 8 : -8), r.victim});
+    if (ep) out.push_back({0, to + (colour == COLOUR_BLACK ? 8 : -8), r.victim});
     else if (r.victim) out.push_back({0, to, r.victim});
     out.push_back({0, from, r.piece});
     int rook_from = -1, rook_to = -1;
@@ -119,10 +127,10 @@ static std::vector<Half> make_halfmoves(const Response &r) {
         bool kingside = (to & 7) == 6;
         rook_from = (to & 56) | (kingside ? 7 : 0);
         rook_to = (to & 56) | (kingside ? 5 : 3);
-        out.push_back({0, rook_from, ROOK | (colour << 3)});
+        out.push_back({0, rook_from, piece_code(PIECETYPE_ROOK, colour)});
     }
-    out.push_back({1, to, promotion ? (promotion | (colour << 3)) : r.piece});
-    if (castle) out.push_back({1, rook_to, ROOK | (colour << 3)});
+    out.push_back({1, to, promotion ? piece_code(promotion, colour) : r.piece});
+    if (castle) out.push_back({1, rook_to, piece_code(PIECETYPE_ROOK, colour)});
     if (dbl) out.push_back({1, (from + to) / 2, MARKER_CODE});
     return out;
 }
@@ -144,7 +152,7 @@ static uint64_t perft(int depth, int ply, int side) {
         apply_halfmoves(hs, false);
         set_side(side ^ 1);
         settle();  // before reading the king-attacked flag
-        bool illegal = (top->king_attacked >> side) & 1;
+        bool illegal = (top->search___05Fking_attacked >> side) & 1;
         if (!illegal) count += perft(depth - 1, ply + 1, side ^ 1);
         set_side(side);
         apply_halfmoves(hs, true);
@@ -156,13 +164,14 @@ int main(int argc, char **argv) {
     Verilated::commandArgs(argc, argv);
     top = new Vmovegen;
     top->clk = 0; top->rst = 0; top->side = 0;
-    top->halfmove___05Fvalid = 0; top->request___05Fvalid = 0;
+    top->halfmove___05Fvalid = 0; top->search___05Frequest___05Fvalid = 0;
     reset();
     serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
         else if (cmd == "hm") { uint64_t b;
-            while (in >> b) halfmove(field(b, HALFMOVE_OP_OFFSET, 1), field(b, HALFMOVE_SQUARE_OFFSET, 6),
-                                     field(b, HALFMOVE_PIECE_OFFSET, 4)); }
+            while (in >> b) halfmove(field(b, HALFMOVE_OP_OFFSET, HALFMOVE_OP_WIDTH),
+                                     field(b, HALFMOVE_SQUARE_OFFSET, HALFMOVE_SQUARE_WIDTH),
+                                     field(b, HALFMOVE_PIECE_OFFSET, HALFMOVE_PIECE_WIDTH)); }
         else if (cmd == "side") { int s; in >> s; set_side(s); }
         else if (cmd == "req") { uint64_t b; in >> b; print_response(request(b)); std::fflush(stdout); }
         else if (cmd == "gen") {
@@ -178,7 +187,7 @@ int main(int argc, char **argv) {
         }
         else if (cmd == "state") {
             settle();
-            std::printf("%d %d %llu %llu", top->in_check, top->king_attacked,
+            std::printf("%d %d %llu %llu", top->search___05Fin_check, top->search___05Fking_attacked,
                         (unsigned long long)wide64(top->attacks, 0), (unsigned long long)wide64(top->attacks, 1));
             for (int k = 0; k < 5; k++) std::printf(" %llu", (unsigned long long)plane(top->board, k));
             std::printf("\n"); std::fflush(stdout);

@@ -1,6 +1,6 @@
 // The evaluator's table-download and checksum ports, shared by the harnesses of every top that
-// has them (``write`` and ``checksum_request`` streams, ``checksum`` result). Needs layouts.h
-// with TableWrite, TableSelect and ChecksumResult.
+// has them (``write`` and ``checksum_request`` streams, the ``checksum`` pulse). Needs layouts.h
+// with TableWrite and TableSelect.
 #pragma once
 #include "common.h"
 
@@ -31,8 +31,8 @@ template <class Top> inline void table_checksum(Top *top, uint64_t &cycles, std:
     uint64_t start = cycles;
     top->checksum_request___05Fpayload = put(unit, TABLESELECT_UNIT_OFFSET) | put(table, TABLESELECT_TABLE_OFFSET);
     transfer(top, cycles, top->checksum_request___05Fvalid, top->checksum_request___05Fready);
-    while (!field(top->checksum, CHECKSUMRESULT_VALID_OFFSET, 1)) tick(top, cycles);
-    std::printf("%llu %llu\n", (unsigned long long)field(top->checksum, CHECKSUMRESULT_CRC_OFFSET, 32),
+    while (!top->checksum___05Fvalid) tick(top, cycles);
+    std::printf("%llu %llu\n", (unsigned long long)top->checksum___05Fpayload,
                 (unsigned long long)(cycles - start));
     std::fflush(stdout);
 }

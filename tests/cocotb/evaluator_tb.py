@@ -12,8 +12,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
-from hdl.encoding import pack, unpack
-from hdl.eval.evaluator import ChecksumResult
+from hdl.encoding import pack
 from hdl.eval.tables import SMALL, TableKind, TableSelect, TableWrite
 from models.evaluator import EvaluatorModel, signed
 from ports import transfer
@@ -63,12 +62,12 @@ class EvaluatorTB:
         busy_cycles = 0
         while True:
             await ReadOnly()
-            result = unpack(ChecksumResult, int(self.dut.checksum.value))
             if not int(self.dut.halfmove__ready.value):
                 busy_cycles += 1
-            if result["valid"]:
+            if int(self.dut.checksum__valid.value):
+                crc = int(self.dut.checksum__payload.value)
                 await RisingEdge(self.dut.clk)
-                return result["crc"], busy_cycles
+                return crc, busy_cycles
             await RisingEdge(self.dut.clk)
 
 

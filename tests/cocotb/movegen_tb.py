@@ -12,7 +12,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
-from hdl.encoding import MoveWord, pack, unpack
+from hdl.encoding import MoveWord, Piece, pack, unpack
 from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse
 from models.movegen import candidate_moves, in_check, ordered_moves
 from models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
@@ -29,7 +29,7 @@ class MovegenTB:
 
     async def reset(self):
         self.dut.halfmove__valid.value = 0
-        self.dut.request__valid.value = 0
+        self.dut.search__request__valid.value = 0
         self.dut.side.value = 0
         self.dut.rst.value = 1
         await RisingEdge(self.dut.clk)
@@ -50,12 +50,12 @@ class MovegenTB:
         self.set_side(0 if board.turn else 1)
 
     async def request(self, op, ply=0, mode=GenMode.ALL, move=0):
-        await transfer(self.dut, "request", pack(GenRequest, op=op, ply=ply, mode=mode,
+        await transfer(self.dut, "search__request", pack(GenRequest, op=op, ply=ply, mode=mode,
                                              move=unpack(MoveWord, move)))
         while True:
             await ReadOnly()
-            if int(self.dut.response__valid.value):
-                response = unpack(GenResponse, int(self.dut.response__payload.value))
+            if int(self.dut.search__response__valid.value):
+                response = unpack(GenResponse, int(self.dut.search__response__payload.value))
                 await RisingEdge(self.dut.clk)
                 return response
             await RisingEdge(self.dut.clk)
@@ -71,9 +71,9 @@ class MovegenTB:
     async def settled_outputs(self):
         while True:
             await ReadOnly()
-            if int(self.dut.request__ready.value):
+            if int(self.dut.search__request__ready.value):
                 attacks = int(self.dut.attacks.value)
-                out = (int(self.dut.in_check.value), int(self.dut.king_attacked.value),
+                out = (int(self.dut.search__in_check.value), int(self.dut.search__king_attacked.value),
                        attacks & ((1 << 64) - 1), attacks >> 64)
                 await RisingEdge(self.dut.clk)
                 return out
@@ -93,7 +93,7 @@ def as_tuple(move):
 
 
 def response_tuple(r):
-    return (pack(MoveWord, **r["move"]), pack_key(r["key"]), r["piece"], r["victim"])
+    return (pack(MoveWord, **r["move"]), pack_key(r["key"]), pack(Piece, **r["piece"]), pack(Piece, **r["victim"]))
 
 
 def pack_key(fields):

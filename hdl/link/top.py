@@ -1,4 +1,4 @@
-"""The board's top levels: the machine behind the host link.
+"""The machine behind the host link, as the top levels of a board's design.
 
 ``LinkedMachine`` takes and gives the link's bytes as streams (the simulated board feeds them
 from a pseudo-terminal); ``UartMachine`` puts a UART in front of it (the FPGA boards). Either
@@ -68,17 +68,12 @@ class HostLink(wiring.Component):
             receiver.line_error.eq(self.rx_error),
             write.en.eq(receiver.buffer_write.en), write.addr.eq(receiver.buffer_write.addr),
             write.data.eq(receiver.buffer_write.data),
-            receiver.free.eq(executor.free),
-            executor.frame.eq(receiver.frame),
-            executor.counters.eq(receiver.counters),
             read.addr.eq(executor.buffer_addr), executor.buffer_data.eq(read.data),
-            transmitter.write.eq(executor.reply_write),
-            transmitter.send.eq(executor.send),
-            transmitter.resend.eq(executor.resend),
             transmitter.nak_corrupt.eq(receiver.corrupt),
-            executor.reply_ready.eq(transmitter.ready),
-            self.idle.eq(executor.free & transmitter.idle & ~receiver.frame.valid),
+            self.idle.eq(executor.receiver.free & transmitter.idle & ~receiver.executor.frame.valid),
         ]
+        wiring.connect(m, receiver.executor, executor.receiver)
+        wiring.connect(m, executor.transmitter, transmitter.executor)
         return m
 
 
@@ -119,7 +114,7 @@ class LinkedMachine(wiring.Component):
         machine, link = linked_machine(m, clock_hz=self._clock_hz, **self._params)
         wiring.connect(m, wiring.flipped(self.rx), link.rx)
         wiring.connect(m, link.tx, wiring.flipped(self.tx))
-        m.d.comb += self.idle.eq(link.idle & ~machine.busy & ~machine.hash_busy)
+        m.d.comb += self.idle.eq(link.idle & ~machine.job.busy & ~machine.hash_busy)
         return m
 
 
@@ -149,5 +144,5 @@ class UartMachine(wiring.Component):
         line_error = Signal()
         m.d.comb += [receiver.rx.eq(self.rx), self.tx.eq(transmitter.tx),
                      line_error.eq(receiver.framing_error | receiver.overrun), link.rx_error.eq(line_error),
-                     self.idle.eq(link.idle & ~machine.busy & ~machine.hash_busy & transmitter.data.ready)]
+                     self.idle.eq(link.idle & ~machine.job.busy & ~machine.hash_busy & transmitter.data.ready)]
         return m

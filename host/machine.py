@@ -1,10 +1,10 @@
 """The machine as the host sees it: a board behind a link (a real one on a serial port, or the
 simulated board), with positions, tables, searches and perft as methods.
 
-    with open_board(port=None) as board:      # no port: start a simulated board
-        board.set_position(chess.Board())
-        board.download(store)
-        result = board.search(4)
+    with open_machine(port=None) as machine:    # no port: start a simulated board
+        machine.set_position(chess.Board())
+        machine.download(store)
+        result = machine.search(4)
 """
 
 import contextlib
@@ -17,6 +17,7 @@ from hdl.eval.tables import FULL, TableKind
 from hdl.link.protocol import PROTOCOL_VERSION
 from hdl.search.controller import Job
 from hdl.search.frame import INFINITY
+from hdl.search.hashtable import GENERATION_BITS
 from models.ordering import move_of_word
 from models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
 from models.repetition import game_history
@@ -25,14 +26,14 @@ from models.zobrist import position_key
 
 from .link import LinkClient, LinkError
 
-__all__ = ["HardwareBoard", "JobResult", "BoardWasReset", "NotThisBoard", "open_board"]
+__all__ = ["RemoteMachine", "JobResult", "MachineWasReset", "NotThisBuild", "MachineOpener", "open_machine"]
 
 
-class BoardWasReset(LinkError):
+class MachineWasReset(LinkError):
     """The board no longer holds the position the host set (it was reset or power-cycled)."""
 
 
-class NotThisBoard(LinkError):
+class NotThisBuild(LinkError):
     """The board cannot do what was asked: it speaks another protocol version, has another
     evaluator than expected, or is the evaluation station and runs no searches."""
 
@@ -48,35 +49,33 @@ class JobResult:
     stopped: bool
 
 
-class HardwareBoard:
+class RemoteMachine:
     """The machine behind ``client`` (a :class:`~host.link.LinkClient`). Its evaluator's shape
     and whether it searches come from its STATUS; ``eval_params``, if given, is what the caller
-    expects (another is :class:`NotThisBoard`)."""
+    expects (another is :class:`NotThisBuild`)."""
 
     def __init__(self, client, eval_params=None):
         status = client.status()
         if status.version != PROTOCOL_VERSION:
-            raise NotThisBoard(f"the board speaks protocol version {status.version}, this host {PROTOCOL_VERSION}: "
+            raise NotThisBuild(f"the board speaks protocol version {status.version}, this host {PROTOCOL_VERSION}: "
                                f"build and program the board from this version")
         if eval_params is not None and eval_params != status.evaluator:
-            raise NotThisBoard(f"the board's evaluator is {status.evaluator}, not the {eval_params} expected")
+            raise NotThisBuild(f"the board's evaluator is {status.evaluator}, not the {eval_params} expected")
         self.client, self.eval_params, self.searches = client, status.evaluator, status.searches
-        self.board = None               # the position set last
+        self.position = None            # the position set last (a python-chess board)
         self.store = None               # the table store downloaded last
         self._tables = {}               # (unit, kind) -> checksum known to be on the board
 
     # --- positions -------------------------------------------------------------------------------
-    def set_position(self, board):
+    def set_position(self, position):
         """The position (rejected with ``PositionError`` when impossible) and the game's
-        positions a repetition can reach (from ``board.move_stack``)."""
-        validate_board(board)
-        self.client.set_position(setup_halfmoves(board), black_to_move=not board.turn)
+        positions a repetition can reach (from ``position.move_stack``)."""
+        validate_board(position)
+        self.client.set_position(setup_halfmoves(position), black_to_move=not position.turn)
         if self.searches:
-            self.client.set_history(game_history(board))
-        self.board = board.copy()
-        self._key = position_key(MachinePosition.from_board(board), 0 if board.turn else 1)
-
-    set_board = set_position        # (the name sim.machine_sim.VerilatedMachine uses)
+            self.client.set_history(game_history(position))
+        self.position = position.copy()
+        self._key = position_key(MachinePosition.from_board(position), 0 if position.turn else 1)
 
     def key(self):
         """The Zobrist key of the position on the board, the side to move included."""
@@ -102,7 +101,7 @@ class HardwareBoard:
                 continue
             changed.append((unit, kind, entries, expected))
         if changed:
-            if self.board is not None:
+            if self.position is not None:
                 self.client.set_position([], black_to_move=False)
             for unit, kind, entries, expected in changed:
                 self.client.write_table(unit, kind, 0, entries)
@@ -110,8 +109,8 @@ class HardwareBoard:
                 if self.client.checksum(unit, kind) != expected:
                     raise RuntimeError(f"unit {unit} {TableKind(kind).name}: the checksum read back differs")
                 self._tables[(unit, kind)] = expected
-            if self.board is not None:
-                self.set_position(self.board)
+            if self.position is not None:
+                self.set_position(self.position)
         self.store = store
         return [(unit, kind) for unit, kind, _, _ in changed]
 
@@ -119,18 +118,20 @@ class HardwareBoard:
 
     # --- jobs ------------------------------------------------------------------------------------
     def require_search(self):
-        """Raise :class:`NotThisBoard` unless the board searches."""
+        """Raise :class:`NotThisBuild` unless the board searches."""
         if not self.searches:
-            raise NotThisBoard("this board is the evaluation station: it evaluates positions (EVALUATE) but has "
+            raise NotThisBuild("this board is the evaluation station: it evaluates positions (EVALUATE) but has "
                                "no move generator and runs no search or perft")
 
-    def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0):
+    def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, generation=0):
+        """Start a search; ``generation`` counts the host's searches from new roots (the
+        transposition table's entries of another generation give way to this search's)."""
         self.require_search()
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
             raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
-        self.client.start(Job.SEARCH, depth, alpha, beta, node_limit)
+        self.client.start(Job.SEARCH, depth, alpha, beta, node_limit, generation % (1 << GENERATION_BITS))
 
     def start_perft(self, depth):
         self.require_search()
@@ -151,15 +152,16 @@ class HardwareBoard:
         return self.result(status)
 
     def check_position(self, status=None):
-        """Raise :class:`BoardWasReset` unless the board holds the position set last."""
+        """Raise :class:`MachineWasReset` unless the board holds the position set last."""
         status = status or self.client.status()
-        if self.board is not None and status.key != self._key:
-            self.board = None
+        if self.position is not None and status.key != self._key:
+            self.position = None
             self._tables.clear()            # a power cycle loses them too: checksums will tell
-            raise BoardWasReset("the board lost its position (reset?): set it again")
+            raise MachineWasReset("the board lost its position (reset?): set it again")
 
-    def search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, deadline=None, on_progress=None):
-        self.start_search(depth, alpha, beta, node_limit)
+    def search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, deadline=None, on_progress=None,
+               generation=0):
+        self.start_search(depth, alpha, beta, node_limit, generation)
         return self.finish(deadline, on_progress)
 
     def perft(self, depth):
@@ -176,10 +178,10 @@ class HardwareBoard:
         self.require_search()
         self.client.clear_hash()
 
-    def principal_variation(self, board=None, limit=64):
-        """The last search's principal variation from the position set (``board``), from the
-        transposition table's best moves; the board is left as it was."""
-        board = board or self.board
+    def principal_variation(self, position=None, limit=64):
+        """The last search's principal variation from the position set (``position``), from the
+        transposition table's best moves; the board is left on that position."""
+        root = position or self.position
         made = []
 
         def best_word(game):
@@ -191,26 +193,48 @@ class HardwareBoard:
             self._apply(halfmoves, side_after_black=game.turn == chess.WHITE)
             made.append((halfmoves, game.turn == chess.WHITE))
 
-        line = follow_best_moves(board, best_word, play, limit)
+        line = follow_best_moves(root, best_word, play, limit)
         for halfmoves, _ in reversed(made):
             self._apply(inverse(halfmoves), side_after_black=False)
-        self._apply([], side_after_black=not board.turn)
+        self._apply([], side_after_black=not root.turn)
         return line
 
 
-@contextlib.contextmanager
-def open_board(port=None, *, eval_params=None, baud=1_000_000):
-    """A :class:`HardwareBoard` on ``port``, or on a simulated board (the searching machine with
-    ``eval_params``, FULL by default) started for it and stopped after when ``port`` is None.
-    A real board's evaluator is its own; ``eval_params``, if given, must be it."""
-    simulated = None
-    try:
+class MachineOpener:
+    """Opens the machine on a board: the one on ``port``, or a simulated board started for it
+    (the searching machine with ``eval_params``, FULL by default) when ``port`` is None. Each
+    call gives a new :class:`RemoteMachine` (after a board stopped answering, a simulated board
+    that has stopped is started anew); ``close`` stops the simulated board. A real board's
+    evaluator is its own; ``eval_params``, if given, must be it."""
+
+    def __init__(self, port=None, *, eval_params=None, baud=1_000_000):
+        self.port, self.eval_params, self.baud = port, eval_params, baud
+        self._simulated = None
+
+    def __call__(self):
+        port = self.port
         if port is None:
             from sim.board_sim import SimulatedBoard
-            simulated = SimulatedBoard(eval_params or FULL)
-            port = simulated.device
-        with LinkClient(port, baud=baud) as client:
-            yield HardwareBoard(client, eval_params)
+            if self._simulated is None or not self._simulated.running:
+                self.close()
+                self._simulated = SimulatedBoard(self.eval_params or FULL)
+            port = self._simulated.device
+        return RemoteMachine(LinkClient(port, baud=self.baud), self.eval_params)
+
+    def close(self):
+        if self._simulated is not None:
+            self._simulated.close()
+            self._simulated = None
+
+
+@contextlib.contextmanager
+def open_machine(port=None, *, eval_params=None, baud=1_000_000):
+    """A :class:`RemoteMachine` on ``port``, or on a simulated board started for it and stopped
+    after (:class:`MachineOpener`)."""
+    opener = MachineOpener(port, eval_params=eval_params, baud=baud)
+    try:
+        machine = opener()
+        with machine.client:
+            yield machine
     finally:
-        if simulated is not None:
-            simulated.close()
+        opener.close()
