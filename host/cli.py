@@ -53,7 +53,7 @@ def cmd_moves(args):
 def _open_machine(args, eval_params=None):
     """The board of ``--port`` (a serial device), or a simulated board started for it (with the
     evaluator ``eval_params``, which a real board must have if given)."""
-    from host.machine import open_machine
+    from sim.board_sim import open_machine
     if args.port is None:
         print("suprem: starting a simulated board", file=sys.stderr, flush=True)
     return open_machine(args.port, eval_params=eval_params, baud=args.baud)
@@ -152,8 +152,8 @@ def cmd_eval(args):
 
 def cmd_uci(args):
     """The UCI engine on stdin/stdout."""
-    from host.machine import MachineOpener
     from host.uci import UciEngine
+    from sim.board_sim import MachineOpener
     opener = MachineOpener(args.port, baud=args.baud)
     try:
         UciEngine(opener).run()

@@ -1,19 +1,19 @@
 """The machine as the host sees it: a board behind a link (a real one on a serial port, or the
 simulated board), with positions, tables, searches and perft as methods.
 
-    with open_machine(port=None) as machine:    # no port: start a simulated board
+    with LinkClient(port) as client:            # sim.board_sim.open_machine starts a simulated board
+        machine = RemoteMachine(client)
         machine.set_position(chess.Board())
         machine.download(store)
         result = machine.search(4)
 """
 
-import contextlib
 from dataclasses import dataclass
 
 import chess
 
 from hdl.encoding import MoveWord, pack
-from hdl.eval.tables import FULL, TableKind
+from hdl.eval.tables import TableKind
 from hdl.link.protocol import PROTOCOL_VERSION
 from hdl.search.controller import Job
 from hdl.search.frame import INFINITY
@@ -24,9 +24,9 @@ from models.repetition import game_history
 from models.search import follow_best_moves
 from models.zobrist import position_key
 
-from .link import LinkClient, LinkError
+from .link import LinkError
 
-__all__ = ["RemoteMachine", "JobResult", "MachineWasReset", "NotThisBuild", "MachineOpener", "open_machine"]
+__all__ = ["RemoteMachine", "JobResult", "MachineWasReset", "NotThisBuild"]
 
 
 class MachineWasReset(LinkError):
@@ -198,43 +198,3 @@ class RemoteMachine:
             self._apply(inverse(halfmoves), side_after_black=False)
         self._apply([], side_after_black=not root.turn)
         return line
-
-
-class MachineOpener:
-    """Opens the machine on a board: the one on ``port``, or a simulated board started for it
-    (the searching machine with ``eval_params``, FULL by default) when ``port`` is None. Each
-    call gives a new :class:`RemoteMachine` (after a board stopped answering, a simulated board
-    that has stopped is started anew); ``close`` stops the simulated board. A real board's
-    evaluator is its own; ``eval_params``, if given, must be it."""
-
-    def __init__(self, port=None, *, eval_params=None, baud=1_000_000):
-        self.port, self.eval_params, self.baud = port, eval_params, baud
-        self._simulated = None
-
-    def __call__(self):
-        port = self.port
-        if port is None:
-            from sim.board_sim import SimulatedBoard
-            if self._simulated is None or not self._simulated.running:
-                self.close()
-                self._simulated = SimulatedBoard(self.eval_params or FULL)
-            port = self._simulated.device
-        return RemoteMachine(LinkClient(port, baud=self.baud), self.eval_params)
-
-    def close(self):
-        if self._simulated is not None:
-            self._simulated.close()
-            self._simulated = None
-
-
-@contextlib.contextmanager
-def open_machine(port=None, *, eval_params=None, baud=1_000_000):
-    """A :class:`RemoteMachine` on ``port``, or on a simulated board started for it and stopped
-    after (:class:`MachineOpener`)."""
-    opener = MachineOpener(port, eval_params=eval_params, baud=baud)
-    try:
-        machine = opener()
-        with machine.client:
-            yield machine
-    finally:
-        opener.close()

@@ -4,15 +4,18 @@ serial port. By default the terminal's bytes enter the link a byte per cycle; wi
 divisor they travel bit by bit on the serial lines of the FPGA boards' top (slower: 10 bits of
 ``divisor`` cycles per byte)."""
 
+import contextlib
 import subprocess
 
 from hdl.eval.tables import FULL
 from hdl.link.top import LinkedMachine, UartMachine
+from host.link import LinkClient
+from host.machine import RemoteMachine
 
 from .eval_sim import params_variant
 from .verilator import HARNESS, build_harness, verilog_for
 
-__all__ = ["SimulatedBoard", "board_executable"]
+__all__ = ["SimulatedBoard", "board_executable", "MachineOpener", "open_machine"]
 
 
 def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=False):
@@ -75,3 +78,42 @@ class SimulatedBoard:
             except (BrokenPipeError, subprocess.TimeoutExpired):
                 self._proc.kill()
                 self._proc.wait()
+
+
+class MachineOpener:
+    """Opens the machine on a board: the one on ``port``, or a simulated board started for it
+    (the searching machine with ``eval_params``, FULL by default) when ``port`` is None. Each
+    call gives a new :class:`RemoteMachine` (after a board stopped answering, a simulated board
+    that has stopped is started anew); ``close`` stops the simulated board. A real board's
+    evaluator is its own; ``eval_params``, if given, must be it."""
+
+    def __init__(self, port=None, *, eval_params=None, baud=1_000_000):
+        self.port, self.eval_params, self.baud = port, eval_params, baud
+        self._simulated = None
+
+    def __call__(self):
+        port = self.port
+        if port is None:
+            if self._simulated is None or not self._simulated.running:
+                self.close()
+                self._simulated = SimulatedBoard(self.eval_params or FULL)
+            port = self._simulated.device
+        return RemoteMachine(LinkClient(port, baud=self.baud), self.eval_params)
+
+    def close(self):
+        if self._simulated is not None:
+            self._simulated.close()
+            self._simulated = None
+
+
+@contextlib.contextmanager
+def open_machine(port=None, *, eval_params=None, baud=1_000_000):
+    """A :class:`RemoteMachine` on ``port``, or on a simulated board started for it and stopped
+    after (:class:`MachineOpener`)."""
+    opener = MachineOpener(port, eval_params=eval_params, baud=baud)
+    try:
+        machine = opener()
+        with machine.client:
+            yield machine
+    finally:
+        opener.close()
