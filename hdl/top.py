@@ -1,7 +1,8 @@
-"""The machine's top level: move generator, evaluator, material counter, move maker and search
-controller on one halfmove bus, with a host port to set up positions, download tables and start
-jobs (the UART link drives it in issue 5; until then tests and the simulated machine drive it
-directly). The microprogram runs hardware perft and the alpha-beta search.
+"""The machine's top level (docs/architecture.md §4): move generator, evaluator, material
+counter, Zobrist unit, move maker, repetition detector, transposition table and search
+controller, the halfmove bus between them, and the ports through which the host link (or a
+harness) sets up positions, downloads tables and runs jobs. The microprogram runs hardware
+perft and the alpha-beta search.
 """
 
 from amaranth import Module, Mux, Signal, signed
