@@ -346,3 +346,18 @@ def test_thinking_through_polyglot_has_no_noise_lines(tmp_path):
     assert all(len(line.split()) >= 5 for line in thinking), thinking
     assert not any("wall" in line or "cycles" in line for line in thinking), thinking
     assert any(line.startswith("move ") for line in out), out[-30:]
+
+
+def test_debug_through_python_chess(engine):
+    """``debug on`` sent by python-chess's own client: the per-depth details arrive as the
+    info's ``string``; ``debug off`` takes them away again."""
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, True)
+    try:
+        with engine.analysis(board, chess.engine.Limit(depth=2)) as analysis:
+            strings = [info["string"] for info in analysis if "string" in info]
+        assert any(text.startswith("depth 2: wall") for text in strings), strings
+    finally:
+        engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, False)
+    with engine.analysis(board, chess.engine.Limit(depth=2)) as analysis:
+        assert not [info for info in analysis if "string" in info]
