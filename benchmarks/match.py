@@ -1,0 +1,121 @@
+"""Games of the machine against another UCI engine at a fixed node budget per move.
+
+    python -m benchmarks.match [--opponent sunfish|stockfish|suprem] [--nodes N] [--games G]
+                               [--elo E] [--max-plies P] [--pgn FILE]
+
+Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
+machine White in one game and Black in the other, until ``--games`` games are played. Every
+move of either engine is a search of ``--nodes`` nodes (``go nodes``); a game ends by the rules
+(a draw by repetition or the 50-move rule is claimed) or is adjudicated a draw after
+``--max-plies`` plies. Printed: each game's result, then the machine's score, the Elo
+difference and its 95 % interval (normal approximation over the games' scores). The machine
+runs on a simulated board: its node budget is the same as on a real one, only slower.
+"""
+
+import argparse
+import math
+import sys
+
+import chess
+import chess.engine
+import chess.pgn
+
+from sim.testing import DATA
+
+from .peers import ENGINES, open_engine
+
+__all__ = ["read_openings", "elo_difference"]
+
+
+def read_openings(path=DATA / "openings.txt"):
+    """``[(name, board)]``: every line ``name: SAN moves`` of an openings file, played out."""
+    openings = []
+    for number, line in enumerate(open(path).read().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, _, moves = line.partition(":")
+        board = chess.Board()
+        try:
+            for san in moves.split():
+                board.push_san(san)
+        except ValueError as error:
+            raise ValueError(f"{path}:{number}: {name}: {error}") from None
+        openings.append((name.strip(), board))
+    return openings
+
+
+def elo_difference(scores):
+    """``(elo, low, high)``: the Elo difference that the games' ``scores`` (each 0, 0.5 or 1)
+    mean, with its 95 % interval (the normal approximation of their mean). A mean of 0 or 1 is
+    clamped to +-2400, and when every game had the same result the interval is that point:
+    play more games."""
+    n = len(scores)
+    mean = sum(scores) / n
+    deviation = math.sqrt(sum((g - mean) ** 2 for g in scores) / n / n) if n > 1 else 0.5
+
+    def elo(p):
+        p = min(max(p, 1e-6), 1 - 1e-6)
+        return -400 * math.log10(1 / p - 1)
+
+    return elo(mean), elo(mean - 1.96 * deviation), elo(mean + 1.96 * deviation)
+
+
+def play(white, black, start, nodes, max_plies):
+    """One game from ``start``; returns the finished ``chess.Board`` and the result text."""
+    board = start.copy()
+    engines = {chess.WHITE: white, chess.BLACK: black}
+    game_id = object()
+    while not board.is_game_over(claim_draw=True):
+        if len(board.move_stack) - len(start.move_stack) >= max_plies:
+            return board, "1/2-1/2"
+        result = engines[board.turn].play(board, chess.engine.Limit(nodes=nodes), game=game_id)
+        if result.move is None or result.move not in board.legal_moves:
+            side = "White" if board.turn else "Black"
+            raise RuntimeError(f"{side} played {result.move} in {board.fen()}")
+        board.push(result.move)
+    return board, board.result(claim_draw=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opponent", choices=ENGINES, default="sunfish")
+    parser.add_argument("--nodes", type=int, default=10_000, help="nodes per move, both engines (10000)")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--elo", type=int, help="Stockfish's UCI_Elo (UCI_LimitStrength)")
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--pgn", help="write the games here")
+    args = parser.parse_args(argv)
+    openings = read_openings()
+    machine = open_engine("suprem")
+    opponent = open_engine(args.opponent, args.elo)
+    scores, pgn = [], open(args.pgn, "w") if args.pgn else None
+    try:
+        for number in range(args.games):
+            name, start = openings[(number // 2) % len(openings)]
+            machine_white = number % 2 == 0
+            white, black = (machine, opponent) if machine_white else (opponent, machine)
+            board, result = play(white, black, start, args.nodes, args.max_plies)
+            points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+            scores.append(points if machine_white else 1 - points)
+            print(f"game {number + 1}: {name}, SUPREM {'White' if machine_white else 'Black'}: {result} "
+                  f"({len(board.move_stack)} plies); score {sum(scores)}/{len(scores)}", flush=True)
+            if pgn:
+                game = chess.pgn.Game.from_board(board)
+                game.headers.update(Event=f"SUPREM vs {args.opponent}, {args.nodes} nodes per move", Opening=name,
+                                    White="SUPREM" if machine_white else args.opponent,
+                                    Black=args.opponent if machine_white else "SUPREM", Result=result)
+                print(game, file=pgn, end="\n\n", flush=True)
+    finally:
+        machine.quit()
+        opponent.quit()
+        if pgn:
+            pgn.close()
+    elo, low, high = elo_difference(scores)
+    print(f"SUPREM vs {args.opponent}{f' (Elo {args.elo})' if args.elo else ''}, {args.nodes} nodes per move: "
+          f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
+          f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""The engines the benchmarks measure the machine against, started as UCI engines through
+python-chess: the machine itself (``suprem uci`` on a simulated board), sunfish (the PyPI
+package, pinned in ``benchmarks/requirements-peers.txt``: ``.venv/bin/pip install --no-deps -r
+benchmarks/requirements-peers.txt`` — sunfish pins python-chess 1.9.4 for its terminal UI,
+which conflicts with ours, but plays UCI without it) and Stockfish (Debian's package:
+``apt-get install stockfish``; optionally weakened with ``UCI_LimitStrength``). None of them
+is needed by the tests.
+"""
+
+import shutil
+import sys
+from pathlib import Path
+
+import chess.engine
+
+__all__ = ["ENGINES", "open_engine", "engine_command"]
+
+ENGINES = ("suprem", "sunfish", "stockfish")
+
+
+def _beside_python(name):
+    beside = Path(sys.executable).parent / name
+    return str(beside) if beside.exists() else shutil.which(name)
+
+
+def engine_command(name):
+    """The command line of an engine, or None when it is not installed."""
+    if name == "suprem":
+        return [sys.executable, "-m", "host.cli", "uci"]
+    if name == "sunfish":
+        found = _beside_python("sunfish-uci")
+        return [found] if found else None
+    if name == "stockfish":
+        found = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+        return [found] if found else None
+    raise ValueError(f"no engine {name!r} (there are {', '.join(ENGINES)})")
+
+
+def open_engine(name, elo=None):
+    """A started ``chess.engine.SimpleEngine``; ``elo`` weakens Stockfish (UCI_LimitStrength).
+    A missing engine is a clear error naming how to install it."""
+    command = engine_command(name)
+    if command is None:
+        how = {"sunfish": "pip install --no-deps -r benchmarks/requirements-peers.txt",
+               "stockfish": "apt-get install stockfish"}[name]
+        raise SystemExit(f"{name} is not installed ({how})")
+    engine = chess.engine.SimpleEngine.popen_uci(command, timeout=600)
+    if elo is not None:
+        if "UCI_LimitStrength" not in engine.options:
+            engine.quit()
+            raise SystemExit(f"{name} cannot limit its strength (no UCI_LimitStrength option)")
+        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": elo})
+    return engine

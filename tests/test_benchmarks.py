@@ -1,0 +1,41 @@
+"""The benchmark scripts' own logic (no engine is started): the openings file, the Elo
+arithmetic of the match, what counts as solving a test position."""
+
+import chess
+import pytest
+
+from benchmarks.match import elo_difference, read_openings
+from benchmarks.tactics import solved
+from host.epd import parse_position
+
+
+def test_every_opening_is_legal_named_once_and_short():
+    openings = read_openings()
+    assert len(openings) == 40
+    assert len({name for name, _ in openings}) == 40
+    assert len({board.fen() for _, board in openings}) == 40
+    assert all(4 <= len(board.move_stack) <= 10 and not board.is_game_over() for _, board in openings)
+
+
+def test_a_bad_opening_line_is_refused_with_its_place(tmp_path):
+    bad = tmp_path / "openings.txt"
+    bad.write_text("# comment\nGood: e4 e5\nBad: e4 e5 Ke3\n")
+    with pytest.raises(ValueError, match="openings.txt:3: Bad"):
+        read_openings(bad)
+
+
+def test_elo_difference():
+    assert elo_difference([0.5] * 10)[0] == pytest.approx(0)
+    elo, low, high = elo_difference([1, 1, 1, 0.5, 0] * 8)
+    assert elo == pytest.approx(-400 * __import__("math").log10(1 / 0.7 - 1))
+    assert low < elo < high and high - low < 400
+    assert elo_difference([1, 0] * 50)[1] < 0 < elo_difference([1, 0] * 50)[2]
+
+
+def test_solved_by_bm_and_am():
+    board, ops = parse_position("6k1/4pp2/Kb4p1/2p3Pp/7P/8/8/8 b - - bm c4; id \"DEV.001\";")
+    assert solved(board, ops, board.parse_san("c4"))
+    assert not solved(board, ops, board.parse_san("Bc7"))
+    board, ops = parse_position("6k1/4pp2/Kb4p1/2p3Pp/7P/8/8/8 b - - am Bc7;")
+    assert not solved(board, ops, board.parse_san("Bc7")) and solved(board, ops, board.parse_san("c4"))
+    assert isinstance(board, chess.Board)
