@@ -1,4 +1,4 @@
-// The simulated board with the link's byte streams (hdl/link/board.py, LinkedMachine): a byte
+// The simulated board with the link's byte streams (hdl/link/top.py, LinkedMachine): a byte
 // a cycle each way. The loop and the pseudo-terminal: board.h.
 #include "Vboard.h"
 #include "board.h"

@@ -1,4 +1,4 @@
-// The simulated board with its UART (hdl/link/board.py, UartMachine): the host's bytes are
+// The simulated board with its UART (hdl/link/top.py, UartMachine): the host's bytes are
 // sent on the rx line bit by bit, 8N1, at the divisor given as the first argument (cycles per
 // bit, as the top was built with), and the tx line is sampled in the middle of each bit. The
 // loop and the pseudo-terminal: board.h.
