@@ -348,16 +348,32 @@ def test_thinking_through_polyglot_has_no_noise_lines(tmp_path):
     assert any(line.startswith("move ") for line in out), out[-30:]
 
 
-def test_debug_through_python_chess(engine):
+def test_debug_register_and_unknown_tokens_through_python_chess(engine):
     """``debug on`` sent by python-chess's own client: the per-depth details arrive as the
-    info's ``string``; ``debug off`` takes them away again."""
+    info's ``string``; ``debug off`` takes them away again. ``register later`` and a line led by
+    an unknown token (``joho debug on``), sent through the same client, leave the engine
+    answering (``isready``) and the rest of the line obeyed."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-    engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, True)
-    try:
+    protocol = engine.protocol
+
+    def send(line):
+        protocol.loop.call_soon_threadsafe(protocol.send_line, line)
+
+    def strings():
         with engine.analysis(board, chess.engine.Limit(depth=2)) as analysis:
-            strings = [info["string"] for info in analysis if "string" in info]
-        assert any(text.startswith("depth 2: wall") for text in strings), strings
+            return [info["string"] for info in analysis if "string" in info]
+
+    protocol.loop.call_soon_threadsafe(protocol.debug, True)
+    try:
+        assert any(text.startswith("depth 2: wall") for text in strings())
     finally:
-        engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, False)
-    with engine.analysis(board, chess.engine.Limit(depth=2)) as analysis:
-        assert not [info for info in analysis if "string" in info]
+        protocol.loop.call_soon_threadsafe(protocol.debug, False)
+    assert not strings()
+    send("register later")
+    engine.ping()
+    send("joho debug on")
+    try:
+        assert any(text.startswith("depth 2: wall") for text in strings())
+    finally:
+        send("debug off")
+    engine.ping()
