@@ -70,8 +70,8 @@ def replay(machine, positions, depth, policy):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plies", type=int, default=40)
-    parser.add_argument("--depth", type=int, default=5)
+    parser.add_argument("--plies", type=int, default=30)
+    parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--games", type=int, default=3)
     args = parser.parse_args(argv)
     totals = {policy: [0, 0] for policy in POLICIES}        # all moves, second half
