@@ -289,9 +289,11 @@ class LinkClient:
         return int.from_bytes(self.command(Command.CHECKSUM, _layout_bytes(TableSelect, table=kind, unit=unit)),
                               "little")
 
-    def start(self, job, depth, alpha=0, beta=0, node_limit=0, generation=0):
+    def start(self, job, depth, alpha=0, beta=0, node_limit=0, generation=0, features=None):
+        """START a job; ``features``: the search's ``SearchFeatures`` (None: none)."""
         self.command(Command.START, _layout_bytes(Start, job={"kind": job}, depth=depth, alpha=alpha, beta=beta,
-                                                  node_limit=node_limit, generation=generation))
+                                                  node_limit=node_limit, generation=generation,
+                                                  features=features.fields() if features else {}))
 
     def stop(self):
         self.command(Command.STOP)

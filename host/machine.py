@@ -16,6 +16,7 @@ from hdl.encoding import MoveWord, pack
 from hdl.eval.tables import TableKind
 from hdl.link.protocol import PROTOCOL_VERSION
 from hdl.search.controller import Job
+from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY
 from hdl.search.hashtable import GENERATION_BITS
 from models.ordering import move_of_word
@@ -123,15 +124,18 @@ class RemoteMachine:
             raise NotThisBuild("this board is the evaluation station: it evaluates positions (EVALUATE) but has "
                                "no move generator and runs no search or perft")
 
-    def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, generation=0):
+    def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, generation=0, features=None):
         """Start a search; ``generation`` counts the host's searches from new roots (the
-        transposition table's entries of another generation give way to this search's)."""
+        transposition table's entries of another generation give way to this search's);
+        ``features`` (a ``SearchFeatures``, all by default) the search's control word."""
         self.require_search()
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
             raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
-        self.client.start(Job.SEARCH, depth, alpha, beta, node_limit, generation % (1 << GENERATION_BITS))
+        features = SearchFeatures() if features is None else features
+        self.client.start(Job.SEARCH, depth, alpha, beta, node_limit, generation % (1 << GENERATION_BITS),
+                          features)
 
     def start_perft(self, depth):
         self.require_search()
@@ -160,8 +164,8 @@ class RemoteMachine:
             raise MachineWasReset("the board lost its position (reset?): set it again")
 
     def search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, deadline=None, on_progress=None,
-               generation=0):
-        self.start_search(depth, alpha, beta, node_limit, generation)
+               generation=0, features=None):
+        self.start_search(depth, alpha, beta, node_limit, generation, features)
         return self.finish(deadline, on_progress)
 
     def perft(self, depth):

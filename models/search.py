@@ -20,6 +20,13 @@ The algorithm (fail-soft alpha-beta):
   recapture extension); a quiescence node's children are quiescence nodes.
 * ``v`` = -child's value: if ``v`` > best, it is the best (with its move); if ``v`` > alpha,
   alpha rises; if ``v`` >= beta, the node returns its best at once.
+* The search's features (``hdl.search.features``, each switchable) change the child's window
+  and depth and may search it again: PVS (a null window after the first legal move of a
+  full-width node, the full window again when the value lands inside it), late-move
+  reductions (quiet late moves one or two plies shallower, again at full depth when they beat
+  alpha), and futility pruning (a frontier node hopelessly below alpha tries captures only).
+  A child searched again is entered and counted again; only one that searched or found a table
+  entry is (a repetition, a stalemate and the deepest ply's static value are exact).
 * A node with no legal move returns its starting best, mated here (``ply`` - MATE), except a
   full-width node not in check: stalemate, 0.
 * A full-width node (depth > 0) probes the transposition table (``TranspositionTable``, the
@@ -36,6 +43,7 @@ from dataclasses import dataclass
 import chess
 
 from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
+from hdl.search.features import FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, SearchFeatures, lmr_reduction
 from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE, MATE_BOUND
 from hdl.search.hashtable import CHECK_BITS, GENERATION_BITS, Bound
 from hdl.search.material import PIECE_VALUES
@@ -62,7 +70,12 @@ class _Node:
     def __init__(self, ply, depth, alpha, beta, checked):
         self.ply, self.depth, self.alpha0, self.alpha, self.beta = ply, depth, alpha, alpha, beta
         self.checked = checked
-        self.best, self.best_move, self.best_word, self.legal = ply - MATE, None, 0, False
+        self.best, self.best_move, self.best_word = ply - MATE, None, 0
+        self.tried = 0                  # legal moves searched (the hardware counts to LMR_AFTER)
+
+    @property
+    def legal(self):
+        return self.tried > 0
 
 
 @dataclass(frozen=True)
@@ -157,12 +170,17 @@ class ReferenceSearch:
     def __init__(self, params, store, *, max_ply=64, hash_bits=12):
         self.params, self.store, self.max_ply, self.hash_bits = params, store, max_ply, hash_bits
         self.table = None
+        self.features = SearchFeatures()
 
-    def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True, generation=0):
+    def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True, generation=0,
+               features=None):
         """The search's result; ``trace``, a list, receives the Zobrist key of each node entered.
         The transposition table starts empty unless ``clear_table`` is false (iterative
         deepening keeps it, as the hardware does when the host does not clear it); its entries
-        are stored with ``generation`` (taken modulo 2**GENERATION_BITS, as the hardware does)."""
+        are stored with ``generation`` (taken modulo 2**GENERATION_BITS, as the hardware does).
+        ``features`` (a :class:`~hdl.search.features.SearchFeatures`, all by default) are the
+        control word the search runs with."""
+        self.features = SearchFeatures() if features is None else features
         self.trace = trace
         self.board = board.copy(stack=False)
         self.evaluator = EvaluatorModel(self.params, self.store)
@@ -176,7 +194,7 @@ class ReferenceSearch:
         if clear_table or self.table is None:
             self.table = TranspositionTable(self.hash_bits)
         self.table.generation = generation % (1 << GENERATION_BITS)
-        score, move = self._node(0, depth, alpha, beta)
+        score, move, _ = self._node(0, depth, alpha, beta)
         return ReferenceResult(score, move, self.nodes)
 
     def principal_variation(self, board, limit=64):
@@ -195,18 +213,21 @@ class ReferenceSearch:
         return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
 
     def _node(self, ply, depth, alpha, beta):
-        """The node's value and best move (None if none improved on its starting best)."""
+        """The node's value, its best move (None if none improved on its starting best), and
+        whether the value is exact whatever the window and depth (a draw by repetition or
+        stalemate, or the deepest ply's static value: such a child is not searched again)."""
         self.nodes += 1
         if self.trace is not None:
             self.trace.append(self.key())
         board = self.board
         checked = board.is_check()
         if ply > 0 and repeats(self.path):
-            return 0, None
+            return 0, None, True
         if ply == self.max_ply - 1:
-            return self.static(), None
+            return self.static(), None, True
         node = _Node(ply, depth, alpha, beta, checked)
         hash_word = 0
+        captures_only = depth == 0
         if depth > 0:
             entry = self.table.probe(self.key())
             if entry is not None:
@@ -215,35 +236,40 @@ class ReferenceSearch:
                         entry.bound == Bound.EXACT
                         or entry.bound == Bound.LOWER and value >= beta
                         or entry.bound == Bound.UPPER and value <= alpha):
-                    return value, None
+                    return value, None, False
                 hash_word = entry.move
+            if self.features.futility and depth == 1 and ply > 0 and not checked:
+                futile = self.static() + FUTILITY_MARGIN
+                if futile <= alpha:
+                    node.best, hash_word, captures_only = futile, 0, True
         elif not checked:
             stand_pat = self.static()
             node.best = stand_pat
             node.alpha = max(alpha, stand_pat)
             if stand_pat >= beta:
-                return node.best, None
+                return node.best, None, False
         words = {}
         if hash_word:
             words = {move_word(board, move): move for move in board.generate_pseudo_legal_moves()}
         cut = hash_word in words and self._try(node, words[hash_word])
         if not cut:
-            for move in ordered_moves(board, captures=depth == 0):
+            for move in ordered_moves(board, captures=captures_only):
                 if hash_word and move_word(board, move) == hash_word:
                     continue
                 if self._try(node, move):
                     break
             else:
-                if not node.legal and not checked and depth > 0:
-                    return 0, None          # stalemate (not stored)
+                if not node.legal and not checked and not captures_only:
+                    return 0, None, True    # stalemate (not stored)
         if depth > 0:
             self.table.store(self.key(), ply, depth, node)
-        return node.best, node.best_move
+        return node.best, node.best_move, False
 
     def _try(self, node, move):
         """Search one move of ``node`` (nothing if it is illegal); whether it cuts off."""
         board = self.board
         capture = board.is_capture(move)
+        quiet = not capture and not move.promotion
         irreversible = is_irreversible(board, move)
         word = move_word(board, move)
         halfmoves = self._make(move)
@@ -251,15 +277,33 @@ class ReferenceSearch:
             self._unmake(halfmoves)
             return False
         self.path.append((self.key(), irreversible))
+        features = self.features
+        reduced = scout = False
         if node.depth == 0:
-            child_depth = 0
+            depth = 0
         else:
             recapture = capture and self.material == self.root_material
-            child_depth = node.depth - 1 + (node.checked or recapture)
-        value = -self._node(node.ply + 1, child_depth, -node.beta, -node.alpha)[0]
+            depth = node.depth - 1 + (node.checked or recapture)
+            # a late quiet move: the null window, and fewer plies unless it gives check
+            late = (features.lmr and node.depth >= LMR_MIN_DEPTH and node.tried >= LMR_AFTER
+                    and not node.checked and quiet)
+            reduced = late and not board.is_check()
+            scout = (features.pvs and node.legal or late) and node.beta - node.alpha > 1
+        while True:
+            window = (-node.alpha - 1, -node.alpha) if scout else (-node.beta, -node.alpha)
+            value, _, exact = self._node(node.ply + 1, depth - lmr_reduction(node.depth) * reduced, *window)
+            value = -value
+            if exact:
+                break
+            if reduced and value > node.alpha:
+                reduced = False         # again at full depth
+            elif scout and node.alpha < value < node.beta:
+                scout = False           # again with the full window
+            else:
+                break
         self.path.pop()
         self._unmake(halfmoves)
-        node.legal = True
+        node.tried += 1
         if value > node.best:
             node.best, node.best_move, node.best_word = value, move, word
         node.alpha = max(node.alpha, value)

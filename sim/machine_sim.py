@@ -7,6 +7,7 @@ import chess
 from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.eval.tables import FULL
 from hdl.search.controller import SPEC, Job, StartCommand
+from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY
 from hdl.search.hashtable import GENERATION_BITS, HashEntry
 from hdl.search.microsequencer import microcode_entries
@@ -147,22 +148,25 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send("eval")
         return int(self._read()[0])
 
-    def search(self, depth, alpha=-INFINITY, beta=INFINITY, generation=0):
+    def search(self, depth, alpha=-INFINITY, beta=INFINITY, generation=0, features=None):
         """The alpha-beta search of ``depth`` plies in the window (``alpha``, ``beta``) from the
         position loaded, with the tables downloaded; ``generation`` is stored with the
-        transposition table's entries (those of another generation may be replaced)."""
+        transposition table's entries (those of another generation may be replaced);
+        ``features`` (a ``SearchFeatures``, all by default) is the search's control word."""
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
             raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
-        self._send(f"search {depth} {alpha} {beta} {generation % (1 << GENERATION_BITS)}")
+        features = SearchFeatures() if features is None else features
+        self._send(f"search {depth} {alpha} {beta} {generation % (1 << GENERATION_BITS)} {features.word()}")
         nodes, cycles, score, word = (int(x) for x in self._read())
         return SearchResult(score, move_of_word(word), nodes, cycles)
 
-    def trace(self, depth, alpha=-INFINITY, beta=INFINITY):
+    def trace(self, depth, alpha=-INFINITY, beta=INFINITY, features=None):
         """:meth:`search`, and the Zobrist key of each node in the order the search enters them
         (as counted: the key may still be settling when a node is counted after its move)."""
-        self._send(f"trace {depth} {alpha} {beta} 0")
+        features = SearchFeatures() if features is None else features
+        self._send(f"trace {depth} {alpha} {beta} 0 {features.word()}")
         keys = []
         while True:
             words = self._read()

@@ -50,7 +50,7 @@ class SearchPair:
     def search(self, board, depth, clear_table=True, **window):
         """The hardware's search, with this pair's tables loaded and (unless ``clear_table`` is
         false) an empty transposition table, as the reference starts with; ``window`` may hold
-        ``alpha``, ``beta`` and ``generation``."""
+        ``alpha``, ``beta``, ``generation`` and ``features``."""
         if self.machine.store is not self.store:
             self.machine.write_store(self.store)
         self.machine.set_position(board)

@@ -323,7 +323,8 @@ class CommandExecutor(wiring.Component):
                     command = machine.job.start
                     m.d.comb += [command.valid.eq(1), command.payload.job.eq(start.job.kind),
                                  command.payload.depth.eq(start.depth), command.payload.alpha.eq(start.alpha),
-                                 command.payload.beta.eq(start.beta), command.payload.generation.eq(start.generation)]
+                                 command.payload.beta.eq(start.beta), command.payload.generation.eq(start.generation),
+                                 command.payload.features.eq(start.features)]
                     m.d.sync += node_limit.eq(start.node_limit)
                     reply()
             with m.State("STOP"):

@@ -47,6 +47,7 @@ from amaranth.lib import data
 from ..encoding import MoveWord
 from ..eval.tables import EvaluatorParams, TableAddress
 from ..search.controller import Job
+from ..search.features import Features
 from ..search.hashtable import HashEntry
 from ..search.zobrist import KEY_BITS
 
@@ -57,7 +58,8 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 
 #: 2: EVALUATE; STATUS gives the evaluator's shape; the evaluation station. 3: START carries
 #: the search's generation; PROBE's entry has it (the transposition table is aged, not cleared).
-PROTOCOL_VERSION = 3
+#: 4: START carries the search's features (hdl/search/features.py).
+PROTOCOL_VERSION = 4
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).
@@ -104,8 +106,9 @@ PositionFlags = data.StructLayout({"black": 1, "clear": 1, "unused": 6})
 #: reaching it was irreversible.
 HistoryEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 8})
 
-#: START's payload: the job, its depth, the search window, a node limit (0: none) and the
-#: search's generation (modulo 2**GENERATION_BITS: the host counts its searches from new roots).
+#: START's payload: the job, its depth, the search window, a node limit (0: none), the
+#: search's generation (modulo 2**GENERATION_BITS: the host counts its searches from new roots)
+#: and its features (the control word; unused bits 0).
 Start = data.StructLayout({
     "job": data.StructLayout({"kind": Job, "unused": 7}),
     "depth": 8,
@@ -113,6 +116,7 @@ Start = data.StructLayout({
     "beta": signed(16),
     "node_limit": 64,
     "generation": 8,
+    "features": Features,
 })
 
 StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "unused": 5})

@@ -54,6 +54,7 @@ from ..encoding import MoveWord, Piece
 from ..handshake import Pulse
 from ..movegen.generator import GeneratorInterface
 from ..movegen.layouts import GenMode, GenOp, GenResponse
+from .features import FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, Features, lmr_reduction
 from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
 from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashInterface
 from .maker import MakerInterface, MakerOp
@@ -110,6 +111,7 @@ class Candidate(enum.Enum, shape=2):
     NONE = 0
     STATIC = 1      # the evaluator's value, from the side to move's view, clamped
     CHILD = 2       # minus the value the last child returned
+    FUTILE = 3      # the static value plus FUTILITY_MARGIN: the most a quiet move may reach
 
 
 class Count(enum.Enum, shape=2):
@@ -129,7 +131,7 @@ class Result(enum.Enum, shape=3):
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
     "take": 1, "enter": 1, "cand": Candidate, "update": 1, "result": Result, "hash_store": 1,
-    "count": Count, "clear": 1, "done": 1,
+    "retry": 1, "prune": 1, "count": Count, "clear": 1, "done": 1,
 })
 
 STATUSES = [
@@ -155,6 +157,10 @@ STATUSES = [
     "hash_again",   # the generator's last move is the hash move, already tried
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
                     # is waiting for it)
+    "research",     # with ``retry``: the value being returned calls for the node to be searched
+                    # again (deeper after a reduction, or with the full window after a null one)
+    "frontier",     # futility pruning may apply: on, depth 1, not in check, not the root
+    "futile",       # the candidate value (FUTILE) cannot reach alpha
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
@@ -165,11 +171,11 @@ class Job(enum.Enum, shape=1):
     SEARCH = 1
 
 
-#: Starting a job: perft to ``depth`` plies, or a search of ``depth`` plies in (alpha, beta).
-#: A job: perft or a search, its depth, the search's window, and its generation (the host's
-#: count of searches from new roots, stored with every transposition-table entry).
+#: A job: perft or a search, its depth, the search's window, its generation (the host's count
+#: of searches from new roots, stored with every transposition-table entry) and the search's
+#: features (hdl/search/features.py).
 StartCommand = data.StructLayout({"job": Job, "depth": 6, "alpha": signed(16), "beta": signed(16),
-                                  "generation": GENERATION_BITS})
+                                  "generation": GENERATION_BITS, "features": Features})
 
 #: A job's port, from the side that runs it (the controller, and the machine around it): START
 #: (a pulse), a stop request, and the job's progress and result.
@@ -244,6 +250,7 @@ class Controller(wiring.Component):
         answered = Signal()
         root_material = Signal(signed(8))
         generation = Signal(GENERATION_BITS)
+        features = Signal(Features)
         returned = Signal(signed(16))   # the value the last node returned
 
         # --- values -----------------------------------------------------------------------------
@@ -268,6 +275,8 @@ class Controller(wiring.Component):
                 m.d.comb += candidate.eq(clamped)
             with m.Case(Candidate.CHILD):
                 m.d.comb += candidate.eq(-returned)
+            with m.Case(Candidate.FUTILE):
+                m.d.comb += candidate.eq(clamped + FUTILITY_MARGIN)
         mated = Signal(signed(16))
         m.d.comb += mated.eq(ply - MATE)
         # Mate scores are stored counted from the position, and read back counted from the root.
@@ -297,13 +306,20 @@ class Controller(wiring.Component):
         # A microinstruction that steps UP and updates returns a node's value to its parent in
         # one cycle: the value it sets (``result``), or the one set before, negated, is the
         # candidate for the parent's frame as that comes off the stack. The root has no parent:
-        # there UP, UNMAKE, POP and the update do nothing.
+        # there UP, UNMAKE, POP and the update do nothing. Nor do they (nor ``take``) when the
+        # microinstruction may ``retry`` and the value calls for a re-search (``research``):
+        # the node's frame is loaded again instead, deeper or with the parent's full window.
         at_root = Signal()
         m.d.comb += at_root.eq(ply == 0)
         root_return = Signal()
         m.d.comb += root_return.eq((control.ply == PlyStep.UP) & at_root)
+        ascending = Signal()
+        m.d.comb += ascending.eq((control.ply == PlyStep.UP) & ~at_root)
+        research = Signal()
+        holding = Signal()              # UP, UNMAKE, POP, ``take`` and the update do nothing
+        m.d.comb += holding.eq(root_return | research)
         stepping_up = Signal()
-        m.d.comb += stepping_up.eq((control.ply == PlyStep.UP) & ~at_root)
+        m.d.comb += stepping_up.eq(ascending & ~research)
         result_value = Signal(signed(16))
         with m.Switch(control.result):
             with m.Case(Result.BEST):
@@ -320,6 +336,22 @@ class Controller(wiring.Component):
         m.d.comb += base.eq(Mux(stepping_up, frames.parent, frame))
         update_candidate = Signal(signed(16))
         m.d.comb += update_candidate.eq(Mux(stepping_up, -result_value, candidate))
+        # Searching again (features.py): a reduced node whose value beats the parent's alpha,
+        # then a null-window node whose value lands strictly inside the parent's window.
+        parent = frames.parent
+        child_value = Signal(signed(17))
+        m.d.comb += child_value.eq(-result_value)
+        m.d.comb += research.eq(control.retry & ascending & ~self.job.stopped & (
+            (frame.reduced & (child_value > parent.alpha))
+            | (frame.scout & (child_value > parent.alpha) & (child_value < parent.beta))))
+        again = Signal(Frame)           # the node's frame for the search again (``enter`` does the rest)
+        m.d.comb += [
+            again.depth.eq(Mux(frame.reduced, parent.depth - 1, frame.depth)),
+            again.alpha.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
+            again.alpha0.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
+            again.beta.eq(Mux(frame.reduced, frame.beta, -parent.alpha)),
+            again.scout.eq(frame.reduced & frame.scout),
+        ]
 
         # The repetition detector judges the position being pushed, in the cycle of the push;
         # later microinstructions see its verdict as it was then.
@@ -339,14 +371,19 @@ class Controller(wiring.Component):
         status = {
             "start": requested, "search": job == Job.SEARCH, "found": response.found & ~self.job.stopped,
             "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": at_root,
-            "depth_zero": depth == 0, "quiescence": frame.depth == 0, "in_check": self.gen.in_check,
-            "checked": frame.checked, "legal": frame.legal, "at_max": (ply == self._max_ply - 1) | self.job.stopped,
+            "depth_zero": depth == 0, "quiescence": (frame.depth == 0) | frame.futile,
+            "in_check": self.gen.in_check,
+            "checked": frame.checked, "legal": frame.tried != 0,
+            "at_max": (ply == self._max_ply - 1) | self.job.stopped,
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
             "hash_again": (frame.hash_move.as_value() != 0)
                           & (response.move.as_value() == frame.hash_move.as_value()),
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)),
+            "research": research,
+            "frontier": features.futility & (frame.depth == 1) & ~frame.checked & ~at_root,
+            "futile": candidate <= frame.alpha,
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -356,7 +393,7 @@ class Controller(wiring.Component):
         m.d.comb += [seq.start.eq(~booted), seq.entry.eq(self._entry)]
 
         # --- issuing and waiting --------------------------------------------------------------
-        quiescence_request = (job == Job.SEARCH) & (frame.depth == 0)
+        quiescence_request = (job == Job.SEARCH) & ((frame.depth == 0) | frame.futile)
         waiting = {
             Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker.idle,
             Wait.SETTLED: ~self.gen.request.ready | ~self.maker.idle,
@@ -368,7 +405,7 @@ class Controller(wiring.Component):
                 with m.Case(kind):
                     m.d.comb += wait_condition.eq(condition)
         stepping_path = Signal()
-        m.d.comb += [stepping_path.eq((control.path != PathStep.NONE) & ~root_return),
+        m.d.comb += [stepping_path.eq((control.path != PathStep.NONE) & ~holding),
                      pushing.eq(control.path == PathStep.PUSH)]
         # A request waits for the maker: the generator must see whole moves only. A command goes
         # with a path step in one indivisible action: it is offered only when the repetition
@@ -376,7 +413,7 @@ class Controller(wiring.Component):
         # one microinstruction (PREFETCH with MAKE) are offered only when both can be taken.
         issued = Signal()               # this microinstruction's request has been taken; it waits on
         issuing = (control.gen != GenIssue.NONE) & ~issued
-        commanding = (control.maker != MakerIssue.NONE) & ~root_return
+        commanding = (control.maker != MakerIssue.NONE) & ~holding
         gen_offered = Signal()
         maker_offered = Signal()
         m.d.comb += [
@@ -417,7 +454,7 @@ class Controller(wiring.Component):
             self.path.push.valid.eq((control.path == PathStep.PUSH) & ~stall),
             self.path.push.payload.key.eq(self.key),
             self.path.push.payload.irreversible.eq(self.maker.irreversible),
-            self.path.pop.eq((control.path == PathStep.POP) & ~stall & ~root_return),
+            self.path.pop.eq((control.path == PathStep.POP) & ~stall & ~holding),
         ]
         m.d.comb += [seq.stall.eq(stall), self.micro_address.eq(seq.address)]
         m.d.sync += issued.eq(stall & (issued | (self.gen.request.valid & self.gen.request.ready)))
@@ -441,7 +478,7 @@ class Controller(wiring.Component):
             prefetch_write.data.piece.eq(answer.piece), prefetch_write.data.victim.eq(answer.victim),
             prefetch_read.addr.eq(Mux(stepping_up, ply - 1, ply)),
         ]
-        with m.If(control.take & ~stall):
+        with m.If(control.take & ~stall & ~research):
             kept = prefetch_read.data
             m.d.sync += [response.eq(0), response.found.eq(kept.found), response.move.eq(kept.move),
                          response.piece.eq(kept.piece), response.victim.eq(kept.victim)]
@@ -481,10 +518,24 @@ class Controller(wiring.Component):
         m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
         recapture = Signal()
         m.d.comb += recapture.eq(move.flags.capture & (material_after == root_material))
+        # Features (features.py): a late quiet move is reduced (its child undoes that on entry if
+        # it is in check) and, like every move after a full-width node's first with PVS, gets
+        # the null window.
+        full_depth = Signal(6)
+        m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + (frame.checked | recapture)))
+        quiet = ~move.flags.capture & (move.promotion.as_value() == 0)
+        late = Signal()
+        m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried == LMR_AFTER)
+                            & ~frame.checked & quiet)
+        scout = Signal()
+        m.d.comb += scout.eq(((features.pvs & (frame.tried != 0)) | late) & (frame.depth != 0)
+                             & (frame.beta - frame.alpha > 1))
         child = Signal(Frame)
         m.d.comb += [
-            child.alpha.eq(-frame.beta), child.beta.eq(-frame.alpha), child.alpha0.eq(-frame.beta),
-            child.depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + (frame.checked | recapture))),
+            child.alpha.eq(Mux(scout, -frame.alpha - 1, -frame.beta)), child.beta.eq(-frame.alpha),
+            child.alpha0.eq(Mux(scout, -frame.alpha - 1, -frame.beta)),
+            child.depth.eq(Mux(late, full_depth - lmr_reduction(frame.depth), full_depth)),
+            child.scout.eq(scout), child.reduced.eq(late),
         ]
 
         # --- the datapath's actions, when the microinstruction completes -----------------------
@@ -495,11 +546,12 @@ class Controller(wiring.Component):
         with m.If(self.job.start.valid & ~self.job.busy):
             m.d.sync += [requested.eq(1), job.eq(start.job), depth.eq(start.depth), ply.eq(0),
                          self.job.busy.eq(1), self.job.stopped.eq(0), root_material.eq(self.material),
-                         generation.eq(start.generation)]
+                         generation.eq(start.generation), features.eq(start.features)]
             m.d.comb += [
                 updated.alpha.eq(start.alpha), updated.beta.eq(start.beta),
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
                 updated.move.eq(0), updated.best_move.eq(0),
+                updated.scout.eq(0), updated.reduced.eq(0), updated.futile.eq(0),
                 frames.load.eq(1),
             ]
         with m.If(self.side_in.valid & ~self.job.busy):
@@ -514,22 +566,26 @@ class Controller(wiring.Component):
             with m.If(control.done):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
-                m.d.comb += [updated.checked.eq(self.gen.in_check), updated.legal.eq(0),
-                             updated.best.eq(mated), updated.generating.eq(0),
+                m.d.comb += [updated.checked.eq(self.gen.in_check), updated.tried.eq(0),
+                             updated.best.eq(mated), updated.generating.eq(0), updated.futile.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
                              updated.hash_move.eq(Mux(self.hash.hit & (frame.depth != 0), probe.move, 0)),
                              frames.load.eq(1)]
+                with m.If(frame.reduced & self.gen.in_check):      # a late move giving check
+                    m.d.comb += [updated.depth.eq(parent.depth - 1), updated.reduced.eq(0)]
+            with m.If(control.prune):       # futility: captures only, no hash move
+                m.d.comb += [updated.futile.eq(1), updated.hash_move.eq(0), frames.load.eq(1)]
             with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)
                       | (control.gen == GenIssue.PREFETCH)):
                 m.d.comb += [updated.generating.eq(1), frames.load.eq(1)]
-            with m.If(control.update & ~root_return):
+            with m.If(control.update & ~holding):
                 with m.If(update_candidate > base.best):
                     m.d.comb += [updated.best.eq(update_candidate), updated.best_move.eq(base.move)]
                 with m.If(update_candidate > base.alpha):
                     m.d.comb += updated.alpha.eq(update_candidate)
                 with m.If(stepping_up | (control.cand == Candidate.CHILD)):
-                    m.d.comb += updated.legal.eq(1)
+                    m.d.comb += updated.tried.eq(Mux(base.tried == LMR_AFTER, LMR_AFTER, base.tried + 1))
                 m.d.comb += frames.load.eq(~stepping_up)
             with m.If(control.result != Result.NONE):
                 m.d.sync += returned.eq(result_value)
@@ -539,6 +595,8 @@ class Controller(wiring.Component):
             with m.If(stepping_up):
                 m.d.sync += [ply.eq(ply - 1), self.side.eq(~self.side)]
                 m.d.comb += frames.pop.eq(1)
+            with m.If(research):
+                m.d.comb += [updated.eq(again), frames.load.eq(1)]
         # The frame pushed: the move being made; a PREFETCH has asked the generator.
         m.d.comb += [frames.pushed.eq(frame), frames.pushed.move.eq(move),
                      frames.pushed.generating.eq(frame.generating | (control.gen == GenIssue.PREFETCH)),

@@ -2,7 +2,7 @@
 
 A frame is what one node of the negamax alpha-beta search keeps while its children are
 searched: its window, its best value and move so far, the move being searched, the remaining
-depth and two flags. Going down a ply pushes the current frame (with the move being made) and
+depth, and flags. Going down a ply pushes the current frame (with the move being made) and
 loads the child's; coming back pops it. Values follow docs/architecture.md §3.5: signed 16-bit,
 mate near ±``MATE`` adjusted by the ply, draw 0.
 """
@@ -13,6 +13,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import VALUE_WIDTH, MoveWord
+from .features import LMR_AFTER
 
 __all__ = ["MATE", "INFINITY", "EVAL_LIMIT", "MATE_BOUND", "Frame", "FrameStack"]
 
@@ -37,7 +38,10 @@ Frame = data.StructLayout({
     "best_move": MoveWord,
     "depth": 6,              # plies left; 0 is a quiescence node
     "checked": 1,            # the side to move is in check
-    "legal": 1,              # a legal move has been searched
+    "tried": range(LMR_AFTER + 1),  # legal moves searched, counted up to LMR_AFTER
+    "scout": 1,              # searched with a null window its parent narrowed (PVS, LMR)
+    "reduced": 1,            # searched shallower than its parent's depth gives (LMR)
+    "futile": 1,             # a frontier node trying captures only (futility pruning)
     "slot": 16,              # the position's transposition-table index
     "check": 16,             # ... and check bits
     "hash_move": MoveWord,   # the table's best move for the position (0: none), tried first

@@ -72,6 +72,11 @@ def search(p):
     move; quiescence nodes (depth 0) first stand pat on the static value, then try captures —
     every move when in check, without standing pat. A node with no legal move is mated if in
     check and (full width only) stalemate otherwise. The deepest ply returns the static value.
+
+    The search's features (features.py, the control word START carries) narrow a child's
+    window (PVS), reduce its depth (late-move reductions) — the datapath does both as it steps
+    down — and search it again in place when its value calls for it; futility pruning turns a
+    hopeless frontier node into one that tries captures only.
     """
     p.label("search")
     p.op(clear=1, goto="enter")
@@ -82,8 +87,16 @@ def search(p):
     p.label("ending")       # a child at the deepest ply, or repeating a position
     p.op(branch=["repeated"], targets=["horizon", "draw"])
     p.label("probe")        # a full-width node: the transposition table may decide it, or
-    p.op(branch=["hash_cut", "hash_move"],                 # give a move to try first
-         targets=["first", "hash_return", "hash", "hash_return"])
+    # give a move to try first; at the frontier, futility pruning may leave captures only
+    p.op(branch=["hash_cut", "hash_move", "frontier"],
+         targets=["first", "hash_return", "hash", "hash_return",
+                  "frontier_first", "hash_return", "frontier_hash", "hash_return"])
+    p.label("frontier_first")
+    p.op(wait="EVAL", cand="FUTILE", branch=["futile"], targets=["first", "prune"])
+    p.label("frontier_hash")
+    p.op(wait="EVAL", cand="FUTILE", branch=["futile"], targets=["hash", "prune"])
+    p.label("prune")        # the static value plus the margin is the node's best so far
+    p.op(cand="FUTILE", update=1, prune=1, goto="first")
     p.label("hash")
     p.op(gen="LEGAL")
     p.op(wait="GEN", branch=["found"], targets=["first", "make_hash"])
@@ -126,10 +139,17 @@ def search(p):
     p.op(result="DRAW", **ascend)
     p.label("horizon")
     p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", **ascend)
+    # A node that searched, or found its value in the table, is searched again in place if its
+    # value calls for it (features.py): entered again, counted again, its move still made.
+    retry = dict(ascend, retry=1, branch=["cutoff", "at_root", "research"],
+                 targets=ascend["targets"] + ["reenter"] * 4)
     p.label("hash_return")
-    p.op(result="HASH", **ascend)
+    p.op(result="HASH", **retry)
     p.label("return_best")  # (a full-width node stores its result in the transposition table)
-    p.op(result="BEST", hash_store=1, **ascend)
+    p.op(result="BEST", hash_store=1, **retry)
+    p.label("reenter")      # (the last UNMAKE below it may still be on the bus)
+    p.op(wait="SETTLED", enter=1, count="ONE", branch=["quiescence", "in_check"],
+         targets=["probe", "stand_pat", "probe", "first"])
     p.label("finish")
     # the root's last UNMAKE may still be on the bus: the job ends on a settled board
     p.op(wait="SETTLED", done=1, goto="idle")

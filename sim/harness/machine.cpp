@@ -15,8 +15,8 @@
 //   key                   the Zobrist key of the position on the board: "<key>"
 //   eval                  the evaluator's value of the position, White's view, once settled: "<value> <cycles>"
 //   perft <depth>         hardware perft: "<leaves> <cycles>"
-//   search <depth> <alpha> <beta> <generation>   alpha-beta search: "<nodes> <cycles> <score> <best move word>"
-//   trace <depth> <alpha> <beta> <generation>    the same, after a line "node <key>" per node as it is entered
+//   search <depth> <alpha> <beta> <generation> <features>   alpha-beta search: "<nodes> <cycles> <score> <best move word>"
+//   trace <depth> <alpha> <beta> <generation> <features>    the same, after a line "node <key>" per node as it is entered
 //   quit
 #include <cstdint>
 #include <cstdio>
@@ -126,10 +126,11 @@ int main(int argc, char **argv) {
             std::fflush(stdout);
         }
         else if (cmd == "search" || cmd == "trace") {
-            int64_t depth, alpha, beta, generation; in >> depth >> alpha >> beta >> generation;
+            int64_t depth, alpha, beta, generation, features; in >> depth >> alpha >> beta >> generation >> features;
             run(put(JOB_SEARCH, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET)
                 | put(alpha & 0xFFFF, STARTCOMMAND_ALPHA_OFFSET) | put(beta & 0xFFFF, STARTCOMMAND_BETA_OFFSET)
-                | put(generation, STARTCOMMAND_GENERATION_OFFSET), cmd == "trace");
+                | put(generation, STARTCOMMAND_GENERATION_OFFSET) | put(features, STARTCOMMAND_FEATURES_OFFSET),
+                cmd == "trace");
             std::printf("%llu %llu %d %llu\n", (unsigned long long)top->job___05Fcount,
                         (unsigned long long)top->job___05Fcycles, (int)(int16_t)top->job___05Fscore,
                         (unsigned long long)top->job___05Fbest_move);

@@ -1,0 +1,111 @@
+"""The search's features: the control word START carries, switching each refinement of plain
+alpha-beta on or off for one search (docs/architecture.md §5.3), and their constants.
+
+* ``pvs`` — principal variation search: at a full-width node whose window is wider than a
+  null window, every legal move after the first is searched with the null window
+  (alpha, alpha + 1) and searched again with the full window when its value lands strictly
+  inside it.
+* ``lmr`` — late-move reductions: at a full-width node of depth >= ``LMR_MIN_DEPTH`` not in
+  check, a quiet move (no capture, no promotion) searched after ``LMR_AFTER`` legal moves, whose
+  position is not check, is searched ``lmr_reduction(depth)`` plies shallower, with the null
+  window; if it beats alpha it is searched again at full depth.
+* ``futility`` — futility pruning at frontier nodes: a full-width node of depth 1 below the
+  root, not in check, whose static value plus ``FUTILITY_MARGIN`` cannot reach alpha tries only
+  captures and queen promotions (as quiescence does), without its hash move, starting from the
+  static value plus the margin.
+
+A child searched again is entered again (and counted again) at once: the re-search happens in
+place, without unmaking its move. Only a child that searched (or found a table entry) is
+searched again; a draw by repetition, a stalemate and the static value at the deepest ply are
+exact whatever the window and depth.
+"""
+
+from dataclasses import dataclass, fields
+
+from amaranth.lib import data
+
+__all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "LMR_MIN_DEPTH", "LMR_AFTER", "LMR_DEEP", "lmr_reduction",
+           "FUTILITY_MARGIN"]
+
+#: Late-move reductions: the shallowest node that reduces, and how many legal moves it
+#: searches in full first.
+LMR_MIN_DEPTH = 3
+LMR_AFTER = 3
+
+#: What a quiet move may gain at a frontier node, in centipawns.
+FUTILITY_MARGIN = 200
+
+#: The control word's width (the protocol's START field).
+FEATURE_BITS = 16
+
+
+#: From this depth a late move is reduced by two plies, not one.
+LMR_DEEP = 6
+
+
+def lmr_reduction(depth):
+    """Plies a late move is reduced by at a node of ``depth`` (>= LMR_MIN_DEPTH): 1, 2 from
+    LMR_DEEP. ``depth`` is an int (the reference) or an Amaranth value (the controller)."""
+    return 1 + (depth >= LMR_DEEP)
+
+
+@dataclass(frozen=True)
+class SearchFeatures:
+    """Which features a search uses (each field one bit of :data:`Features`, in order)."""
+
+    pvs: bool = True
+    lmr: bool = True
+    futility: bool = True
+
+    @classmethod
+    def names(cls):
+        return [f.name for f in fields(cls)]
+
+    @classmethod
+    def none(cls):
+        return cls(**{name: False for name in cls.names()})
+
+    @classmethod
+    def parse(cls, text):
+        """Features from text: ``all``, ``none``, or comma-separated names, each with an optional
+        ``-`` to switch it off from the default (``-lmr``: the default without LMR); names
+        without ``-`` alone (``pvs,futility``) give exactly those."""
+        text = text.strip().lower()
+        if text in ("all", "default", ""):
+            return cls()
+        if text == "none":
+            return cls.none()
+        words = [word.strip() for word in text.split(",") if word.strip()]
+        unknown = [word for word in words if word.lstrip("-+") not in cls.names()]
+        if unknown:
+            raise ValueError(f"unknown search feature {unknown[0]!r}: the features are {', '.join(cls.names())}")
+        if all(word.startswith("-") for word in words):
+            chosen = {name: getattr(cls(), name) for name in cls.names()}
+        else:
+            chosen = {name: False for name in cls.names()}
+        for word in words:
+            chosen[word.lstrip("-+")] = not word.startswith("-")
+        return cls(**chosen)
+
+    def fields(self):
+        """The control word's fields, for ``Features.const``."""
+        return {name: int(getattr(self, name)) for name in self.names()}
+
+    def word(self):
+        """The control word (:data:`Features` packed)."""
+        return Features.const(self.fields()).as_bits()
+
+    @classmethod
+    def from_word(cls, word):
+        if word >> len(cls.names()):
+            raise ValueError(f"feature word {word:#x} sets bits no feature has")
+        return cls(**{name: bool(word >> bit & 1) for bit, name in enumerate(cls.names())})
+
+    def __str__(self):
+        on = [name for name in self.names() if getattr(self, name)]
+        return ",".join(on) if on else "none"
+
+
+#: The control word's layout: a bit per feature, in :class:`SearchFeatures`' order.
+Features = data.StructLayout({**{name: 1 for name in SearchFeatures.names()},
+                              "unused": FEATURE_BITS - len(SearchFeatures.names())})
