@@ -105,6 +105,7 @@ def cmd_analyze(args):
     limits = _limits(args)
     with _open_machine(args) as hw:
         driver = SearchDriver(hw)
+        driver.features = args.features
         phase, _ = driver.oracle.tables_for(game)
         print(f"position {game.fen()}")
         left_out = driver.oracle.left_out.get(phase)
@@ -239,7 +240,7 @@ def cmd_search(args):
         print(f"position {board.fen()}")
         best = None
         for depth in range(1, args.depth + 1):
-            result = hw.search(depth)
+            result = hw.search(depth, features=args.features)
             line = hw.principal_variation(board)
             best = result.move
             print(f"depth {depth} score {score_text(result.score)} nodes {result.nodes} cycles {result.cycles} "
@@ -306,7 +307,7 @@ def cmd_verify_search(args):
         args.port = None if args.port == "sim" else args.port
         machine = _open_machine(args, params)
     with machine as hw:
-        verification = SearchVerification(hw, params, store, args.depth, jobs=args.jobs)
+        verification = SearchVerification(hw, params, store, args.depth, jobs=args.jobs, features=args.features)
         return _verify(args, verification.checks, verification.summary)
 
 
@@ -343,6 +344,19 @@ def _board_options(parser):
     parser.add_argument("--baud", type=int, default=1_000_000, help="the link's rate (1000000)")
 
 
+def _features(text):
+    """A ``--features`` argument: ``all``, ``none``, names, or ``-name`` to leave one out."""
+    from hdl.search.features import SearchFeatures
+    try:
+        return SearchFeatures.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility: only those) or "
+                 "-name (all but that one)")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="suprem", description="The SUPREM chess machine.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -360,6 +374,7 @@ def build_parser():
                                              "a line per depth, the best move")
     analyze.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     analyze.add_argument("--depth", type=int, help="the last iteration's depth (default 5)")
+    analyze.add_argument("--features", type=_features, default="all", help=FEATURES_HELP)
     analyze.add_argument("--nodes", type=int, help="stop after about N nodes")
     analyze.add_argument("--movetime", type=float, help="hardware milliseconds (cycles / Fmax)")
     _board_options(analyze)
@@ -405,6 +420,7 @@ def build_parser():
                                            "iterative deepening to DEPTH")
     search.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     search.add_argument("--depth", type=int, default=4, help="the last iteration's depth (4)")
+    search.add_argument("--features", type=_features, default="all", help=FEATURES_HELP)
     search.add_argument("--tables", choices=TABLE_SETS[:2], default="patterns",
                         help="material: material + piece-square; patterns: with recognizers (default)")
     search.set_defaults(func=cmd_search)
@@ -432,6 +448,7 @@ def build_parser():
                                              "evaluator restored) on every position of an EPD/FEN file")
     search.add_argument("file")
     search.add_argument("--depth", type=int, default=3, help="plies searched (3)")
+    search.add_argument("--features", type=_features, default="all", help=FEATURES_HELP)
     search.add_argument("--limit", type=int, help="check at most N positions")
     search.add_argument("--tables", choices=TABLE_SETS, default="patterns",
                         help="material: material + piece-square; patterns: with recognizers (default); "

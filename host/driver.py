@@ -7,15 +7,20 @@ simulated board what it means on a real one. Wall time can bound a search too
 (``Limits.wall_ms``): under a game clock, since the clock on the wall is the one that flags,
 and on request on the simulated board, which runs slower than the hardware.
 
-Each iteration searches the whole window from the root with the transposition table of the
-iterations before it, so the previous best move is searched first. The table is kept from one
+Each iteration searches from the root with the transposition table of the iterations before
+it, so the previous best move is searched first. From depth ``ASPIRATION_DEPTH`` on it searches
+an aspiration window around the last iteration's score first (+-``ASPIRATION_WINDOW``), widened
+(four times as far each time, toward the side it failed on) until the score lands inside it.
+The table is kept from one
 search to the next (a game's earlier searches know much of the new root's tree), but each
 search from a new root is a new generation: the table's entries of other generations answer
 probes yet give way to this search's stores (BENCHMARKS.md, "The transposition table between
-moves"). An iteration that a limit
-stops is discarded: the result is the last finished iteration's. Limits never stop the first
-iteration (depth 1 gives the move); a stop request does, and then the result is the move the
-hardware had found best so far, if any (``Iteration.complete`` false).
+moves"). An iteration that a limit or a stop request ends is not wasted: the hardware's best
+root move among those it searched in full before the stop (the previous best is searched
+first, so any other beat it at the new depth) is the answer, an ``Iteration`` with ``complete``
+false — unless no root move was searched in full, or an aspiration search failed low (then
+the moves' values are upper bounds and the last finished iteration stands). Limits never stop
+the first iteration (depth 1 gives the move); a stop request does.
 
 With ``root_moves`` (UCI's ``searchmoves``) the host searches each of those root moves on the
 board itself: the position after the move, one ply less (the same ply when the move gives
@@ -30,6 +35,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
 from .oracle import Oracle
@@ -37,6 +43,10 @@ from .oracle import Oracle
 __all__ = ["Limits", "Iteration", "SearchDriver", "score_text"]
 
 MAX_DEPTH = 63
+
+#: Aspiration windows: from this depth, +- this many centipawns around the last score first.
+ASPIRATION_DEPTH = 4
+ASPIRATION_WINDOW = 35
 
 
 def score_text(score):
@@ -89,7 +99,8 @@ class Iteration:
     hardware_ms: float
     wall_ms: float
     pv: list = field(default_factory=list)
-    complete: bool = True   # false: a stopped first iteration (its best move so far)
+    complete: bool = True   # false: a stopped iteration (its best move among those searched)
+    researches: int = 0     # the aspiration window's failures
 
     def nps(self):
         return int(self.total_nodes * 1000 / self.hardware_ms) if self.hardware_ms else 0
@@ -116,6 +127,8 @@ class SearchDriver:
         self._budget = _Budget(Limits())
         self._spent = (0, 0)            # (cycles, nodes) of the search so far, for update_limits
         self.generation = -1            # the searches from new roots so far, less one
+        self.features = SearchFeatures()    # the searches' control word
+        self.aspiration = True              # aspiration windows (off: every iteration full width)
 
     def prepare(self, game):
         """The Oracle's tables for ``game``'s position downloaded, the position set."""
@@ -152,9 +165,11 @@ class SearchDriver:
         depth = 0
         while depth < min(self._budget.limits.depth or MAX_DEPTH, MAX_DEPTH):
             depth += 1
+            researches = 0
             if root_moves is None:
-                score, move, nodes, cycles, stopped, pv = self._search_root(game, depth, total_nodes, total_cycles,
-                                                                            stop_event, first=not finished)
+                previous = finished[-1].score if finished and finished[-1].complete else None
+                score, move, nodes, cycles, stopped, pv, researches = self._search_root(
+                    game, depth, total_nodes, total_cycles, stop_event, first=not finished, previous=previous)
             else:
                 first_move = finished[-1].pv[0] if finished else None
                 ordered = sorted(root_moves, key=lambda m: m != first_move)
@@ -164,12 +179,13 @@ class SearchDriver:
             total_cycles += cycles
             elapsed = (time.monotonic() - wall_start) * 1000
             if stopped:
-                if not finished and move in legal:
+                if move in legal:
                     finished.append(Iteration(depth, score, nodes, total_nodes, cycles, total_cycles,
-                                              total_cycles * 1000 / self.clock_hz, elapsed, [move], complete=False))
+                                              total_cycles * 1000 / self.clock_hz, elapsed, pv or [move],
+                                              complete=False, researches=researches))
                 break
             iteration = Iteration(depth, score, nodes, total_nodes, cycles, total_cycles,
-                                  total_cycles * 1000 / self.clock_hz, elapsed, pv)
+                                  total_cycles * 1000 / self.clock_hz, elapsed, pv, researches=researches)
             finished.append(iteration)
             if on_iteration:
                 on_iteration(iteration)
@@ -179,17 +195,35 @@ class SearchDriver:
                 break
         return finished
 
-    def _search_root(self, game, depth, total_nodes, total_cycles, stop_event, first):
-        """One iteration over every root move: the board's own root."""
-        self.machine.start_search(depth, node_limit=self._node_limit(total_nodes, first), generation=self.generation)
-        status = self._run(total_nodes, total_cycles, stop_event, first)
-        result = self.machine.result(status)
-        pv = []
-        if not result.stopped:
-            pv = self.machine.principal_variation(game) or ([result.move] if result.move else [])
-            if pv and result.move is not None and pv[0] != result.move:
-                pv = [result.move]
-        return result.score, result.move, result.nodes, result.cycles, result.stopped, pv
+    def _search_root(self, game, depth, total_nodes, total_cycles, stop_event, first, previous=None):
+        """One iteration over every root move: the board's own root, in an aspiration window
+        around ``previous`` (the last iteration's score) widened until the score is inside it.
+        A stopped search's move is kept only if its value is not an upper bound."""
+        alpha, beta = -INFINITY, INFINITY
+        if self.aspiration and previous is not None and depth >= ASPIRATION_DEPTH and abs(previous) < MATE_BOUND:
+            alpha, beta = previous - ASPIRATION_WINDOW, previous + ASPIRATION_WINDOW
+        delta, nodes, cycles, researches = ASPIRATION_WINDOW, 0, 0, 0
+        while True:
+            self.machine.start_search(depth, alpha, beta, node_limit=self._node_limit(total_nodes + nodes, first),
+                                      generation=self.generation, features=self.features)
+            status = self._run(total_nodes + nodes, total_cycles + cycles, stop_event, first)
+            result = self.machine.result(status)
+            nodes, cycles = nodes + result.nodes, cycles + result.cycles
+            if result.stopped:
+                move = result.move if result.score > alpha else None
+                return result.score, move, nodes, cycles, True, [], researches
+            if alpha < result.score < beta or (alpha == -INFINITY and beta == INFINITY):
+                break
+            researches += 1
+            delta *= 4
+            if result.score <= alpha:
+                alpha = max(-INFINITY, result.score - delta) if delta < 1000 else -INFINITY
+            else:
+                beta = min(INFINITY, result.score + delta) if delta < 1000 else INFINITY
+        pv = self.machine.principal_variation(game) or ([result.move] if result.move else [])
+        if pv and result.move is not None and pv[0] != result.move:
+            pv = [result.move]
+        return result.score, result.move, nodes, cycles, False, pv, researches
 
     def _search_moves(self, game, moves, depth, total_nodes, total_cycles, stop_event, first):
         """One iteration over ``moves`` only, each searched on the board as the root of its own
@@ -202,7 +236,7 @@ class SearchDriver:
             child_depth = depth if child.is_check() else depth - 1
             self.machine.start_search(child_depth, alpha=-INFINITY, beta=_child_bound(best),
                                       node_limit=self._node_limit(total_nodes + nodes, first),
-                                      generation=self.generation)
+                                      generation=self.generation, features=self.features)
             status = self._run(total_nodes + nodes, total_cycles + cycles, stop_event, first)
             result = self.machine.result(status)
             nodes, cycles = nodes + result.nodes, cycles + result.cycles

@@ -34,6 +34,7 @@ import threading
 
 import chess
 
+from hdl.search.features import SearchFeatures
 from models.position import PositionError, validate_board
 
 from .driver import Limits, SearchDriver, score_text
@@ -84,7 +85,9 @@ class UciEngine:
         self._worker = threading.Thread(target=self._work, daemon=True)
         self._worker.start()
         self._jobs.put(("open",))       # connect (or start the simulated board) at once
-        self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False}
+        self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False,
+                        **SearchFeatures().fields()}
+        self._checks = {"Ponder", *SearchFeatures.names()}      # the options that are true or false
 
     def send(self, line):
         with self._lock:
@@ -121,6 +124,8 @@ class UciEngine:
             self.send("option name Ponder type check default false")
             self.send("option name Move Overhead type spin default 30 min 0 max 5000")
             self.send("option name SimWallLimit type spin default 0 min 0 max 86400000")
+            for name, on in SearchFeatures().fields().items():
+                self.send(f"option name {name} type check default {'true' if on else 'false'}")
             self.send("info string time is the board's hardware time (its cycles at its clock; a simulated board "
                       "is far slower than a real one): SimWallLimit (ms) bounds wall time")
             self.send("uciok")
@@ -165,9 +170,9 @@ class UciEngine:
         if name not in self.options:
             self.send(f"info string no option {name}")
             return
-        if name == "Ponder":
+        if name in self._checks:
             if value.lower() not in ("true", "false"):
-                self.send(f"info string option Ponder is true or false, not {value}")
+                self.send(f"info string option {name} is true or false, not {value}")
                 return
             self.options[name] = value.lower() == "true"
             return
@@ -345,6 +350,7 @@ class UciEngine:
             if self.debug:
                 self.send(f"info string depth {it.depth}: wall {int(it.wall_ms)} ms, {it.cycles} cycles")
 
+        self._driver.features = SearchFeatures(**{name: self.options[name] for name in SearchFeatures.names()})
         iterations = self._driver.analyse(game, self._limits(search), on_iteration=report, stop_event=search.stop,
                                           root_moves=search.root_moves)
         while (search.infinite or search.pondering) and not search.stop.is_set():

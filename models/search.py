@@ -24,7 +24,8 @@ The algorithm (fail-soft alpha-beta):
   and depth and may search it again: PVS (a null window after the first legal move of a
   full-width node, the full window again when the value lands inside it), late-move
   reductions (quiet late moves one or two plies shallower, again at full depth when they beat
-  alpha), and futility pruning (a frontier node hopelessly below alpha tries captures only).
+  alpha), and futility pruning (a frontier node hopelessly below alpha skips its quiet moves
+  that do not give check).
   A child searched again is entered and counted again; only one that searched or found a table
   entry is (a repetition, a stalemate and the deepest ply's static value are exact).
 * A node with no legal move returns its starting best, mated here (``ply`` - MATE), except a
@@ -72,6 +73,7 @@ class _Node:
         self.checked = checked
         self.best, self.best_move, self.best_word = ply - MATE, None, 0
         self.tried = 0                  # legal moves searched (the hardware counts to LMR_AFTER)
+        self.futile = False             # futility pruning skips quiet moves not giving check
 
     @property
     def legal(self):
@@ -227,7 +229,6 @@ class ReferenceSearch:
             return self.static(), None, True
         node = _Node(ply, depth, alpha, beta, checked)
         hash_word = 0
-        captures_only = depth == 0
         if depth > 0:
             entry = self.table.probe(self.key())
             if entry is not None:
@@ -241,7 +242,7 @@ class ReferenceSearch:
             if self.features.futility and depth == 1 and ply > 0 and not checked:
                 futile = self.static() + FUTILITY_MARGIN
                 if futile <= alpha:
-                    node.best, hash_word, captures_only = futile, 0, True
+                    node.best, node.futile, hash_word = futile, True, 0
         elif not checked:
             stand_pat = self.static()
             node.best = stand_pat
@@ -253,13 +254,13 @@ class ReferenceSearch:
             words = {move_word(board, move): move for move in board.generate_pseudo_legal_moves()}
         cut = hash_word in words and self._try(node, words[hash_word])
         if not cut:
-            for move in ordered_moves(board, captures=captures_only):
+            for move in ordered_moves(board, captures=depth == 0):
                 if hash_word and move_word(board, move) == hash_word:
                     continue
                 if self._try(node, move):
                     break
             else:
-                if not node.legal and not checked and not captures_only:
+                if not node.legal and not checked and depth > 0 and not node.futile:
                     return 0, None, True    # stalemate (not stored)
         if depth > 0:
             self.table.store(self.key(), ply, depth, node)
@@ -273,8 +274,8 @@ class ReferenceSearch:
         irreversible = is_irreversible(board, move)
         word = move_word(board, move)
         halfmoves = self._make(move)
-        if board.was_into_check():
-            self._unmake(halfmoves)
+        if board.was_into_check() or node.futile and quiet and not board.is_check():
+            self._unmake(halfmoves)     # illegal, or futile
             return False
         self.path.append((self.key(), irreversible))
         features = self.features
@@ -284,11 +285,11 @@ class ReferenceSearch:
         else:
             recapture = capture and self.material == self.root_material
             depth = node.depth - 1 + (node.checked or recapture)
-            # a late quiet move: the null window, and fewer plies unless it gives check
-            late = (features.lmr and node.depth >= LMR_MIN_DEPTH and node.tried >= LMR_AFTER
-                    and not node.checked and quiet)
-            reduced = late and not board.is_check()
-            scout = (features.pvs and node.legal or late) and node.beta - node.alpha > 1
+            wide = node.beta - node.alpha > 1
+            # a late quiet move at a null-window node: fewer plies unless it gives check
+            reduced = (features.lmr and node.depth >= LMR_MIN_DEPTH and node.tried >= LMR_AFTER and not wide
+                       and not node.checked and quiet and not board.is_check())
+            scout = features.pvs and node.legal and wide
         while True:
             window = (-node.alpha - 1, -node.alpha) if scout else (-node.beta, -node.alpha)
             value, _, exact = self._node(node.ply + 1, depth - lmr_reduction(node.depth) * reduced, *window)

@@ -12,6 +12,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 
 import chess
 
+from hdl.search.features import SearchFeatures
+
 __all__ = ["checked_positions", "movegen_checks", "eval_checks", "SearchVerification"]
 
 
@@ -83,10 +85,10 @@ def _reference_worker_init(params, store):
     _REFERENCE = ReferenceSearch(params, store)
 
 
-def _reference_search(fen, depth):
+def _reference_search(fen, depth, features):
     """The reference's result and principal variation for one position (in a worker)."""
     board = chess.Board(fen)
-    result = _REFERENCE.search(board, depth)
+    result = _REFERENCE.search(board, depth, features=features)
     return result, _REFERENCE.principal_variation(board)
 
 
@@ -113,13 +115,14 @@ class SearchVerification:
     node count, principal variation, and the board and evaluator restored afterwards
     (:meth:`~sim.search_check.SearchPair.differences`). The reference runs in ``jobs`` worker
     processes (0: in this one) while ``machine`` (a Verilated machine or a board on the link)
-    searches."""
+    searches; both with ``features`` (a ``SearchFeatures``, all by default)."""
 
-    def __init__(self, machine, params, store, depth, jobs=1):
+    def __init__(self, machine, params, store, depth, jobs=1, features=None):
         from .search_check import SearchPair
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         self.pair, self.depth = SearchPair(machine, store), depth
+        self.features = SearchFeatures() if features is None else features
         self._pool = (ProcessPoolExecutor(max_workers=jobs, initializer=_reference_worker_init,
                                           initargs=(params, store))
                       if jobs > 0 else _InProcess(_reference_worker_init, (params, store)))
@@ -127,9 +130,10 @@ class SearchVerification:
 
     def checks(self, records):
         with self._pool:
-            pending = {r.line: self._pool.submit(_reference_search, r.board.fen(), self.depth) for r in records}
+            pending = {r.line: self._pool.submit(_reference_search, r.board.fen(), self.depth, self.features)
+                       for r in records}
             for record in records:
-                hw = self.pair.search(record.board, self.depth)
+                hw = self.pair.search(record.board, self.depth, features=self.features)
                 self.nodes += hw.nodes
                 self.cycles += hw.cycles
                 ref, ref_line = pending.pop(record.line).result()

@@ -7,6 +7,7 @@ import random
 import chess
 import pytest
 
+from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE
 from sim.search_check import SearchPair, table_store
 from sim.testing import reference_positions
@@ -104,11 +105,21 @@ def test_windows(patterns):
 
 @pytest.mark.parametrize("moves", sorted(MATES))
 def test_mates_are_found_with_the_mate_score(material, moves):
+    """A mate in N is found at depth 2N - 1 exactly by every feature but late-move reductions
+    (PVS and futility lose no mate: futility never skips a check); with reductions too,
+    iterative deepening finds it at most two plies later (a reduced quiet move can hide it)."""
+    without_lmr = SearchFeatures.parse("-lmr")
     for fen in MATES[moves]:
         for board in (chess.Board(fen), chess.Board(fen).mirror()):
             assert mates_in(board.copy(), moves) and not mates_in(board.copy(), moves - 1), fen
-            hw = _assert_equal(material, board, 2 * moves - 1)
+            hw = _assert_equal(material, board, 2 * moves - 1, features=without_lmr)
             assert hw.score == MATE - (2 * moves - 1), f"FEN {board.fen()}: score {hw.score}"
+            assert mates_with(board.copy(), hw.move, moves), f"FEN {board.fen()}: {hw.move} does not mate in {moves}"
+            for depth in range(1, 2 * moves + 2):
+                hw = _assert_equal(material, board, depth, clear_table=depth == 1)
+                if hw.score == MATE - (2 * moves - 1):
+                    break
+            assert hw.score == MATE - (2 * moves - 1), f"FEN {board.fen()}: with every feature, score {hw.score}"
             assert mates_with(board.copy(), hw.move, moves), f"FEN {board.fen()}: {hw.move} does not mate in {moves}"
 
 
@@ -200,3 +211,56 @@ def test_aging_changes_what_is_stored():
     table.generation = 1
     table.store(0x35, 0, 2, node)
     assert table.probe(0x35).depth == 2 and table.probe(0x35).generation == 1
+
+
+# --- the search's features (hdl/search/features.py) -------------------------------------------
+
+FEATURE_SETS = ["none", "pvs", "lmr", "futility", "pvs,lmr", "all"]
+
+
+@pytest.mark.parametrize("features", FEATURE_SETS)
+def test_each_feature_set_at_depth_4(patterns, features):
+    """Every feature alone, none and all: node for node equal at depth 4, where late-move
+    reductions (nodes of depth 3 and more), re-searches of both kinds and futility at the
+    frontier all happen; with iterative deepening's table, as the host drives it."""
+    chosen = SearchFeatures.parse(features)
+    for record in _positions(8, seed=12):
+        for depth in (2, 3, 4):
+            _assert_equal(patterns, record.board, depth, clear_table=depth == 2, features=chosen)
+
+
+def test_the_features_change_the_search(patterns):
+    """Each feature changes the nodes searched on the same positions (late-move reductions with
+    PVS: they reduce at null-window nodes), and all of them together search fewer than none (so
+    a control word both sides ignored would fail here); windows not the full one too."""
+    boards = [record.board for record in _positions(10, seed=13)]
+    nodes = {}
+    for features in ["none", "pvs", "pvs,lmr", "futility", "all"]:
+        chosen = SearchFeatures.parse(features)
+        nodes[features] = sum(_assert_equal(patterns, board, 4, features=chosen).nodes for board in boards)
+    assert len(set(nodes.values())) == len(nodes), nodes
+    assert nodes["all"] < 0.8 * nodes["none"], nodes
+    for board in boards[:4]:
+        _assert_equal(patterns, board, 3, alpha=-50, beta=80, features=SearchFeatures.parse("pvs,lmr"))
+
+
+def test_a_reduced_check_is_not_reduced(material):
+    """A late quiet move that gives check is searched at full depth (its child undoes the
+    reduction on entry), and a futile node's quiet checks are searched: the reference's rules,
+    met by the hardware, in positions full of checks."""
+    for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
+                "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1"]:
+        for features in ("pvs,lmr", "futility"):
+            _assert_equal(material, chess.Board(fen), 4, features=SearchFeatures.parse(features))
+
+
+def test_feature_words():
+    assert SearchFeatures.parse("none").word() == 0
+    assert SearchFeatures.from_word(SearchFeatures().word()) == SearchFeatures()
+    assert SearchFeatures.parse("-lmr") == SearchFeatures(lmr=False)
+    assert SearchFeatures.parse("pvs") == SearchFeatures(pvs=True, lmr=False, futility=False)
+    assert str(SearchFeatures.parse("pvs,futility")) == "pvs,futility"
+    with pytest.raises(ValueError, match="unknown search feature 'nullmove'"):
+        SearchFeatures.parse("pvs,nullmove")
+    with pytest.raises(ValueError):
+        SearchFeatures.from_word(1 << 15)

@@ -41,8 +41,11 @@ Control fields (``CONTROL``):
   returned (this microinstruction's ``result``, or the last one set) negated, and ``cutoff``
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
   ``hash_store`` writes a full-width node's result to the table (bound from its window).
-* ``count`` ONE adds one node (a leaf in perft), LEGAL adds one unless the side that just
-  moved left its king attacked; ``clear`` zeroes the counters; ``done`` ends a job.
+* ``count`` ONE adds one node (a leaf in perft), SEARCHED adds one unless the move just made
+  is ``skipped`` (illegal, or pruned by futility); ``clear`` zeroes the counters; ``done`` ends
+  a job.
+* ``retry``: a return that may search the node again instead (``research``); ``prune`` makes
+  the node futile (its quiet moves not giving check are skipped, its hash move dropped).
 """
 
 from amaranth import Cat, Module, Mux, Signal, signed
@@ -117,7 +120,7 @@ class Candidate(enum.Enum, shape=2):
 class Count(enum.Enum, shape=2):
     NONE = 0
     ONE = 1
-    LEGAL = 2       # one, unless the move just made left the mover's king attacked
+    SEARCHED = 2    # one, unless the move just made is ``skipped``
 
 
 class Result(enum.Enum, shape=3):
@@ -139,6 +142,7 @@ STATUSES = [
     "search",       # ... and it is a search (else a perft)
     "found",        # the last response found a move (never while the job is being stopped)
     "illegal",      # the side that just moved left its king attacked
+    "skipped",      # ... or the move is futile: a quiet move from a futile node, not giving check
     "at_leaf",      # perft: ply == depth limit
     "at_root",      # ply == 0
     "depth_zero",   # perft: the depth limit is 0
@@ -197,7 +201,9 @@ class Controller(wiring.Component):
     job : Out(JobInterface)             ``start``: begin a job from the position set up;
                                         ``stop``: end it early (the search unwinds to the root:
                                         no node searches a child any more, none stores to the
-                                        transposition table; perft stops counting); ``busy``;
+                                        transposition table or takes a value; perft stops
+                                        counting: the result is the best of the root moves
+                                        searched in full, none if none was); ``busy``;
                                         ``stopped``: the last job was (its results are
                                         partial); ``count``, ``cycles``: its nodes (perft:
                                         leaves) and length; ``score``, ``best_move``: the last
@@ -365,12 +371,18 @@ class Controller(wiring.Component):
         # --- status for branches --------------------------------------------------------------
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.gen.king_attacked.bit_select(~self.side, 1))
+        # Futility (features.py): a futile node's quiet moves are made, and skipped unless they
+        # give check (the child, just made, is the current node; its parent made the move).
+        made_move = frames.parent.move
+        skipped = Signal()
+        m.d.comb += skipped.eq(mover_attacked | (frames.parent.futile & ~self.gen.in_check
+                                                 & ~made_move.flags.capture & (made_move.promotion.as_value() == 0)))
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
         status = {
             "start": requested, "search": job == Job.SEARCH, "found": response.found & ~self.job.stopped,
-            "illegal": mover_attacked, "at_leaf": ply == depth, "at_root": at_root,
+            "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": (frame.depth == 0) | frame.futile,
             "in_check": self.gen.in_check,
             "checked": frame.checked, "legal": frame.tried != 0,
@@ -393,7 +405,7 @@ class Controller(wiring.Component):
         m.d.comb += [seq.start.eq(~booted), seq.entry.eq(self._entry)]
 
         # --- issuing and waiting --------------------------------------------------------------
-        quiescence_request = (job == Job.SEARCH) & ((frame.depth == 0) | frame.futile)
+        quiescence_request = (job == Job.SEARCH) & (frame.depth == 0)
         waiting = {
             Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker.idle,
             Wait.SETTLED: ~self.gen.request.ready | ~self.maker.idle,
@@ -518,18 +530,19 @@ class Controller(wiring.Component):
         m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
         recapture = Signal()
         m.d.comb += recapture.eq(move.flags.capture & (material_after == root_material))
-        # Features (features.py): a late quiet move is reduced (its child undoes that on entry if
-        # it is in check) and, like every move after a full-width node's first with PVS, gets
-        # the null window.
+        # Features (features.py): after a full-width node's first legal move, PVS gives the null
+        # window; at a null-window node a late quiet move is reduced (its child undoes that on
+        # entry if it is in check).
         full_depth = Signal(6)
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + (frame.checked | recapture)))
         quiet = ~move.flags.capture & (move.promotion.as_value() == 0)
+        wide = Signal()
+        m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         late = Signal()
-        m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried == LMR_AFTER)
+        m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried == LMR_AFTER) & ~wide
                             & ~frame.checked & quiet)
         scout = Signal()
-        m.d.comb += scout.eq(((features.pvs & (frame.tried != 0)) | late) & (frame.depth != 0)
-                             & (frame.beta - frame.alpha > 1))
+        m.d.comb += scout.eq(features.pvs & (frame.tried != 0) & (frame.depth != 0) & wide)
         child = Signal(Frame)
         m.d.comb += [
             child.alpha.eq(Mux(scout, -frame.alpha - 1, -frame.beta)), child.beta.eq(-frame.alpha),
@@ -561,7 +574,7 @@ class Controller(wiring.Component):
         with m.If(~stall):
             with m.If(control.clear):
                 m.d.sync += [self.job.count.eq(0), self.job.cycles.eq(0), requested.eq(0)]
-            with m.If((control.count == Count.ONE) | ((control.count == Count.LEGAL) & ~mover_attacked)):
+            with m.If((control.count == Count.ONE) | ((control.count == Count.SEARCHED) & ~skipped)):
                 m.d.sync += self.job.count.eq(self.job.count + 1)
             with m.If(control.done):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
@@ -579,7 +592,9 @@ class Controller(wiring.Component):
             with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)
                       | (control.gen == GenIssue.PREFETCH)):
                 m.d.comb += [updated.generating.eq(1), frames.load.eq(1)]
-            with m.If(control.update & ~holding):
+            # Once stopped, no value updates a frame: the root's best is the best of the moves
+            # searched in full before the stop (a child cut short brings nothing back).
+            with m.If(control.update & ~holding & ~self.job.stopped):
                 with m.If(update_candidate > base.best):
                     m.d.comb += [updated.best.eq(update_candidate), updated.best_move.eq(base.move)]
                 with m.If(update_candidate > base.alpha):

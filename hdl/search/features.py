@@ -5,14 +5,16 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   null window, every legal move after the first is searched with the null window
   (alpha, alpha + 1) and searched again with the full window when its value lands strictly
   inside it.
-* ``lmr`` — late-move reductions: at a full-width node of depth >= ``LMR_MIN_DEPTH`` not in
-  check, a quiet move (no capture, no promotion) searched after ``LMR_AFTER`` legal moves, whose
-  position is not check, is searched ``lmr_reduction(depth)`` plies shallower, with the null
-  window; if it beats alpha it is searched again at full depth.
+* ``lmr`` — late-move reductions: at a null-window node (PVS makes them: the principal
+  variation is not reduced) of depth >= ``LMR_MIN_DEPTH`` not in check, a quiet move (no
+  capture, no promotion) searched after ``LMR_AFTER`` legal moves, whose position is not check,
+  is searched ``lmr_reduction(depth)`` plies shallower; if it beats alpha it is searched again
+  at full depth.
 * ``futility`` — futility pruning at frontier nodes: a full-width node of depth 1 below the
-  root, not in check, whose static value plus ``FUTILITY_MARGIN`` cannot reach alpha tries only
-  captures and queen promotions (as quiescence does), without its hash move, starting from the
-  static value plus the margin.
+  root, not in check, whose static value plus ``FUTILITY_MARGIN`` cannot reach alpha skips its
+  quiet moves (no capture, no promotion) that do not give check — each is made, and unmade
+  uncounted when the position is not check — and its hash move; its best starts at the static
+  value plus the margin, and having no move left to search is no stalemate there.
 
 A child searched again is entered again (and counted again) at once: the re-search happens in
 place, without unmaking its move. Only a child that searched (or found a table entry) is

@@ -45,10 +45,10 @@ def perft(p, count_interior=False):
 
 
 def _child_entry(index):
-    """Where a child goes from ``made``'s branch ``index`` (illegal, quiescence, in check, ends
-    here): as the root's ``enter`` would, or back when its move was illegal."""
-    illegal, quiescence, in_check, ends_here = (index >> bit & 1 for bit in range(4))
-    if illegal:
+    """Where a child goes from ``made``'s branch ``index`` (skipped, quiescence, in check, ends
+    here): as the root's ``enter`` would, or back when its move was illegal or futile."""
+    skipped, quiescence, in_check, ends_here = (index >> bit & 1 for bit in range(4))
+    if skipped:
         return "take_back"
     if ends_here:
         return "ending"
@@ -75,8 +75,8 @@ def search(p):
 
     The search's features (features.py, the control word START carries) narrow a child's
     window (PVS), reduce its depth (late-move reductions) — the datapath does both as it steps
-    down — and search it again in place when its value calls for it; futility pruning turns a
-    hopeless frontier node into one that tries captures only.
+    down — and search it again in place when its value calls for it; futility pruning makes a
+    hopeless frontier node skip its quiet moves that do not give check.
     """
     p.label("search")
     p.op(clear=1, goto="enter")
@@ -87,7 +87,7 @@ def search(p):
     p.label("ending")       # a child at the deepest ply, or repeating a position
     p.op(branch=["repeated"], targets=["horizon", "draw"])
     p.label("probe")        # a full-width node: the transposition table may decide it, or
-    # give a move to try first; at the frontier, futility pruning may leave captures only
+    # give a move to try first; at the frontier, futility pruning may skip quiet moves
     p.op(branch=["hash_cut", "hash_move", "frontier"],
          targets=["first", "hash_return", "hash", "hash_return",
                   "frontier_first", "hash_return", "frontier_hash", "hash_return"])
@@ -111,10 +111,11 @@ def search(p):
     p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
     p.label("make")         # the node's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")
-    p.label("made")         # the child entered as its position is pushed, counted if legal:
-    # bit 0 illegal, bit 1 quiescence, bit 2 in check, bit 3 at the deepest ply or a repetition
-    p.op(wait="SETTLED", path="PUSH", enter=1, count="LEGAL",
-         branch=["illegal", "quiescence", "in_check", "ends_here"],
+    p.label("made")         # the child entered as its position is pushed, counted if searched:
+    # bit 0 illegal or futile, bit 1 quiescence, bit 2 in check, bit 3 at the deepest ply or a
+    # repetition
+    p.op(wait="SETTLED", path="PUSH", enter=1, count="SEARCHED",
+         branch=["skipped", "quiescence", "in_check", "ends_here"],
          targets=[_child_entry(i) for i in range(16)])
     p.label("take_back")
     p.op(maker="UNMAKE", ply="UP", path="POP", take=1)

@@ -1,0 +1,74 @@
+"""Nodes and hardware cycles to complete a depth, with the search's features on and off.
+
+    python -m benchmarks.depth [--depth D] [--positions N] [--features SET ...] [--check]
+
+Each of N positions (the seeded choice ``benchmarks.search`` makes from the random and special
+files) is searched by iterative deepening on the Verilated machine — depths 1 to D, the
+transposition table cleared before depth 1 and kept between depths, as the host drives it —
+once per feature set (``all``, ``none``, ``-lmr``...: ``SearchFeatures.parse``). For each set:
+the nodes and cycles of all iterations together, and the ratio of nodes to the first set's.
+With ``--check`` every search is compared with the reference search too (value, best move,
+nodes, principal variation: slow, the reference runs in Python).
+"""
+
+import argparse
+import random
+import sys
+import time
+
+from hdl.eval.tables import FULL
+from hdl.search.features import SearchFeatures
+from sim.machine_sim import VerilatedMachine
+from sim.search_check import TABLE_SETS, SearchPair, table_store
+from sim.testing import reference_positions
+
+
+def positions(count, seed=1):
+    """The benchmark positions: ``benchmarks.search``'s seeded choice."""
+    records = reference_positions("random-positions.epd") + reference_positions("special-positions.epd")
+    return random.Random(seed).sample(records, count)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--depth", type=int, default=6)
+    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tables", choices=TABLE_SETS, default="patterns")
+    parser.add_argument("--features", action="append", type=SearchFeatures.parse,
+                        help="a feature set (repeatable; default: none, then all)")
+    parser.add_argument("--check", action="store_true", help="compare every search with the reference")
+    args = parser.parse_args(argv)
+    sets = args.features or [SearchFeatures.none(), SearchFeatures()]
+    chosen = positions(args.positions, args.seed)
+    store = table_store(FULL, args.tables)
+    wrong, totals = 0, []
+    with VerilatedMachine(FULL) as hw:
+        pair = SearchPair(hw, store)
+        for features in sets:
+            nodes = cycles = 0
+            start = time.perf_counter()
+            for record in chosen:
+                for depth in range(1, args.depth + 1):
+                    window = dict(clear_table=depth == 1, features=features)
+                    if args.check:
+                        result, _, diffs = pair.compare(record.board, depth, **window)
+                        if diffs:
+                            wrong += 1
+                            print(f"MISMATCH {record.board.fen()}: {'; '.join(diffs)}")
+                    else:
+                        result = pair.search(record.board, depth, **window)
+                    nodes += result.nodes
+                    cycles += result.cycles
+            totals.append(nodes)
+            print(f"features {features}: depth {args.depth} on {args.positions} positions: {nodes:,} nodes, "
+                  f"{cycles:,} cycles ({cycles / nodes:.2f} per node), {nodes / totals[0]:.3f} x the first set's "
+                  f"nodes, {cycles / 1e6 / max(1, args.positions):.2f} M cycles per position "
+                  f"(wall {time.perf_counter() - start:.0f} s)", flush=True)
+    if args.check:
+        print(f"{wrong} mismatches")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
