@@ -294,11 +294,20 @@ class UciEngine:
                 self.send(f"info string the board failed: {error}")
                 self._drop_machine()
                 if job[0] == "go":
-                    self.send("bestmove 0000")
+                    self._bestmove(job[1], "0000")
             finally:
                 if job[0] == "go":
                     with self._lock:
-                        self._searches.remove(job[1])
+                        if job[1] in self._searches:
+                            self._searches.remove(job[1])
+
+    def _bestmove(self, search, text):
+        """Answer ``search``: it leaves the running searches first, so that a ``go`` the answer
+        prompts is not taken for one during a search."""
+        with self._lock:
+            if search in self._searches:
+                self._searches.remove(search)
+        self.send(f"bestmove {text}")
 
     def _drop_machine(self):
         if self._driver is not None:
@@ -338,7 +347,7 @@ class UciEngine:
         legal = list(game.legal_moves)
         if not legal:
             self.send("info string no legal move")
-            self.send("bestmove 0000")
+            self._bestmove(search, "0000")
             return
         if search.root_moves is not None and not any(m in legal for m in search.root_moves):
             self.send("info string go searchmoves: none of these moves is legal here; searching them all")
@@ -365,5 +374,5 @@ class UciEngine:
             last = iterations[-1]
             self.send(f"info string {last.total_nodes} nodes, {last.total_cycles} cycles at "
                       f"{self._driver.clock_hz / 1e6:g} MHz, wall {int(last.wall_ms)} ms"
-                      + ("" if last.complete else "; stopped in the first iteration: the best move so far"))
-        self.send(f"bestmove {best.uci()}{ponder}")
+                      + ("" if last.complete else f"; depth {last.depth} stopped: its best move searched in full"))
+        self._bestmove(search, f"{best.uci()}{ponder}")

@@ -9,7 +9,7 @@ import pytest
 
 from hdl.encoding import pack
 from hdl.eval.tables import FULL
-from hdl.link.protocol import NAK, REPLY, Command, NakReason, Start, payload_bytes
+from hdl.link.protocol import NAK, PROTOCOL_VERSION, REPLY, Command, NakReason, Start, payload_bytes
 from hdl.search.controller import Job
 from host.link import BoardNotAnswering, CommandRefused, FrameDecoder, LinkClient, encode_frame
 from host.machine import MachineWasReset, RemoteMachine
@@ -39,7 +39,7 @@ def _key(game):
 
 def test_status_names_the_build(board):
     status = board.client.status()
-    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (3, 64, 12, 20_000_000)
+    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (PROTOCOL_VERSION, 64, 12, 20_000_000)
     assert status.evaluator == FULL == board.eval_params and board.searches and status.max_frame == 2048
     assert not status.busy
 
@@ -224,7 +224,7 @@ def test_the_uart_top_over_its_serial_lines():
     with SimulatedBoard(SMALL, uart_divisor=4) as simulated, LinkClient(simulated.device, timeout=10.0) as client:
         board = RemoteMachine(client, SMALL)
         status = client.status()
-        assert (status.version, status.max_ply, status.evaluator) == (3, 64, SMALL) and status.dropped == 0
+        assert (status.version, status.max_ply, status.evaluator) == (PROTOCOL_VERSION, 64, SMALL) and status.dropped == 0
         board.set_position(chess.Board())
         assert board.perft(2)[0] == 400
         pair = SearchPair(board, table_store(SMALL, "material"))

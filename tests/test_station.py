@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from hdl.eval.tables import SMALL
-from hdl.link.protocol import Command
+from hdl.link.protocol import PROTOCOL_VERSION, Command
 from host.link import CommandRefused, LinkClient
 from host.machine import NotThisBuild, RemoteMachine
 from host.oracle import Oracle
@@ -26,7 +26,7 @@ def station():
 
 def test_the_station_says_what_it_is(station):
     status = station.client.status()
-    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (3, 0, 0, 12_000_000)
+    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (PROTOCOL_VERSION, 0, 0, 12_000_000)
     assert status.max_frame == station.client.max_frame == 256
     assert station.eval_params == SMALL and not station.searches and not status.busy
 
