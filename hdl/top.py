@@ -147,7 +147,7 @@ class Machine(wiring.Component):
             hashtable.key_next.eq(zobrist.key_next),
             controller.static.eq(evaluator.value), controller.static_valid.eq(evaluator.valid),
             self.static_value.eq(evaluator.value), self.static_valid.eq(evaluator.valid),
-            controller.material.eq(material.balance),
+            controller.material.eq(material.balance), controller.pieces.eq(material.pieces),
             self.micro_address.eq(controller.micro_address),
         ]
 

@@ -132,8 +132,16 @@ def move_halfmoves(board, move):
 
     ``board`` is left unchanged. The order is canonical: lost markers, the captured piece, the
     moving piece (and a castling rook) taken away, then the arriving pieces, then new markers.
+    The null move (``chess.Move.null()``: the side to move passes) loses an en-passant marker.
     """
     before = set(_markers_of(board))
+    if not move:
+        board.push(move)
+        try:
+            after = set(_markers_of(board))
+        finally:
+            board.pop()
+        return [Halfmove(HalfmoveOp.REMOVE, sq, MARKER) for sq in sorted(before - after)]
     mover = board.piece_at(move.from_square)
     removes, places = [], []
     if board.is_en_passant(move):

@@ -12,8 +12,9 @@ __all__ = ["repeats", "game_history", "is_irreversible"]
 def is_irreversible(board, move):
     """Whether ``move`` (not yet made on ``board``) is irreversible as the move maker counts
     it: a capture, a pawn move, or a lost castling right (the king moves while it has one, or
-    a rook's home square with a right is left or captured on)."""
-    if board.is_capture(move) or board.piece_type_at(move.from_square) == chess.PAWN:
+    a rook's home square with a right is left or captured on), or the null move (no repetition
+    reaches across it)."""
+    if not move or board.is_capture(move) or board.piece_type_at(move.from_square) == chess.PAWN:
         return True
     rights = board.castling_rights
     own_rights = rights & (chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8)

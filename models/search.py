@@ -24,8 +24,9 @@ The algorithm (fail-soft alpha-beta):
   and depth and may search it again: PVS (a null window after the first legal move of a
   full-width node, the full window again when the value lands inside it), late-move
   reductions (quiet late moves one or two plies shallower, again at full depth when they beat
-  alpha), and futility pruning (a frontier node hopelessly below alpha skips its quiet moves
-  that do not give check).
+  alpha), futility pruning (a frontier node hopelessly below alpha skips its quiet moves
+  that do not give check) and null-move pruning (a node whose side could pass and still reach
+  beta at a reduced depth returns that value).
   A child searched again is entered and counted again; only one that searched or found a table
   entry is (a repetition, a stalemate and the deepest ply's static value are exact).
 * A node with no legal move returns its starting best, mated here (``ply`` - MATE), except a
@@ -44,7 +45,8 @@ from dataclasses import dataclass
 import chess
 
 from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
-from hdl.search.features import FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, SearchFeatures, lmr_reduction
+from hdl.search.features import (FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, NULL_MIN_DEPTH, SearchFeatures,
+                                  lmr_reduction, null_reduction)
 from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE, MATE_BOUND
 from hdl.search.hashtable import CHECK_BITS, GENERATION_BITS, Bound
 from hdl.search.material import PIECE_VALUES
@@ -214,10 +216,11 @@ class ReferenceSearch:
             value = -value
         return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
 
-    def _node(self, ply, depth, alpha, beta):
+    def _node(self, ply, depth, alpha, beta, after_null=False):
         """The node's value, its best move (None if none improved on its starting best), and
         whether the value is exact whatever the window and depth (a draw by repetition or
-        stalemate, or the deepest ply's static value: such a child is not searched again)."""
+        stalemate, or the deepest ply's static value: such a child is not searched again).
+        ``after_null``: the node was reached by a null move."""
         self.nodes += 1
         if self.trace is not None:
             self.trace.append(self.key())
@@ -239,6 +242,13 @@ class ReferenceSearch:
                         or entry.bound == Bound.UPPER and value <= alpha):
                     return value, None, False
                 hash_word = entry.move
+            if (self.features.null and ply > 0 and not checked and depth >= NULL_MIN_DEPTH and beta - alpha == 1
+                    and not after_null and self._has_pieces() and self.static() >= beta):
+                value = self._pass(node)
+                if value >= beta:
+                    node.best = value
+                    self.table.store(self.key(), ply, depth, node)
+                    return value, None, False
             if self.features.futility and depth == 1 and ply > 0 and not checked:
                 futile = self.static() + FUTILITY_MARGIN
                 if futile <= alpha:
@@ -309,6 +319,22 @@ class ReferenceSearch:
             node.best, node.best_move, node.best_word = value, move, word
         node.alpha = max(node.alpha, value)
         return value >= node.beta
+
+    def _pass(self, node):
+        """The null move's value for ``node``: the other side moves, fewer plies deep."""
+        halfmoves = self._make(chess.Move.null())
+        self.path.append((self.key(), True))
+        depth = max(0, node.depth - 1 - null_reduction(node.depth))
+        value = -self._node(node.ply + 1, depth, -node.beta, -node.alpha, after_null=True)[0]
+        self.path.pop()
+        self._unmake(halfmoves)
+        return value
+
+    def _has_pieces(self):
+        """Whether the side to move has a piece besides pawns and king."""
+        board = self.board
+        return any(board.pieces(piece_type, board.turn) for piece_type in (chess.KNIGHT, chess.BISHOP,
+                                                                           chess.ROOK, chess.QUEEN))
 
     def key(self):
         """The Zobrist key of the position, the side to move included."""

@@ -15,6 +15,9 @@ Control fields (``CONTROL``):
   NEXT is FIRST at a node that has only tried its hash move), or LEGAL for the node's hash
   move; ``maker`` MAKE/UNMAKE; ``wait`` holds until the generator's response, the maker's last
   halfmove, the board settled at the generator, or the evaluator's value of the settled board.
+* ``maker`` NULL makes the null move (null-move pruning): the maker passes, the child's depth
+  is reduced by ``null_reduction`` more, the frame pushed marks ``null_done``; the value the
+  child returns updates the node only if it reaches beta.
 * ``gen`` PREFETCH with ``maker`` MAKE asks for the node's next move (NEXT) in the cycle the
   maker takes the move, while the board is still the node's; the answer is kept per ply and
   ``take`` makes it the last response when the node resumes, so the next move is known the
@@ -57,7 +60,8 @@ from ..encoding import MoveWord, Piece
 from ..handshake import Pulse
 from ..movegen.generator import GeneratorInterface
 from ..movegen.layouts import GenMode, GenOp, GenResponse
-from .features import FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, Features, lmr_reduction
+from .features import (FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, NULL_MIN_DEPTH, Features, lmr_reduction,
+                       null_reduction)
 from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
 from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashInterface
 from .maker import MakerInterface, MakerOp
@@ -86,6 +90,7 @@ class MakerIssue(enum.Enum, shape=2):
     NONE = 0
     MAKE = 1
     UNMAKE = 2
+    NULL = 3        # MAKE the null move (no piece): the side passes (null-move pruning)
 
 
 class Wait(enum.Enum, shape=3):
@@ -161,6 +166,10 @@ STATUSES = [
     "hash_again",   # the generator's last move is the hash move, already tried
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
                     # is waiting for it)
+    "nullable",     # null-move pruning may apply: on, not the root, not in check, deep enough, a
+                    # null window, not reached by a null move, a piece besides pawns and king
+    "strong",       # the candidate value (STATIC) reaches beta
+    "null_done",    # the node's last move made was the null move
     "research",     # with ``retry``: the value being returned calls for the node to be searched
                     # again (deeper after a reduction, or with the full window after a null one)
     "frontier",     # futility pruning may apply: on, depth 1, not in check, not the root
@@ -214,6 +223,7 @@ class Controller(wiring.Component):
     hash : Out(HashInterface)          the transposition table (probed at ``key``)
     static : In(signed(16)), static_valid : In(1)   the evaluator's value (White's view)
     material : In(signed(8))            White's material minus Black's
+    pieces : In(array of 2 x 4 bits)    per colour, its pieces besides pawns and king
     side : Out(1)                       the side to move (to the generator and the evaluator)
     side_in : In(Pulse(1))              set the side to move (while idle)
     key : In(64)                        the Zobrist key (side included)
@@ -233,6 +243,7 @@ class Controller(wiring.Component):
             "static": In(signed(16)),
             "static_valid": In(1),
             "material": In(signed(8)),
+            "pieces": In(data.ArrayLayout(4, 2)),
             "side": Out(1),
             "side_in": In(Pulse(1)),
             "key": In(KEY_BITS),
@@ -369,6 +380,8 @@ class Controller(wiring.Component):
             m.d.sync += repeated_at_push.eq(self.path.repeated)
 
         # --- status for branches --------------------------------------------------------------
+        wide = Signal()                 # the node's window is wider than a null window
+        m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.gen.king_attacked.bit_select(~self.side, 1))
         # Futility (features.py): a futile node's quiet moves are made, and skipped unless they
@@ -394,6 +407,10 @@ class Controller(wiring.Component):
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)),
             "research": research,
+            "nullable": features.null & ~at_root & ~frame.checked & (frame.depth >= NULL_MIN_DEPTH) & ~wide
+                        & ~frames.parent.null_done & (self.pieces[self.side] != 0),
+            "strong": candidate >= frame.beta,
+            "null_done": frame.null_done,
             "frontier": features.futility & (frame.depth == 1) & ~frame.checked & ~at_root,
             "futile": candidate <= frame.alpha,
         }
@@ -451,6 +468,10 @@ class Controller(wiring.Component):
                 m.d.comb += self.gen.request.payload.op.eq(GenOp.LEGAL)
             with m.Default():
                 m.d.comb += self.gen.request.payload.op.eq(GenOp.FIRST)
+        with m.If(control.maker == MakerIssue.NULL):
+            # The null move: no move, no piece (the maker passes).
+            m.d.comb += [self.maker.command.payload.move.eq(0), self.maker.command.payload.piece.eq(0),
+                         self.maker.command.payload.victim.eq(0)]
         with m.If(control.maker == MakerIssue.UNMAKE):
             # The move to unmake was made at the parent's ply: UNMAKE goes with the step UP.
             m.d.comb += [self.maker.command.payload.op.eq(MakerOp.UNMAKE),
@@ -536,18 +557,21 @@ class Controller(wiring.Component):
         full_depth = Signal(6)
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + (frame.checked | recapture)))
         quiet = ~move.flags.capture & (move.promotion.as_value() == 0)
-        wide = Signal()
-        m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
+        nulling = Signal()              # making the null move: no move, the depth reduced more
+        m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)
+        null_depth = Signal(6)
+        m.d.comb += null_depth.eq(Mux(frame.depth - 1 > null_reduction(frame.depth),
+                                      frame.depth - 1 - null_reduction(frame.depth), 0))
         late = Signal()
         m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried == LMR_AFTER) & ~wide
-                            & ~frame.checked & quiet)
+                            & ~frame.checked & quiet & ~nulling)
         scout = Signal()
         m.d.comb += scout.eq(features.pvs & (frame.tried != 0) & (frame.depth != 0) & wide)
         child = Signal(Frame)
         m.d.comb += [
             child.alpha.eq(Mux(scout, -frame.alpha - 1, -frame.beta)), child.beta.eq(-frame.alpha),
             child.alpha0.eq(Mux(scout, -frame.alpha - 1, -frame.beta)),
-            child.depth.eq(Mux(late, full_depth - lmr_reduction(frame.depth), full_depth)),
+            child.depth.eq(Mux(nulling, null_depth, Mux(late, full_depth - lmr_reduction(frame.depth), full_depth))),
             child.scout.eq(scout), child.reduced.eq(late),
         ]
 
@@ -594,7 +618,9 @@ class Controller(wiring.Component):
                 m.d.comb += [updated.generating.eq(1), frames.load.eq(1)]
             # Once stopped, no value updates a frame: the root's best is the best of the moves
             # searched in full before the stop (a child cut short brings nothing back).
-            with m.If(control.update & ~holding & ~self.job.stopped):
+            # The null move's value is only a cutoff: below beta it changes nothing.
+            null_fails = stepping_up & frames.parent.null_done & (update_candidate < base.beta)
+            with m.If(control.update & ~holding & ~self.job.stopped & ~null_fails):
                 with m.If(update_candidate > base.best):
                     m.d.comb += [updated.best.eq(update_candidate), updated.best_move.eq(base.move)]
                 with m.If(update_candidate > base.alpha):
@@ -613,7 +639,8 @@ class Controller(wiring.Component):
             with m.If(research):
                 m.d.comb += [updated.eq(again), frames.load.eq(1)]
         # The frame pushed: the move being made; a PREFETCH has asked the generator.
-        m.d.comb += [frames.pushed.eq(frame), frames.pushed.move.eq(move),
+        m.d.comb += [frames.pushed.eq(frame), frames.pushed.move.eq(Mux(nulling, 0, move)),
+                     frames.pushed.null_done.eq(nulling),
                      frames.pushed.generating.eq(frame.generating | (control.gen == GenIssue.PREFETCH)),
                      frames.next.eq(Mux(frames.push, child, updated))]
         return m

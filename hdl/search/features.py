@@ -15,6 +15,13 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   quiet moves (no capture, no promotion) that do not give check — each is made, and unmade
   uncounted when the position is not check — and its hash move; its best starts at the static
   value plus the margin, and having no move left to search is no stalemate there.
+* ``null`` — null-move pruning: a null-window node below the root, not in check, of depth >=
+  ``NULL_MIN_DEPTH``, not itself reached by a null move, whose side has a piece besides pawns
+  and king and whose static value reaches beta first passes (the null move: only an en-passant
+  marker goes) and searches the position ``null_reduction(depth)`` plies shallower still (at
+  least quiescence) with the window (beta - 1, beta); if that value reaches beta it is the node's
+  value (stored as a lower bound without a move). Otherwise the node searches its moves as if
+  it had not passed.
 
 A child searched again is entered again (and counted again) at once: the re-search happens in
 place, without unmaking its move. Only a child that searched (or found a table entry) is
@@ -27,7 +34,7 @@ from dataclasses import dataclass, fields
 from amaranth.lib import data
 
 __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "LMR_MIN_DEPTH", "LMR_AFTER", "LMR_DEEP", "lmr_reduction",
-           "FUTILITY_MARGIN"]
+           "FUTILITY_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "null_reduction"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
@@ -36,6 +43,10 @@ LMR_AFTER = 3
 
 #: What a quiet move may gain at a frontier node, in centipawns.
 FUTILITY_MARGIN = 200
+
+#: Null-move pruning: the shallowest node that passes; from NULL_DEEP the reduction is 3, not 2.
+NULL_MIN_DEPTH = 2
+NULL_DEEP = 6
 
 #: The control word's width (the protocol's START field).
 FEATURE_BITS = 16
@@ -51,6 +62,12 @@ def lmr_reduction(depth):
     return 1 + (depth >= LMR_DEEP)
 
 
+def null_reduction(depth):
+    """Plies the search after a null move is reduced by, besides the move's own ply: 2, 3 from
+    NULL_DEEP (an int or an Amaranth value, as :func:`lmr_reduction`)."""
+    return 2 + (depth >= NULL_DEEP)
+
+
 @dataclass(frozen=True)
 class SearchFeatures:
     """Which features a search uses (each field one bit of :data:`Features`, in order)."""
@@ -58,6 +75,7 @@ class SearchFeatures:
     pvs: bool = True
     lmr: bool = True
     futility: bool = True
+    null: bool = True
 
     @classmethod
     def names(cls):

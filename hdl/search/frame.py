@@ -41,7 +41,8 @@ Frame = data.StructLayout({
     "tried": range(LMR_AFTER + 1),  # legal moves searched, counted up to LMR_AFTER
     "scout": 1,              # searched with a null window its parent narrowed (PVS, LMR)
     "reduced": 1,            # searched shallower than its parent's depth gives (LMR)
-    "futile": 1,             # a frontier node trying captures only (futility pruning)
+    "futile": 1,             # a frontier node skipping quiet moves (futility pruning)
+    "null_done": 1,          # the last move made from here is the null move
     "slot": 16,              # the position's transposition-table index
     "check": 16,             # ... and check bits
     "hash_move": MoveWord,   # the table's best move for the position (0: none), tried first

@@ -6,12 +6,13 @@ the move's halfmoves in the canonical order of ``models/position.move_halfmoves`
 lost (a1, h1, the en-passant square, a8, h8 — ascending), the victim, the mover (and a castling
 rook) taken away, the arriving piece (and the rook) placed, a new en-passant marker. It keeps an
 undo record per ply, so UNMAKE needs only the ply: it emits the same halfmoves inverted, in
-reverse order.
+reverse order. A MAKE without a piece (``piece`` empty: the search's null move) passes: only an
+en-passant marker is lost (``models/position.move_halfmoves`` of ``chess.Move.null()``).
 
 Timing: a command is taken when the maker is idle; the first halfmove is offered in the next
 cycle and one follows every cycle the bus takes one (2 to 9 halfmoves per move).
 ``irreversible`` (for the repetition detector) says whether the last MAKE captured, moved a
-pawn or lost a castling right.
+pawn, lost a castling right or passed (no repetition reaches across a null move).
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -83,13 +84,14 @@ class MoveMaker(wiring.Component):
 
         # --- MAKE: the undo record, from the command and the marker plane ----------------------
         move = command.move
+        passing = command.piece.type == PieceType.EMPTY         # the null move
         king_move = (command.piece.type == PieceType.KING) & ((move.from_sq == 4) | (move.from_sq == 60))
         record = Signal(UndoRecord)
         lost_castling = []
         for home in _CASTLING_HOMES:
             rank_of_home = home >> 3
             touched = (move.from_sq == home) | (move.to_sq == home) | (king_move & (move.from_sq[3:] == rank_of_home))
-            lost_castling.append(self.markers[home] & touched)
+            lost_castling.append(self.markers[home] & touched & ~passing)
         en_passant_plane = self.markers & 0x0000FF0000FF0000
         m.d.comb += [
             record.move.eq(move), record.piece.eq(command.piece), record.victim.eq(command.victim),
@@ -116,7 +118,7 @@ class MoveMaker(wiring.Component):
             m.d.sync += held.eq(record)
             m.d.sync += self.search.irreversible.eq((record.victim.type != PieceType.EMPTY)
                                              | (command.piece.type == PieceType.PAWN)
-                                             | (record.lost_castling != 0))
+                                             | (record.lost_castling != 0) | passing)
         with m.If(first & undoing):
             m.d.sync += held.eq(load.data)
         with m.If(taken):
@@ -187,7 +189,8 @@ class MoveMaker(wiring.Component):
         slot("lost_h8", lost[3], remove, 63, MARKER)
         victim_square = Mux(flags.en_passant, Mux(colour == Colour.BLACK, move.to_sq + 8, move.to_sq - 8), move.to_sq)
         slot("victim", record.victim.type != PieceType.EMPTY, remove, victim_square, record.victim)
-        slot("mover", 1, remove, move.from_sq, record.piece)
+        moving = record.piece.type != PieceType.EMPTY       # not the null move
+        slot("mover", moving, remove, move.from_sq, record.piece)
         kingside = move.to_sq[:3] == 6
         rank = move.to_sq & 0b111000
         rook = Signal(Piece)
@@ -197,7 +200,7 @@ class MoveMaker(wiring.Component):
         slot("rook_away", flags.castle, remove, rank | Mux(kingside, 7, 0), rook)
         promotion = move.promotion.as_value()
         arriving = Mux(promotion != 0, promoted, record.piece)
-        slot("arrival", 1, place, move.to_sq, arriving)
+        slot("arrival", moving, place, move.to_sq, arriving)
         slot("rook_placed", flags.castle, place, rank | Mux(kingside, 5, 3), rook)
         slot("new_ep", flags.double_push, place, (move.from_sq + move.to_sq) >> 1, MARKER)
         return slots

@@ -76,7 +76,8 @@ def search(p):
     The search's features (features.py, the control word START carries) narrow a child's
     window (PVS), reduce its depth (late-move reductions) — the datapath does both as it steps
     down — and search it again in place when its value calls for it; futility pruning makes a
-    hopeless frontier node skip its quiet moves that do not give check.
+    hopeless frontier node skip its quiet moves that do not give check; null-move pruning lets
+    a node pass first and return if even then its value reaches beta.
     """
     p.label("search")
     p.op(clear=1, goto="enter")
@@ -87,10 +88,19 @@ def search(p):
     p.label("ending")       # a child at the deepest ply, or repeating a position
     p.op(branch=["repeated"], targets=["horizon", "draw"])
     p.label("probe")        # a full-width node: the transposition table may decide it, or
-    # give a move to try first; at the frontier, futility pruning may skip quiet moves
-    p.op(branch=["hash_cut", "hash_move", "frontier"],
+    # give a move to try first; at the frontier, futility pruning may skip quiet moves; deeper,
+    # the node may pass first (null-move pruning; frontier and nullable never meet)
+    p.op(branch=["hash_cut", "hash_move", "frontier", "nullable"],
          targets=["first", "hash_return", "hash", "hash_return",
-                  "frontier_first", "hash_return", "frontier_hash", "hash_return"])
+                  "frontier_first", "hash_return", "frontier_hash", "hash_return",
+                  "null_try", "hash_return", "null_try", "hash_return",
+                  "null_try", "hash_return", "null_try", "hash_return"])
+    p.label("null_try")     # pass only if the static value reaches beta
+    p.op(wait="EVAL", cand="STATIC", branch=["strong"], targets=["moves", "make_null"])
+    p.label("make_null")
+    p.op(maker="NULL", ply="DOWN", goto="made")
+    p.label("moves")        # the null move failed (or was not tried): the hash move, or the first
+    p.op(branch=["hash_move"], targets=["first", "hash"])
     p.label("frontier_first")
     p.op(wait="EVAL", cand="FUTILE", branch=["futile"], targets=["first", "prune"])
     p.label("frontier_hash")
@@ -120,9 +130,10 @@ def search(p):
     p.label("take_back")
     p.op(maker="UNMAKE", ply="UP", path="POP", take=1)
     p.label("resume")       # the prefetched move: make it, or skip it (the hash move again);
-    # after the hash move, whose MAKE prefetched nothing, the node starts generating
-    p.op(branch=["found", "hash_again", "generating"],
-         targets=["next"] * 4 + ["exhausted", "make", "exhausted", "next"])
+    # after the hash move, whose MAKE prefetched nothing, the node starts generating; after the
+    # null move (no cutoff) it searches its moves
+    p.op(branch=["found", "hash_again", "generating", "null_done"],
+         targets=["next"] * 4 + ["exhausted", "make", "exhausted", "next"] + ["moves"] * 8)
     p.label("next")
     p.op(gen="NEXT")
     p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
