@@ -100,3 +100,56 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
     simulate(dut, bench)
     assert not problems, "\n".join(problems[:8])
     assert checked["moves"] > 400 and min(checked.values()) >= 5, checked
+
+
+def test_the_null_move_passes():
+    """A MAKE without a piece (the search's null move) emits ``move_halfmoves`` of
+    ``chess.Move.null()`` — the en-passant marker lost, if there is one, nothing else — is
+    irreversible, and UNMAKE puts the marker back; castling markers stay."""
+    from types import SimpleNamespace
+    dut = MoveMaker()
+    passing = SimpleNamespace(word=0, piece=0, victim=0)
+    boards = [b for b in _boards() if b.ep_square is not None][:6] + _boards()[:6]
+    problems, with_marker = [], 0
+
+    async def bench(ctx):
+        nonlocal with_marker
+        for board in boards:
+            position = MachinePosition.from_board(board)
+            want = move_halfmoves(board, chess.Move.null())
+            with_marker += bool(want)
+            ctx.set(dut.markers, position.markers)
+            ctx.set(dut.search.command.valid, 1)
+            ctx.set(dut.search.command.payload.op, MakerOp.MAKE)
+            ctx.set(dut.search.command.payload.ply, 5)
+            ctx.set(dut.search.command.payload.move.as_value(), passing.word)
+            ctx.set(dut.search.command.payload.piece.as_value(), passing.piece)
+            ctx.set(dut.search.command.payload.victim.as_value(), passing.victim)
+            made = await _collect(ctx, dut)
+            if made != want or not ctx.get(dut.search.irreversible):
+                problems.append(f"{board.fen()}: null move made {[str(h) for h in made]}, want {[str(h) for h in want]}")
+            ctx.set(dut.search.command.valid, 1)
+            ctx.set(dut.search.command.payload.op, MakerOp.UNMAKE)
+            if await _collect(ctx, dut) != inverse(want):
+                problems.append(f"{board.fen()}: null move unmade wrong")
+
+    simulate(dut, bench)
+    assert not problems, "\n".join(problems)
+    assert with_marker >= 3
+
+
+async def _collect(ctx, dut):
+    """Offer the command set on the port until taken, then the halfmoves it emits."""
+    while not ctx.get(dut.search.command.ready):
+        await ctx.tick()
+    await ctx.tick()
+    ctx.set(dut.search.command.valid, 0)
+    ctx.set(dut.halfmove.ready, 1)
+    out = []
+    while True:
+        if ctx.get(dut.halfmove.valid):
+            fields = unpack(HalfmoveLayout, ctx.get(dut.halfmove.payload.as_value()))
+            out.append(Halfmove(HalfmoveOp(fields["op"]), fields["square"], pack(Piece, **fields["piece"])))
+        elif ctx.get(dut.search.idle):
+            return out
+        await ctx.tick()
