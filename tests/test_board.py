@@ -232,3 +232,43 @@ def test_the_uart_top_over_its_serial_lines():
             _, _, diffs = pair.compare(record.board, 2)
             assert not diffs, (record.board.fen(), diffs)
         assert client.status().dropped == 0         # no framing or CRC error on the lines
+
+
+def test_a_stopped_search_answers_only_with_root_moves_searched_in_full(board):
+    """Stopped before its first root move is searched in full, a search has no move (a child cut
+    short brings nothing back); stopped later, it answers the best of the root moves it
+    finished, which the driver plays instead of wasting the unfinished iteration."""
+    from host.driver import Limits, SearchDriver
+    game = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    board.download(table_store(board.eval_params, "material"))
+    board.set_position(game)
+    board.clear_hash()
+    early = board.search(7, node_limit=40)
+    assert early.stopped and early.move is None, early
+    board.clear_hash()
+    board.search(4)
+    whole = board.search(5)
+    board.clear_hash()                      # the same again, stopped near its end
+    board.search(4)
+    later = board.search(5, node_limit=whole.nodes * 9 // 10)
+    assert later.stopped and later.move in game.legal_moves, later
+    driver = SearchDriver(board)
+    iterations = driver.analyse(game, Limits(nodes=20_000), new_table=True)
+    last = iterations[-1]
+    assert last.pv and last.pv[0] in game.legal_moves
+    assert all(it.complete for it in iterations[:-1])
+    assert last.total_nodes <= 20_000 + 200
+
+
+def test_aspiration_windows_fail_and_widen_to_the_full_windows_answer(board):
+    """Tactical positions, whose scores jump between depths: aspiration windows fail and are
+    widened (counted per iteration), and every iteration still finishes with a legal move."""
+    from host.driver import Limits, SearchDriver
+    driver = SearchDriver(board)
+    researched = 0
+    for record in reference_positions("tactics-dev.epd")[:6]:
+        iterations = driver.analyse(record.board, Limits(depth=5), new_table=True)
+        assert len(iterations) == 5 and all(it.complete and it.pv[0] in record.board.legal_moves
+                                            for it in iterations)
+        researched += sum(it.researches for it in iterations)
+    assert researched > 0
