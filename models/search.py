@@ -45,8 +45,15 @@ from dataclasses import dataclass
 import chess
 
 from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
-from hdl.search.features import (FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, NULL_MIN_DEPTH, SearchFeatures,
-                                  lmr_reduction, null_reduction)
+from hdl.search.features import (
+    FUTILITY_MARGIN,
+    LMR_AFTER,
+    LMR_MIN_DEPTH,
+    NULL_MIN_DEPTH,
+    SearchFeatures,
+    lmr_reduction,
+    null_reduction,
+)
 from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE, MATE_BOUND
 from hdl.search.hashtable import CHECK_BITS, GENERATION_BITS, Bound
 from hdl.search.material import PIECE_VALUES

@@ -224,7 +224,8 @@ def test_the_uart_top_over_its_serial_lines():
     with SimulatedBoard(SMALL, uart_divisor=4) as simulated, LinkClient(simulated.device, timeout=10.0) as client:
         board = RemoteMachine(client, SMALL)
         status = client.status()
-        assert (status.version, status.max_ply, status.evaluator) == (PROTOCOL_VERSION, 64, SMALL) and status.dropped == 0
+        assert (status.version, status.max_ply, status.evaluator) == (PROTOCOL_VERSION, 64, SMALL)
+        assert status.dropped == 0
         board.set_position(chess.Board())
         assert board.perft(2)[0] == 400
         pair = SearchPair(board, table_store(SMALL, "material"))

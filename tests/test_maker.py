@@ -127,7 +127,8 @@ def test_the_null_move_passes():
             ctx.set(dut.search.command.payload.victim.as_value(), passing.victim)
             made = await _collect(ctx, dut)
             if made != want or not ctx.get(dut.search.irreversible):
-                problems.append(f"{board.fen()}: null move made {[str(h) for h in made]}, want {[str(h) for h in want]}")
+                problems.append(f"{board.fen()}: null move made {[str(h) for h in made]}, "
+                                f"want {[str(h) for h in want]}")
             ctx.set(dut.search.command.valid, 1)
             ctx.set(dut.search.command.payload.op, MakerOp.UNMAKE)
             if await _collect(ctx, dut) != inverse(want):

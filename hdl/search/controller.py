@@ -60,8 +60,7 @@ from ..encoding import MoveWord, Piece
 from ..handshake import Pulse
 from ..movegen.generator import GeneratorInterface
 from ..movegen.layouts import GenMode, GenOp, GenResponse
-from .features import (FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, NULL_MIN_DEPTH, Features, lmr_reduction,
-                       null_reduction)
+from .features import FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, NULL_MIN_DEPTH, Features, lmr_reduction, null_reduction
 from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
 from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashInterface
 from .maker import MakerInterface, MakerOp
