@@ -2,6 +2,7 @@
 
     python -m benchmarks.match [--opponent sunfish|stockfish|suprem] [--nodes N] [--games G]
                                [--elo E] [--max-plies P] [--pgn FILE]
+                               [--features SET] [--opponent-features SET]
 
 Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
 machine White in one game and Black in the other, until ``--games`` games are played. Every
@@ -10,6 +11,10 @@ move of either engine is a search of ``--nodes`` nodes (``go nodes``); a game en
 ``--max-plies`` plies. Printed: each game's result, then the machine's score, the Elo
 difference and its 95 % interval (normal approximation over the games' scores). The machine
 runs on a simulated board: its node budget is the same as on a real one, only slower.
+
+``--features`` sets the machine's search features (``all``, ``none``, ``-lmr``...: the UCI
+check options); against ``--opponent suprem`` with ``--opponent-features`` the machine plays
+itself with a feature switched off, which measures that feature on one build.
 """
 
 import argparse
@@ -20,6 +25,7 @@ import chess
 import chess.engine
 import chess.pgn
 
+from hdl.search.features import SearchFeatures
 from sim.testing import DATA
 
 from .peers import ENGINES, open_engine
@@ -76,6 +82,11 @@ def play(white, black, start, nodes, max_plies):
     return board, board.result(claim_draw=True)
 
 
+def _options(features):
+    """The machine's UCI check options for a feature set."""
+    return {name: bool(on) for name, on in features.fields().items()}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opponent", choices=ENGINES, default="sunfish")
@@ -84,10 +95,20 @@ def main(argv=None):
     parser.add_argument("--elo", type=int, help="Stockfish's UCI_Elo (UCI_LimitStrength)")
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--pgn", help="write the games here")
+    parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
+                        help="the machine's search features (all)")
+    parser.add_argument("--opponent-features", type=SearchFeatures.parse,
+                        help="with --opponent suprem: the opponent's search features")
     args = parser.parse_args(argv)
+    if args.opponent_features is not None and args.opponent != "suprem":
+        parser.error("--opponent-features needs --opponent suprem")
     openings = read_openings()
     machine = open_engine("suprem")
+    machine.configure(_options(args.features))
     opponent = open_engine(args.opponent, args.elo)
+    if args.opponent == "suprem":
+        opponent.configure(_options(args.opponent_features or SearchFeatures()))
+        args.opponent = f"SUPREM ({args.opponent_features or SearchFeatures()})"
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
     try:
         for number in range(args.games):
@@ -111,7 +132,8 @@ def main(argv=None):
         if pgn:
             pgn.close()
     elo, low, high = elo_difference(scores)
-    print(f"SUPREM vs {args.opponent}{f' (Elo {args.elo})' if args.elo else ''}, {args.nodes} nodes per move: "
+    print(f"SUPREM ({args.features}) vs {args.opponent}{f' (Elo {args.elo})' if args.elo else ''}, "
+          f"{args.nodes} nodes per move: "
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
     return 0
