@@ -40,7 +40,7 @@ from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
 from .oracle import Oracle
 
-__all__ = ["Limits", "Iteration", "SearchDriver", "score_text"]
+__all__ = ["Limits", "Iteration", "SearchDriver", "score_text", "stability"]
 
 MAX_DEPTH = 63
 
@@ -81,11 +81,34 @@ def _child_bound(best):
 @dataclass
 class Limits:
     """What ends a search: a depth, a node count, hardware milliseconds, wall milliseconds
-    (any that are set; none: search until ``MAX_DEPTH`` or stopped)."""
+    (any that are set; none: search until ``MAX_DEPTH`` or stopped). ``target_ms`` (under a
+    game clock) is the time the search aims at, on the clock the time limits are set on (wall
+    time if ``wall_ms`` is set): no iteration starts that would end past it, scaled by how
+    settled the search is (:func:`stability`); the time limits stay hard."""
     depth: int = None
     nodes: int = None
     movetime_ms: float = None
     wall_ms: float = None
+    target_ms: float = None
+
+
+def stability(finished):
+    """How much of its target time a search should spend, from its finished iterations: more
+    when the best move changed in the last iteration (x1.6) or the score fell by more than
+    30 (x1.4), less when the best move has stood four iterations without its score falling
+    (x0.6)."""
+    if len(finished) < 2:
+        return 1.0
+    last, before = finished[-1], finished[-2]
+    factor = 1.0
+    if last.pv[:1] != before.pv[:1]:
+        factor *= 1.6
+    if last.score < before.score - 30:
+        factor *= 1.4
+    if (len(finished) >= 4 and all(it.pv[:1] == last.pv[:1] for it in finished[-4:])
+            and last.score >= before.score - 10):
+        factor *= 0.6
+    return factor
 
 
 @dataclass
@@ -193,6 +216,8 @@ class SearchDriver:
                 break                       # a mate found within the full-width depth
             if stop_event.is_set() or not self._room_for_another(iteration, finished):
                 break
+            if len(legal) == 1 and self._budget.limits.target_ms is not None:
+                break                       # under a clock, the only move is played at once
         return finished
 
     def _search_root(self, game, depth, total_nodes, total_cycles, stop_event, first, previous=None):
@@ -293,9 +318,16 @@ class SearchDriver:
             spent_ms = (iteration.total_cycles - budget.cycles) * 1000 / self.clock_hz
             if spent_ms + growth * iteration.cycles * 1000 / self.clock_hz > limits.movetime_ms:
                 return False
-        if limits.wall_ms is not None:
-            previous = finished[-2].wall_ms if len(finished) > 1 else self._prepared_ms
-            spent_ms = (time.monotonic() - budget.wall) * 1000
-            if spent_ms + growth * (iteration.wall_ms - previous) > limits.wall_ms:
+        wall_spent = (time.monotonic() - budget.wall) * 1000
+        wall_next = growth * (iteration.wall_ms - (finished[-2].wall_ms if len(finished) > 1 else self._prepared_ms))
+        if limits.wall_ms is not None and wall_spent + wall_next > limits.wall_ms:
+            return False
+        if limits.target_ms is not None:
+            if limits.wall_ms is not None:
+                spent_ms, next_ms = wall_spent, wall_next
+            else:
+                spent_ms = (iteration.total_cycles - budget.cycles) * 1000 / self.clock_hz
+                next_ms = growth * iteration.cycles * 1000 / self.clock_hz
+            if spent_ms + next_ms > limits.target_ms * stability(finished):
                 return False
         return True

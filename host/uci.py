@@ -16,7 +16,10 @@ expected reply (``ponder``) when the principal variation has one.
 Time is the board's hardware time (cycles at its clock): ``go movetime`` means what it means on
 a real board, which on the simulated board takes far more wall time. ``SimWallLimit`` (ms, 0 =
 none) bounds any search's wall time as well; under a clock (``wtime``/``btime``) wall time
-is watched anyway. The engine says so in an ``info string`` in its answer to ``uci`` (before
+is watched anyway, and the search aims at its share of the clock (``time_budget_ms``), spending
+more when its best move changes or its score falls and less when one move stands (the driver's
+``stability``), and stopping an iteration at three times the share at most (its best move
+searched in full is played). The engine says so in an ``info string`` in its answer to ``uci`` (before
 any search, where an adapter shows no thinking line for it).
 Details per depth (wall time, cycles) go out as ``info string`` only after ``debug on``.
 
@@ -334,9 +337,12 @@ class UciEngine:
         if "movetime" in args:
             limits.movetime_ms = max(1, args["movetime"] - overhead)
         budget = time_budget_ms(game.turn, args, overhead)
-        if budget is not None:
-            limits.wall_ms = budget
-            limits.movetime_ms = budget if limits.movetime_ms is None else min(limits.movetime_ms, budget)
+        if budget is not None:              # aim at the budget; stop an iteration at most past it
+            left = args.get("wtime" if game.turn == chess.WHITE else "btime")
+            hard = max(budget, min(3 * budget, left * 0.5 - overhead))
+            limits.target_ms = budget
+            limits.wall_ms = hard
+            limits.movetime_ms = hard if limits.movetime_ms is None else min(limits.movetime_ms, hard)
         if self.options["SimWallLimit"]:
             limits.wall_ms = min(limits.wall_ms or float("inf"), self.options["SimWallLimit"])
         return limits

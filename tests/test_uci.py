@@ -13,7 +13,7 @@ import chess.engine
 import pytest
 
 from host.cli import main
-from host.driver import score_text
+from host.driver import Iteration, score_text, stability
 from host.uci import time_budget_ms
 
 ENGINE = [sys.executable, "-m", "host.cli", "uci"]
@@ -125,6 +125,22 @@ def test_time_budget():
     assert budget == pytest.approx(1000 / 30 + 75 - 30)
     assert time_budget_ms(chess.WHITE, {"wtime": 50}, 30) == 10.0
     assert time_budget_ms(chess.WHITE, {"depth": 3}, 30) is None
+
+
+def test_stability_spends_more_when_the_search_is_unsettled():
+    """The share of its target time a search spends: more after a change of best move or a
+    falling score, less when one move has stood four iterations."""
+    e4, d4 = chess.Move.from_uci("e2e4"), chess.Move.from_uci("d2d4")
+
+    def iterations(*steps):
+        return [Iteration(depth, score, 0, 0, 0, 0, 0.0, 0.0, [move]) for depth, (move, score) in enumerate(steps, 1)]
+
+    assert stability(iterations((e4, 20))) == 1.0
+    assert stability(iterations((e4, 20), (e4, 25))) == 1.0
+    assert stability(iterations((e4, 20), (d4, 25))) == pytest.approx(1.6)
+    assert stability(iterations((e4, 20), (d4, -40))) == pytest.approx(1.6 * 1.4)
+    assert stability(iterations((e4, 20), (e4, 22), (e4, 18), (e4, 21))) == pytest.approx(0.6)
+    assert stability(iterations((e4, 20), (e4, 22), (e4, 18), (e4, -30))) == pytest.approx(1.4)
 
 
 def test_score_text():
