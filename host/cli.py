@@ -118,7 +118,8 @@ def cmd_analyze(args):
         def show(it):
             print(f"depth {it.depth:2} score {score_text(it.score):9} nodes {it.total_nodes:9} "
                   f"nps {it.nps():9} time {it.hardware_ms:8.1f} ms (wall {it.wall_ms / 1000:.1f} s) "
-                  f"pv {game.variation_san(it.pv) if it.pv else ''}", flush=True)
+                  f"pv {game.variation_san(it.pv) if it.pv else ''}{'' if it.complete else ' (stopped)'}",
+                  flush=True)
 
         iterations = driver.analyse(game, limits, on_iteration=show, new_table=True)
     best = iterations[-1].pv[0] if iterations and iterations[-1].pv else None

@@ -167,9 +167,9 @@ class SearchDriver:
             self._budget = _Budget(limits, cycles, nodes, time.monotonic())
 
     def analyse(self, game, limits, on_iteration=None, stop_event=None, new_table=False, root_moves=None):
-        """Iterate from depth 1; returns the iterations finished (the last is the answer), or
-        a stopped first iteration's partial answer. Setting ``stop_event`` (a
-        ``threading.Event``) stops the search in progress."""
+        """Iterate from depth 1; returns the iterations finished, the last of them perhaps a
+        stopped one's answer (``complete`` false): the last is the answer. ``on_iteration`` is
+        told each. Setting ``stop_event`` (a ``threading.Event``) stops the search in progress."""
         stop_event = stop_event or threading.Event()
         self.generation += 1
         legal = list(game.legal_moves)
@@ -206,6 +206,8 @@ class SearchDriver:
                     finished.append(Iteration(depth, score, nodes, total_nodes, cycles, total_cycles,
                                               total_cycles * 1000 / self.clock_hz, elapsed, pv or [move],
                                               complete=False, researches=researches))
+                    if on_iteration:
+                        on_iteration(finished[-1])
                 break
             iteration = Iteration(depth, score, nodes, total_nodes, cycles, total_cycles,
                                   total_cycles * 1000 / self.clock_hz, elapsed, pv, researches=researches)
