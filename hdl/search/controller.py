@@ -587,7 +587,7 @@ class Controller(wiring.Component):
                 updated.alpha.eq(start.alpha), updated.beta.eq(start.beta),
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
                 updated.move.eq(0), updated.best_move.eq(0),
-                updated.scout.eq(0), updated.reduced.eq(0), updated.futile.eq(0),
+                updated.scout.eq(0), updated.reduced.eq(0), updated.futile.eq(0), updated.null_done.eq(0),
                 frames.load.eq(1),
             ]
         with m.If(self.side_in.valid & ~self.job.busy):
@@ -610,7 +610,7 @@ class Controller(wiring.Component):
                              frames.load.eq(1)]
                 with m.If(frame.reduced & self.gen.in_check):      # a late move giving check
                     m.d.comb += [updated.depth.eq(parent.depth - 1), updated.reduced.eq(0)]
-            with m.If(control.prune):       # futility: captures only, no hash move
+            with m.If(control.prune):       # futility: quiet moves skipped unless checks, no hash move
                 m.d.comb += [updated.futile.eq(1), updated.hash_move.eq(0), frames.load.eq(1)]
             with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)
                       | (control.gen == GenIssue.PREFETCH)):
