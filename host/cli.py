@@ -354,7 +354,7 @@ def _features(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility: only those) or "
+FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility,null,delta: only those) or "
                  "-name (all but that one)")
 
 

@@ -25,7 +25,8 @@ The algorithm (fail-soft alpha-beta):
   full-width node, the full window again when the value lands inside it), late-move
   reductions (quiet late moves one or two plies shallower, again at full depth when they beat
   alpha), futility pruning (a frontier node hopelessly below alpha skips its quiet moves
-  that do not give check) and null-move pruning (a node whose side could pass and still reach
+  that do not give check), delta pruning (a quiescence node skips captures that cannot lift its
+  static value to alpha) and null-move pruning (a node whose side could pass and still reach
   beta at a reduced depth returns that value).
   A child searched again is entered and counted again; only one that searched or found a table
   entry is (a repetition, a stalemate and the deepest ply's static value are exact).
@@ -46,6 +47,7 @@ import chess
 
 from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
 from hdl.search.features import (
+    DELTA_MARGIN,
     FUTILITY_MARGIN,
     LMR_AFTER,
     LMR_MIN_DEPTH,
@@ -83,6 +85,7 @@ class _Node:
         self.best, self.best_move, self.best_word = ply - MATE, None, 0
         self.tried = 0                  # legal moves searched (the hardware counts to LMR_AFTER)
         self.futile = False             # futility pruning skips quiet moves not giving check
+        self.static = None              # a quiescence node's static value, once it stood pat
 
     @property
     def legal(self):
@@ -261,7 +264,7 @@ class ReferenceSearch:
                 if futile <= alpha:
                     node.best, node.futile, hash_word = futile, True, 0
         elif not checked:
-            stand_pat = self.static()
+            stand_pat = node.static = self.static()
             node.best = stand_pat
             node.alpha = max(alpha, stand_pat)
             if stand_pat >= beta:
@@ -274,6 +277,9 @@ class ReferenceSearch:
             for move in ordered_moves(board, captures=depth == 0):
                 if hash_word and move_word(board, move) == hash_word:
                     continue
+                if (self.features.delta and node.static is not None
+                        and node.static + 100 * _gain(board, move) + DELTA_MARGIN <= node.alpha):
+                    continue                # delta pruning: not even made
                 if self._try(node, move):
                     break
             else:
@@ -363,6 +369,14 @@ class ReferenceSearch:
             self.material += _material_change(halfmove)
             self.board_key ^= piece_square_key(halfmove.piece, halfmove.square)
 
+
+
+def _gain(board, move):
+    """The material ``move`` wins, in pawns: its victim's, and a promotion's (the piece less the
+    pawn), as the controller counts it for delta pruning."""
+    victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
+    gain = PIECE_VALUES[victim] if victim else 0
+    return gain + (PIECE_VALUES[move.promotion] - 1 if move.promotion else 0)
 
 
 def _material_change(halfmove):

@@ -215,7 +215,7 @@ def test_aging_changes_what_is_stored():
 
 # --- the search's features (hdl/search/features.py) -------------------------------------------
 
-FEATURE_SETS = ["none", "pvs", "pvs,lmr", "futility", "pvs,null", "all"]
+FEATURE_SETS = ["none", "pvs", "pvs,lmr", "futility,delta", "pvs,null", "all"]
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)
@@ -235,7 +235,7 @@ def test_the_features_change_the_search(patterns):
     a control word both sides ignored would fail here); windows not the full one too."""
     boards = [record.board for record in _positions(4, seed=13)]
     nodes = {}
-    for features in ["none", "pvs", "pvs,lmr", "futility", "pvs,null", "all"]:
+    for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "all"]:
         chosen = SearchFeatures.parse(features)
         nodes[features] = 0
         for board in boards:
@@ -264,7 +264,7 @@ def test_feature_words():
     assert SearchFeatures.parse("none").word() == 0
     assert SearchFeatures.from_word(SearchFeatures().word()) == SearchFeatures()
     assert SearchFeatures.parse("-lmr") == SearchFeatures(lmr=False)
-    assert SearchFeatures.parse("pvs") == SearchFeatures(pvs=True, lmr=False, futility=False, null=False)
+    assert SearchFeatures.parse("pvs") == SearchFeatures(pvs=True, lmr=False, futility=False, null=False, delta=False)
     assert str(SearchFeatures.parse("pvs,futility")) == "pvs,futility"
     with pytest.raises(ValueError, match="unknown search feature 'nullmove'"):
         SearchFeatures.parse("pvs,nullmove")

@@ -60,7 +60,16 @@ from ..encoding import MoveWord, Piece
 from ..handshake import Pulse
 from ..movegen.generator import GeneratorInterface
 from ..movegen.layouts import GenMode, GenOp, GenResponse
-from .features import FUTILITY_MARGIN, LMR_AFTER, LMR_MIN_DEPTH, NULL_MIN_DEPTH, Features, lmr_reduction, null_reduction
+from .features import (
+    DELTA_MARGIN,
+    FUTILITY_MARGIN,
+    LMR_AFTER,
+    LMR_MIN_DEPTH,
+    NULL_MIN_DEPTH,
+    Features,
+    lmr_reduction,
+    null_reduction,
+)
 from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
 from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashInterface
 from .maker import MakerInterface, MakerOp
@@ -162,7 +171,8 @@ STATUSES = [
     "ends_here",    # at_max or repeated: the node searches no child
     "hash_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
-    "hash_again",   # the generator's last move is the hash move, already tried
+    "hash_again",   # the generator's last move is passed over: the hash move, already tried,
+                    # or a capture delta pruning skips
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
                     # is waiting for it)
     "nullable",     # null-move pruning may apply: on, not the root, not in check, deep enough, a
@@ -379,6 +389,7 @@ class Controller(wiring.Component):
             m.d.sync += repeated_at_push.eq(self.path.repeated)
 
         # --- status for branches --------------------------------------------------------------
+        delta_skip = Signal()           # delta pruning passes the generator's last move over
         wide = Signal()                 # the node's window is wider than a null window
         m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         mover_attacked = Signal()
@@ -401,8 +412,8 @@ class Controller(wiring.Component):
             "at_max": (ply == self._max_ply - 1) | self.job.stopped,
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
-            "hash_again": (frame.hash_move.as_value() != 0)
-                          & (response.move.as_value() == frame.hash_move.as_value()),
+            "hash_again": ((frame.hash_move.as_value() != 0)
+                           & (response.move.as_value() == frame.hash_move.as_value())) | delta_skip,
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)),
             "research": research,
@@ -546,6 +557,10 @@ class Controller(wiring.Component):
             with m.If(move.promotion.as_value() == piece_type):
                 m.d.comb += promotion_value.eq(pawns)
         m.d.comb += gained.eq(victim_value + Mux(promotion_value != 0, promotion_value - 1, 0))
+        # Delta pruning (features.py): a quiescence node that stood pat passes over a capture
+        # whose gain cannot lift its static value to alpha.
+        m.d.comb += delta_skip.eq(features.delta & (frame.depth == 0) & frame.stood
+                                  & (frame.static + gained * 100 + DELTA_MARGIN <= frame.alpha))
         material_after = Signal(signed(9))
         m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
         recapture = Signal()
@@ -588,6 +603,7 @@ class Controller(wiring.Component):
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
                 updated.move.eq(0), updated.best_move.eq(0),
                 updated.scout.eq(0), updated.reduced.eq(0), updated.futile.eq(0), updated.null_done.eq(0),
+                updated.stood.eq(0),
                 frames.load.eq(1),
             ]
         with m.If(self.side_in.valid & ~self.job.busy):
@@ -603,7 +619,8 @@ class Controller(wiring.Component):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
                 m.d.comb += [updated.checked.eq(self.gen.in_check), updated.tried.eq(0),
-                             updated.best.eq(mated), updated.generating.eq(0), updated.futile.eq(0),
+                             updated.best.eq(mated), updated.generating.eq(0),
+                             updated.futile.eq(0), updated.stood.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
                              updated.hash_move.eq(Mux(self.hash.hit & (frame.depth != 0), probe.move, 0)),
@@ -626,6 +643,8 @@ class Controller(wiring.Component):
                     m.d.comb += updated.alpha.eq(update_candidate)
                 with m.If(stepping_up | (control.cand == Candidate.CHILD)):
                     m.d.comb += updated.tried.eq(Mux(base.tried == LMR_AFTER, LMR_AFTER, base.tried + 1))
+                with m.If(~stepping_up & (control.cand == Candidate.STATIC)):     # standing pat
+                    m.d.comb += [updated.static.eq(clamped), updated.stood.eq(1)]
                 m.d.comb += frames.load.eq(~stepping_up)
             with m.If(control.result != Result.NONE):
                 m.d.sync += returned.eq(result_value)

@@ -15,6 +15,9 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   quiet moves (no capture, no promotion) that do not give check — each is made, and unmade
   uncounted when the position is not check — and its hash move; its best starts at the static
   value plus the margin, and having no move left to search is no stalemate there.
+* ``delta`` — delta pruning in quiescence: a quiescence node that stood pat skips a capture
+  (or promotion) whose gain — the victim's material, a promotion's — times 100 plus
+  ``DELTA_MARGIN`` cannot lift its static value to alpha (the move is not even made).
 * ``null`` — null-move pruning: a null-window node below the root, not in check, of depth >=
   ``NULL_MIN_DEPTH``, not itself reached by a null move, whose side has a piece besides pawns
   and king and whose static value reaches beta first passes (the null move: only an en-passant
@@ -34,7 +37,7 @@ from dataclasses import dataclass, fields
 from amaranth.lib import data
 
 __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "LMR_MIN_DEPTH", "LMR_AFTER", "LMR_DEEP", "lmr_reduction",
-           "FUTILITY_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "null_reduction"]
+           "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "null_reduction"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
@@ -43,6 +46,9 @@ LMR_AFTER = 3
 
 #: What a quiet move may gain at a frontier node, in centipawns.
 FUTILITY_MARGIN = 200
+
+#: Delta pruning: what a capture may gain beyond its victim's material, in centipawns.
+DELTA_MARGIN = 200
 
 #: Null-move pruning: the shallowest node that passes; from NULL_DEEP the reduction is 3, not 2.
 NULL_MIN_DEPTH = 2
@@ -76,6 +82,7 @@ class SearchFeatures:
     lmr: bool = True
     futility: bool = True
     null: bool = True
+    delta: bool = True
 
     @classmethod
     def names(cls):
