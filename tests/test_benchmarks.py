@@ -1,5 +1,6 @@
-"""The benchmark scripts' own logic (no engine is started): the openings file, the Elo
-arithmetic of the match, what counts as solving a test position."""
+"""The benchmark scripts' own logic (no peer engine is started): the openings file, the Elo
+arithmetic of the match, what counts as solving a test position, and the depth benchmark on
+the Verilated machine, small."""
 
 import chess
 import pytest
@@ -39,3 +40,14 @@ def test_solved_by_bm_and_am():
     board, ops = parse_position("6k1/4pp2/Kb4p1/2p3Pp/7P/8/8/8 b - - am Bc7;")
     assert not solved(board, ops, board.parse_san("Bc7")) and solved(board, ops, board.parse_san("c4"))
     assert isinstance(board, chess.Board)
+
+
+def test_depth_benchmark_counts_and_checks(capsys):
+    """``benchmarks.depth`` on two positions to depth 3, checked against the reference: the
+    line per feature set carries real counts, and the plain search counts more nodes."""
+    from benchmarks import depth
+    assert depth.main(["--positions", "2", "--depth", "3", "--features", "none", "--features", "all", "--check"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    counts = [int(line.split(": ")[2].split(" nodes")[0].replace(",", "")) for line in lines if "nodes" in line]
+    assert len(counts) == 2 and counts[0] > counts[1] > 0, lines
+    assert lines[-1] == "0 mismatches"
