@@ -12,7 +12,6 @@ nodes, principal variation: slow, the reference runs in Python).
 """
 
 import argparse
-import random
 import sys
 import time
 
@@ -20,13 +19,8 @@ from hdl.eval.tables import FULL
 from hdl.search.features import SearchFeatures
 from sim.machine_sim import VerilatedMachine
 from sim.search_check import TABLE_SETS, SearchPair, table_store
-from sim.testing import reference_positions
 
-
-def positions(count, seed=1):
-    """The benchmark positions: ``benchmarks.search``'s seeded choice."""
-    records = reference_positions("random-positions.epd") + reference_positions("special-positions.epd")
-    return random.Random(seed).sample(records, count)
+from .search import search_positions
 
 
 def main(argv=None):
@@ -40,7 +34,7 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="compare every search with the reference")
     args = parser.parse_args(argv)
     sets = args.features or [SearchFeatures.none(), SearchFeatures()]
-    chosen = positions(args.positions, args.seed)
+    chosen = search_positions(args.positions, args.seed)
     store = table_store(FULL, args.tables)
     wrong, totals = 0, []
     with VerilatedMachine(FULL) as hw:

@@ -47,6 +47,12 @@ def _ordered_nodes(reference, board, depth):
     return reference.search(board, depth, clear_table=False).nodes
 
 
+def search_positions(count, seed=1):
+    """The search benchmarks' positions: a seeded choice from the random and special files."""
+    records = reference_positions("random-positions.epd") + reference_positions("special-positions.epd")
+    return random.Random(seed).sample(records, count)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--positions", type=int, default=100)
@@ -56,8 +62,7 @@ def main(argv=None):
     parser.add_argument("--fmax", type=float, default=BOARD_FMAX_MHZ,
                         help=f"MHz for the projection ({BOARD_FMAX_MHZ}: the ULX3S-85F board build, routed)")
     args = parser.parse_args(argv)
-    records = reference_positions("random-positions.epd") + reference_positions("special-positions.epd")
-    chosen = random.Random(args.seed).sample(records, args.positions)
+    chosen = search_positions(args.positions, args.seed)
     store = table_store(FULL, args.tables)
     nodes = cycles = ordered = wrong = 0
     start = time.perf_counter()

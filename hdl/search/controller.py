@@ -171,7 +171,7 @@ STATUSES = [
     "ends_here",    # at_max or repeated: the node searches no child
     "hash_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
-    "hash_again",   # the generator's last move is passed over: the hash move, already tried,
+    "passed_over",  # the generator's last move is passed over: the hash move, already tried,
                     # or a capture delta pruning skips
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
                     # is waiting for it)
@@ -211,6 +211,11 @@ JobInterface = wiring.Signature({
     "score": Out(signed(16)),
     "best_move": Out(MoveWord),
 })
+
+
+def _quiet(move):
+    """Whether a ``MoveWord`` is quiet: no capture, no promotion (the features' sense)."""
+    return ~move.flags.capture & (move.promotion.as_value() == 0)
 
 
 class Controller(wiring.Component):
@@ -396,10 +401,9 @@ class Controller(wiring.Component):
         m.d.comb += mover_attacked.eq(self.gen.king_attacked.bit_select(~self.side, 1))
         # Futility (features.py): a futile node's quiet moves are made, and skipped unless they
         # give check (the child, just made, is the current node; its parent made the move).
-        made_move = frames.parent.move
         skipped = Signal()
-        m.d.comb += skipped.eq(mover_attacked | (frames.parent.futile & ~self.gen.in_check
-                                                 & ~made_move.flags.capture & (made_move.promotion.as_value() == 0)))
+        m.d.comb += skipped.eq(mover_attacked
+                               | (frames.parent.futile & ~self.gen.in_check & _quiet(frames.parent.move)))
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
@@ -412,7 +416,7 @@ class Controller(wiring.Component):
             "at_max": (ply == self._max_ply - 1) | self.job.stopped,
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
-            "hash_again": ((frame.hash_move.as_value() != 0)
+            "passed_over": ((frame.hash_move.as_value() != 0)
                            & (response.move.as_value() == frame.hash_move.as_value())) | delta_skip,
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)),
@@ -557,9 +561,9 @@ class Controller(wiring.Component):
             with m.If(move.promotion.as_value() == piece_type):
                 m.d.comb += promotion_value.eq(pawns)
         m.d.comb += gained.eq(victim_value + Mux(promotion_value != 0, promotion_value - 1, 0))
-        # Delta pruning (features.py): a quiescence node that stood pat passes over a capture
-        # whose gain cannot lift its static value to alpha.
-        m.d.comb += delta_skip.eq(features.delta & (frame.depth == 0) & frame.stood
+        # Delta pruning (features.py): a quiescence node that stood pat (every one not in check
+        # did, on entry) passes over a capture whose gain cannot lift its static value to alpha.
+        m.d.comb += delta_skip.eq(features.delta & (frame.depth == 0) & ~frame.checked
                                   & (frame.static + gained * 100 + DELTA_MARGIN <= frame.alpha))
         material_after = Signal(signed(9))
         m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
@@ -570,15 +574,15 @@ class Controller(wiring.Component):
         # entry if it is in check).
         full_depth = Signal(6)
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + (frame.checked | recapture)))
-        quiet = ~move.flags.capture & (move.promotion.as_value() == 0)
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)
         null_depth = Signal(6)
-        m.d.comb += null_depth.eq(Mux(frame.depth - 1 > null_reduction(frame.depth),
-                                      frame.depth - 1 - null_reduction(frame.depth), 0))
+        null_cut = Signal(3)            # plies the null move's search loses: its own and the reduction
+        m.d.comb += [null_cut.eq(1 + null_reduction(frame.depth)),
+                     null_depth.eq(Mux(frame.depth > null_cut, frame.depth - null_cut, 0))]
         late = Signal()
         m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried == LMR_AFTER) & ~wide
-                            & ~frame.checked & quiet & ~nulling)
+                            & ~frame.checked & _quiet(move) & ~nulling)
         scout = Signal()
         m.d.comb += scout.eq(features.pvs & (frame.tried != 0) & (frame.depth != 0) & wide)
         child = Signal(Frame)
@@ -603,7 +607,6 @@ class Controller(wiring.Component):
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
                 updated.move.eq(0), updated.best_move.eq(0),
                 updated.scout.eq(0), updated.reduced.eq(0), updated.futile.eq(0), updated.null_done.eq(0),
-                updated.stood.eq(0),
                 frames.load.eq(1),
             ]
         with m.If(self.side_in.valid & ~self.job.busy):
@@ -620,7 +623,7 @@ class Controller(wiring.Component):
             with m.If(control.enter):
                 m.d.comb += [updated.checked.eq(self.gen.in_check), updated.tried.eq(0),
                              updated.best.eq(mated), updated.generating.eq(0),
-                             updated.futile.eq(0), updated.stood.eq(0),
+                             updated.futile.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
                              updated.hash_move.eq(Mux(self.hash.hit & (frame.depth != 0), probe.move, 0)),
@@ -644,7 +647,7 @@ class Controller(wiring.Component):
                 with m.If(stepping_up | (control.cand == Candidate.CHILD)):
                     m.d.comb += updated.tried.eq(Mux(base.tried == LMR_AFTER, LMR_AFTER, base.tried + 1))
                 with m.If(~stepping_up & (control.cand == Candidate.STATIC)):     # standing pat
-                    m.d.comb += [updated.static.eq(clamped), updated.stood.eq(1)]
+                    m.d.comb += updated.static.eq(clamped)
                 m.d.comb += frames.load.eq(~stepping_up)
             with m.If(control.result != Result.NONE):
                 m.d.sync += returned.eq(result_value)

@@ -44,7 +44,6 @@ Frame = data.StructLayout({
     "futile": 1,             # a frontier node skipping quiet moves (futility pruning)
     "null_done": 1,          # the last move made from here is the null move
     "static": Value,         # a quiescence node's static value, once it stood pat (delta pruning)
-    "stood": 1,              # ... it did
     "slot": 16,              # the position's transposition-table index
     "check": 16,             # ... and check bits
     "hash_move": MoveWord,   # the table's best move for the position (0: none), tried first

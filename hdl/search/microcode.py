@@ -118,7 +118,7 @@ def search(p):
     p.label("first")
     p.op(gen="FIRST")
     p.label("first_answer")
-    p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
+    p.op(wait="GEN", branch=["found", "passed_over"], targets=["exhausted", "make", "exhausted", "next"])
     p.label("make")         # the node's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")
     p.label("made")         # the child entered as its position is pushed, counted if searched:
@@ -132,11 +132,11 @@ def search(p):
     p.label("resume")       # the prefetched move: make it, or skip it (the hash move again);
     # after the hash move, whose MAKE prefetched nothing, the node starts generating; after the
     # null move (no cutoff) it searches its moves
-    p.op(branch=["found", "hash_again", "generating", "null_done"],
+    p.op(branch=["found", "passed_over", "generating", "null_done"],
          targets=["next"] * 4 + ["exhausted", "make", "exhausted", "next"] + ["moves"] * 8)
     p.label("next")
     p.op(gen="NEXT")
-    p.op(wait="GEN", branch=["found", "hash_again"], targets=["exhausted", "make", "exhausted", "next"])
+    p.op(wait="GEN", branch=["found", "passed_over"], targets=["exhausted", "make", "exhausted", "next"])
     p.label("exhausted")
     # bit 0 legal, bit 1 checked, bit 2 quiescence: only a full-width node, not in check,
     # without a legal move is stalemate; mated is the best a node starts with
