@@ -354,8 +354,8 @@ def _features(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility,null,delta: only those) or "
-                 "-name (all but that one: write --features=-lmr)")
+FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility,null,delta,killers,losing,"
+                 "mate_distance: only those) or -name (all but that one: write --features=-lmr)")
 
 
 def build_parser():

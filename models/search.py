@@ -26,8 +26,12 @@ The algorithm (fail-soft alpha-beta):
   reductions (quiet late moves one or two plies shallower, again at full depth when they beat
   alpha), futility pruning (a frontier node hopelessly below alpha skips its quiet moves
   that do not give check), delta pruning (a quiescence node skips captures that cannot lift its
-  static value to alpha) and null-move pruning (a node whose side could pass and still reach
-  beta at a reduced depth returns that value).
+  static value to alpha), losing captures (a quiescence node skips captures a static exchange
+  loses at its first step), null-move pruning (a node whose side could pass and still reach
+  beta at a reduced depth returns that value) and killer moves (each ply's last two quiet
+  moves that cut off, tried before a full-width node's first move that is no capture);
+  mate-distance pruning returns a node whose window no value can reach (a mate nearer than
+  the next ply, a mate farther than this one) at once.
   A child searched again is entered and counted again; only one that searched or found a table
   entry is (a repetition, a stalemate and the deepest ply's static value are exact).
 * A node with no legal move returns its starting best, mated here (``ply`` - MATE), except a
@@ -49,6 +53,7 @@ from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
 from hdl.search.features import (
     DELTA_MARGIN,
     FUTILITY_MARGIN,
+    KILLERS,
     LMR_AFTER,
     LMR_MIN_DEPTH,
     NULL_MIN_DEPTH,
@@ -205,6 +210,7 @@ class ReferenceSearch:
         self.path = game_history(board)         # [(key, irreversible)], the root last
         self.board_key = self.path[-1][0] ^ (SIDE_KEY if board.turn == chess.BLACK else 0)
         self.nodes = 0
+        self.killers = {}                       # ply -> killer move words, the newer first
         if clear_table or self.table is None:
             self.table = TranspositionTable(self.hash_bits)
         self.table.generation = generation % (1 << GENERATION_BITS)
@@ -240,6 +246,8 @@ class ReferenceSearch:
             return 0, None, True
         if ply == self.max_ply - 1:
             return self.static(), None, True
+        if self.features.mate_distance and ply > 0 and (alpha >= MATE - ply - 1 or beta <= ply - MATE):
+            return max(alpha, ply - MATE), None, False
         node = _Node(ply, depth, alpha, beta, checked)
         hash_word = 0
         if depth > 0:
@@ -271,15 +279,14 @@ class ReferenceSearch:
                 return node.best, None, False
         words = {}
         if hash_word:
-            words = {move_word(board, move): move for move in board.generate_pseudo_legal_moves()}
+            words = _pseudo_legal(board)
         cut = hash_word in words and self._try(node, words[hash_word])
         if not cut:
-            for move in ordered_moves(board, captures=depth == 0):
-                if hash_word and move_word(board, move) == hash_word:
-                    continue
-                if (self.features.delta and node.static is not None
-                        and node.static + 100 * _gain(board, move) + DELTA_MARGIN <= node.alpha):
-                    continue                # delta pruning: not even made
+            for move in self._ordered(node, hash_word):
+                if node.static is not None and (
+                        self.features.delta and node.static + 100 * _gain(board, move) + DELTA_MARGIN <= node.alpha
+                        or self.features.losing and _losing(board, move)):
+                    continue                # delta pruning, a losing capture: not even made
                 if self._try(node, move):
                     break
             else:
@@ -288,6 +295,25 @@ class ReferenceSearch:
         if depth > 0:
             self.table.store(self.key(), ply, depth, node)
         return node.best, node.best_move, False
+
+    def _ordered(self, node, hash_word):
+        """The node's moves after its hash move, in the hardware's order: the generator's, the
+        killer moves (those the generator would emit here, not the hash move) before its first
+        move that is no capture, and without the moves tried already."""
+        board = self.board
+        killers = self.features.killers and node.depth > 0 and not node.futile
+        passed = {hash_word} if hash_word else set()
+        for move in ordered_moves(board, captures=node.depth == 0):
+            if killers and not board.is_capture(move):
+                killers = False
+                words = _pseudo_legal(board)
+                for word in self.killers.get(node.ply, ()):
+                    if word:
+                        passed.add(word)
+                        if word != hash_word and word in words:
+                            yield words[word]
+            if move_word(board, move) not in passed:
+                yield move
 
     def _try(self, node, move):
         """Search one move of ``node`` (nothing if it is illegal); whether it cuts off."""
@@ -331,6 +357,10 @@ class ReferenceSearch:
         if value > node.best:
             node.best, node.best_move, node.best_word = value, move, word
         node.alpha = max(node.alpha, value)
+        if value >= node.beta and quiet and self.features.killers:
+            killers = self.killers.get(node.ply, [0] * KILLERS)
+            if word != killers[0]:
+                self.killers[node.ply] = [word] + killers[:-1]
         return value >= node.beta
 
     def _pass(self, node):
@@ -369,6 +399,21 @@ class ReferenceSearch:
             self.material += _material_change(halfmove)
             self.board_key ^= piece_square_key(halfmove.piece, halfmove.square)
 
+
+
+def _pseudo_legal(board):
+    """The moves the generator would emit on ``board`` (its LEGAL query), by move word."""
+    return {move_word(board, move): move for move in board.generate_pseudo_legal_moves()}
+
+
+def _losing(board, move):
+    """Whether ``move`` is a capture (not a promotion) by a piece worth more than its victim to a
+    square the opponent attacks, as the controller judges it."""
+    if not board.is_capture(move) or move.promotion:
+        return False
+    victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
+    return (PIECE_VALUES[board.piece_type_at(move.from_square)] > PIECE_VALUES[victim]
+            and board.is_attacked_by(not board.turn, move.to_square))
 
 
 def _gain(board, move):

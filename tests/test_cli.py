@@ -205,3 +205,10 @@ def test_the_configuration_names_are_the_evaluators():
     from hdl.eval.tables import CONFIGS
     from host.cli import EVALUATOR_CONFIGS
     assert EVALUATOR_CONFIGS == tuple(CONFIGS)
+
+
+def test_the_features_help_names_every_feature():
+    from hdl.search.features import SearchFeatures
+    from host.cli import FEATURES_HELP
+    for name in SearchFeatures.names():
+        assert name in FEATURES_HELP, name

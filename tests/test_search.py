@@ -2,6 +2,7 @@
 search (models/search.py): the same value, best move and node count, with material and
 piece-square tables and with recognizer patterns loaded; mates, stalemate and windows."""
 
+import dataclasses
 import random
 
 import chess
@@ -123,6 +124,20 @@ def test_mates_are_found_with_the_mate_score(material, moves):
             assert mates_with(board.copy(), hw.move, moves), f"FEN {board.fen()}: {hw.move} does not mate in {moves}"
 
 
+def test_mate_distance_pruning_keeps_the_mate_in_fewer_nodes(material):
+    """Searched beyond a mate, mate-distance pruning returns the nodes whose window no value can
+    reach: the same mate, node for node with the reference, in fewer nodes."""
+    nodes = {}
+    for features in ("-lmr", "-lmr,-mate_distance"):
+        nodes[features] = 0
+        for moves in (2, 3):
+            for fen in MATES[moves]:
+                hw = _assert_equal(material, chess.Board(fen), 2 * moves + 1, features=SearchFeatures.parse(features))
+                assert hw.score == MATE - (2 * moves - 1), f"FEN {fen}: score {hw.score} with {features}"
+                nodes[features] += hw.nodes
+    assert nodes["-lmr"] < nodes["-lmr,-mate_distance"], nodes
+
+
 def test_checkmated_and_stalemated_roots(material):
     mated = chess.Board("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1")
     stalemated = chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
@@ -215,14 +230,15 @@ def test_aging_changes_what_is_stored():
 
 # --- the search's features (hdl/search/features.py) -------------------------------------------
 
-FEATURE_SETS = ["none", "pvs", "pvs,lmr", "futility,delta", "pvs,null", "all"]
+FEATURE_SETS = ["none", "killers", "pvs,lmr", "futility,delta,losing", "pvs,null", "all"]
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)
 def test_each_feature_set_at_depth_4(patterns, features):
     """Every feature alone, none and all: node for node equal at depth 4, where late-move
     reductions (nodes of depth 3 and more), re-searches of both kinds and futility at the
-    frontier all happen; with iterative deepening's table, as the host drives it."""
+    frontier all happen; with iterative deepening's table, as the host drives it (so hash
+    moves and killer moves meet: a killer that is the hash move, one already tried)."""
     chosen = SearchFeatures.parse(features)
     for record in _positions(6, seed=12):
         for depth in (2, 3, 4):
@@ -235,7 +251,7 @@ def test_the_features_change_the_search(patterns):
     a control word both sides ignored would fail here); windows not the full one too."""
     boards = [record.board for record in _positions(4, seed=13)]
     nodes = {}
-    for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "all"]:
+    for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "killers", "losing", "all"]:
         chosen = SearchFeatures.parse(features)
         nodes[features] = 0
         for board in boards:
@@ -264,7 +280,7 @@ def test_feature_words():
     assert SearchFeatures.parse("none").word() == 0
     assert SearchFeatures.from_word(SearchFeatures().word()) == SearchFeatures()
     assert SearchFeatures.parse("-lmr") == SearchFeatures(lmr=False)
-    assert SearchFeatures.parse("pvs") == SearchFeatures(pvs=True, lmr=False, futility=False, null=False, delta=False)
+    assert SearchFeatures.parse("pvs") == dataclasses.replace(SearchFeatures.none(), pvs=True)
     assert str(SearchFeatures.parse("pvs,futility")) == "pvs,futility"
     with pytest.raises(ValueError, match="unknown search feature 'nullmove'"):
         SearchFeatures.parse("pvs,nullmove")

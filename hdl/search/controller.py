@@ -49,6 +49,11 @@ Control fields (``CONTROL``):
   a job.
 * ``retry``: a return that may search the node again instead (``research``); ``prune`` makes
   the node futile (its quiet moves not giving check are skipped, its hash move dropped).
+* Killer moves (features.py): each ply's two are kept in a small memory, written when a quiet
+  move cuts off (a return with ``update``). ``stash`` keeps the last response in the ply's
+  PREFETCH slot (the move the killers go before: ``take`` brings it back); ``gen`` KILLER asks
+  LEGAL for the node's next killer; ``kill`` counts a killer considered (the frame's
+  ``killing``; with DOWN, in the frame pushed).
 """
 
 from amaranth import Cat, Module, Mux, Signal, signed
@@ -63,6 +68,7 @@ from ..movegen.layouts import GenMode, GenOp, GenResponse
 from .features import (
     DELTA_MARGIN,
     FUTILITY_MARGIN,
+    KILLERS,
     LMR_AFTER,
     LMR_MIN_DEPTH,
     NULL_MIN_DEPTH,
@@ -88,10 +94,11 @@ class GenIssue(enum.Enum, shape=3):
     LEGAL = 3       # is the node's hash move one the generator would emit here?
     PREFETCH = 4    # NEXT, its answer kept for the node (``take`` fetches it): with MAKE, the
                     # node's next move is found while the maker plays this one
+    KILLER = 5      # LEGAL for the node's next killer move
 
 
 #: A PREFETCH's answer, kept per ply until ``take``.
-Prefetched = data.StructLayout({"found": 1, "move": MoveWord, "piece": Piece, "victim": Piece})
+Prefetched = data.StructLayout({"found": 1, "move": MoveWord, "piece": Piece, "victim": Piece, "safe": 1})
 
 
 class MakerIssue(enum.Enum, shape=2):
@@ -142,12 +149,13 @@ class Result(enum.Enum, shape=3):
     CANDIDATE = 2
     DRAW = 3
     HASH = 4        # the transposition table's value for the position
+    MATE_DISTANCE = 5   # alpha, or mated here if that is more (mate-distance pruning's cut)
 
 
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
     "take": 1, "enter": 1, "cand": Candidate, "update": 1, "result": Result, "hash_store": 1,
-    "retry": 1, "prune": 1, "count": Count, "clear": 1, "done": 1,
+    "retry": 1, "prune": 1, "stash": 1, "kill": 1, "count": Count, "clear": 1, "done": 1,
 })
 
 STATUSES = [
@@ -168,11 +176,11 @@ STATUSES = [
     "repeated",     # the position repeats one since the last irreversible move (not at the
                     # root): in a PUSH microinstruction the position pushed, after it as
                     # judged when it was pushed
-    "ends_here",    # at_max or repeated: the node searches no child
+    "ends_here",    # at_max, repeated or mate_cut: the node searches no child
     "hash_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
-    "passed_over",  # the generator's last move is passed over: the hash move, already tried,
-                    # or a capture delta pruning skips
+    "passed_over",  # the generator's last move is passed over: the hash move or a killer,
+                    # already tried, or a capture quiescence skips (delta pruning, losing)
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
                     # is waiting for it)
     "nullable",     # null-move pruning may apply: on, not the root, not in check, deep enough, a
@@ -183,6 +191,15 @@ STATUSES = [
                     # again (deeper after a reduction, or with the full window after a null one)
     "frontier",     # futility pruning may apply: on, depth 1, not in check, not the root
     "futile",       # the candidate value (FUTILE) cannot reach alpha
+    "killer_due",   # the last response is the node's first generated move that is no capture,
+                    # and the node tries killer moves there (features.py)
+    "killer_fresh", # the node's next killer move is one to ask the generator about: there is
+                    # one, and it is not the hash move
+    "killer_pending",   # one killer move considered, one to go
+    "mate_cut",     # mate-distance pruning (features.py): no value the node could return lies
+                    # inside its window
+    "detour",       # resuming, the node turns aside: to its moves after the null move, or to
+                    # its killer moves (killer_due, killer_pending)
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
@@ -361,6 +378,8 @@ class Controller(wiring.Component):
                 m.d.comb += result_value.eq(0)
             with m.Case(Result.HASH):
                 m.d.comb += result_value.eq(hash_value)
+            with m.Case(Result.MATE_DISTANCE):
+                m.d.comb += result_value.eq(Mux(frame.alpha > mated, frame.alpha, mated))
             with m.Default():
                 m.d.comb += result_value.eq(returned)
         base = Signal(Frame)            # the frame the update changes: the parent's when stepping up
@@ -393,8 +412,25 @@ class Controller(wiring.Component):
         with m.If(pushing & self.path.push.valid):
             m.d.sync += repeated_at_push.eq(self.path.repeated)
 
+        # --- killer moves (features.py) --------------------------------------------------------
+        # Each ply's killers, the newer first; a ply's entry is known once written in this job.
+        m.submodules.killer_store = killer_store = Memory(shape=data.ArrayLayout(MoveWord, KILLERS),
+                                                          depth=self._max_ply, init=[])
+        killer_write, killer_read = killer_store.write_port(), killer_store.read_port(domain="comb")
+        killer_known = Signal(self._max_ply)
+        killers = Signal(data.ArrayLayout(MoveWord, KILLERS))   # the ply's (the parent's when stepping up)
+        m.d.comb += killer_read.addr.eq(Mux(stepping_up, ply - 1, ply))
+        with m.If(killer_known.bit_select(killer_read.addr, 1)):
+            m.d.comb += killers.eq(killer_read.data)
+        killer = Signal(MoveWord)       # the node's next killer
+        m.d.comb += killer.eq(killers[frame.killing[0]])
+        killer_passed = Signal()        # the last response is a killer the node has considered
+        m.d.comb += killer_passed.eq(Cat(*((frame.killing > i) & (killers[i].as_value() != 0)
+                                            & (response.move.as_value() == killers[i].as_value())
+                                            for i in range(KILLERS))).any())
+
         # --- status for branches --------------------------------------------------------------
-        delta_skip = Signal()           # delta pruning passes the generator's last move over
+        delta_skip = Signal()           # quiescence passes the generator's last move over
         wide = Signal()                 # the node's window is wider than a null window
         m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         mover_attacked = Signal()
@@ -407,6 +443,18 @@ class Controller(wiring.Component):
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
+        # Mate-distance pruning (features.py): nothing better than mating at the next ply, nothing
+        # worse than being mated here.
+        mate_cut = Signal()
+        m.d.comb += mate_cut.eq(features.mate_distance & ~at_root
+                                & ((frame.alpha >= MATE - 1 - ply) | (frame.beta <= mated)))
+        killer_due = Signal()
+        killer_pending = Signal()
+        m.d.comb += [
+            killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & (frame.killing == 0)
+                          & frame.generating & response.found & ~response.move.flags.capture & ~self.job.stopped),
+            killer_pending.eq((frame.killing == 1) & ~self.job.stopped),
+        ]
         status = {
             "start": requested, "search": job == Job.SEARCH, "found": response.found & ~self.job.stopped,
             "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth, "at_root": at_root,
@@ -417,9 +465,9 @@ class Controller(wiring.Component):
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
             "passed_over": ((frame.hash_move.as_value() != 0)
-                           & (response.move.as_value() == frame.hash_move.as_value())) | delta_skip,
+                            & (response.move.as_value() == frame.hash_move.as_value())) | killer_passed | delta_skip,
             "generating": frame.generating,
-            "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)),
+            "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut,
             "research": research,
             "nullable": features.null & ~at_root & ~frame.checked & (frame.depth >= NULL_MIN_DEPTH) & ~wide
                         & ~frames.parent.null_done & (self.pieces[self.side] != 0),
@@ -427,6 +475,12 @@ class Controller(wiring.Component):
             "null_done": frame.null_done,
             "frontier": features.futility & (frame.depth == 1) & ~frame.checked & ~at_root,
             "futile": candidate <= frame.alpha,
+            "killer_due": killer_due,
+            "killer_fresh": (frame.killing < KILLERS) & (killer.as_value() != 0)
+                            & (killer.as_value() != frame.hash_move.as_value()),
+            "killer_pending": killer_pending,
+            "mate_cut": mate_cut,
+            "detour": killer_due | killer_pending | frame.null_done,
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -468,7 +522,7 @@ class Controller(wiring.Component):
         m.d.comb += [
             self.gen.request.payload.mode.eq(Mux(quiescence_request, GenMode.CAPTURES, GenMode.ALL)),
             self.gen.request.payload.ply.eq(ply),
-            self.gen.request.payload.move.eq(frame.hash_move),
+            self.gen.request.payload.move.eq(Mux(control.gen == GenIssue.KILLER, killer, frame.hash_move)),
             self.maker.command.payload.op.eq(MakerOp.MAKE),
             self.maker.command.payload.ply.eq(ply),
             self.maker.command.payload.move.eq(response.move),
@@ -478,7 +532,7 @@ class Controller(wiring.Component):
         with m.Switch(control.gen):
             with m.Case(GenIssue.NEXT, GenIssue.PREFETCH):
                 m.d.comb += self.gen.request.payload.op.eq(Mux(frame.generating, GenOp.NEXT, GenOp.FIRST))
-            with m.Case(GenIssue.LEGAL):
+            with m.Case(GenIssue.LEGAL, GenIssue.KILLER):
                 m.d.comb += self.gen.request.payload.op.eq(GenOp.LEGAL)
             with m.Default():
                 m.d.comb += self.gen.request.payload.op.eq(GenOp.FIRST)
@@ -523,12 +577,21 @@ class Controller(wiring.Component):
             prefetch_write.addr.eq(request_ply), prefetch_write.en.eq(self.gen.response.valid & prefetching),
             prefetch_write.data.found.eq(answer.found), prefetch_write.data.move.eq(answer.move),
             prefetch_write.data.piece.eq(answer.piece), prefetch_write.data.victim.eq(answer.victim),
+            prefetch_write.data.safe.eq(answer.key.safe),
             prefetch_read.addr.eq(Mux(stepping_up, ply - 1, ply)),
         ]
+        with m.If(control.stash & ~stall):      # (no PREFETCH is in flight: it was taken)
+            m.d.comb += [
+                prefetch_write.addr.eq(ply), prefetch_write.en.eq(1),
+                prefetch_write.data.found.eq(response.found), prefetch_write.data.move.eq(response.move),
+                prefetch_write.data.piece.eq(response.piece), prefetch_write.data.victim.eq(response.victim),
+                prefetch_write.data.safe.eq(response.key.safe),
+            ]
         with m.If(control.take & ~stall & ~research):
             kept = prefetch_read.data
             m.d.sync += [response.eq(0), response.found.eq(kept.found), response.move.eq(kept.move),
-                         response.piece.eq(kept.piece), response.victim.eq(kept.victim)]
+                         response.piece.eq(kept.piece), response.victim.eq(kept.victim),
+                         response.key.safe.eq(kept.safe)]
 
         # --- the transposition table: the node's slot, the store when it returns --------------
         bound = Signal(Bound)
@@ -554,17 +617,25 @@ class Controller(wiring.Component):
         move = response.move
         gained = Signal(5)      # pawns the mover gains by the move: the victim, a promotion
         victim_value = Signal(4)
+        mover_value = Signal(4)
         promotion_value = Signal(4)
         for piece_type, pawns in enumerate(PIECE_VALUES):
             with m.If(response.victim.type.as_value() == piece_type):
                 m.d.comb += victim_value.eq(pawns)
+            with m.If(response.piece.type.as_value() == piece_type):
+                m.d.comb += mover_value.eq(pawns)
             with m.If(move.promotion.as_value() == piece_type):
                 m.d.comb += promotion_value.eq(pawns)
         m.d.comb += gained.eq(victim_value + Mux(promotion_value != 0, promotion_value - 1, 0))
         # Delta pruning (features.py): a quiescence node that stood pat (every one not in check
         # did, on entry) passes over a capture whose gain cannot lift its static value to alpha.
-        m.d.comb += delta_skip.eq(features.delta & (frame.depth == 0) & ~frame.checked
-                                  & (frame.static + gained * 100 + DELTA_MARGIN <= frame.alpha))
+        # Losing captures (features.py): a quiescence node not in check passes over a capture by a
+        # piece worth more than its victim to a square the opponent attacks.
+        losing = Signal()
+        m.d.comb += losing.eq(features.losing & move.flags.capture & (move.promotion.as_value() == 0)
+                              & ~response.key.safe & (mover_value > victim_value))
+        m.d.comb += delta_skip.eq((frame.depth == 0) & ~frame.checked & (
+            (features.delta & (frame.static + gained * 100 + DELTA_MARGIN <= frame.alpha)) | losing))
         material_after = Signal(signed(9))
         m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
         recapture = Signal()
@@ -599,7 +670,7 @@ class Controller(wiring.Component):
         m.d.comb += updated.eq(base)
         start = self.job.start.payload
         with m.If(self.job.start.valid & ~self.job.busy):
-            m.d.sync += [requested.eq(1), job.eq(start.job), depth.eq(start.depth), ply.eq(0),
+            m.d.sync += [requested.eq(1), job.eq(start.job), depth.eq(start.depth), ply.eq(0), killer_known.eq(0),
                          self.job.busy.eq(1), self.job.stopped.eq(0), root_material.eq(self.material),
                          generation.eq(start.generation), features.eq(start.features)]
             m.d.comb += [
@@ -623,7 +694,7 @@ class Controller(wiring.Component):
             with m.If(control.enter):
                 m.d.comb += [updated.checked.eq(self.gen.in_check), updated.tried.eq(0),
                              updated.best.eq(mated), updated.generating.eq(0),
-                             updated.futile.eq(0),
+                             updated.futile.eq(0), updated.killing.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
                              updated.hash_move.eq(Mux(self.hash.hit & (frame.depth != 0), probe.move, 0)),
@@ -635,6 +706,8 @@ class Controller(wiring.Component):
             with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)
                       | (control.gen == GenIssue.PREFETCH)):
                 m.d.comb += [updated.generating.eq(1), frames.load.eq(1)]
+            with m.If(control.kill & (control.ply != PlyStep.DOWN)):
+                m.d.comb += [updated.killing.eq(frame.killing + 1), frames.load.eq(1)]
             # Once stopped, no value updates a frame: the root's best is the best of the moves
             # searched in full before the stop (a child cut short brings nothing back).
             # The null move's value is only a cutoff: below beta it changes nothing.
@@ -649,6 +722,14 @@ class Controller(wiring.Component):
                 with m.If(~stepping_up & (control.cand == Candidate.STATIC)):     # standing pat
                     m.d.comb += updated.static.eq(clamped)
                 m.d.comb += frames.load.eq(~stepping_up)
+                # A quiet move that cuts off is the parent's ply's newest killer.
+                with m.If(features.killers & stepping_up & (update_candidate >= base.beta) & _quiet(base.move)
+                          & (base.move.as_value() != 0)):
+                    m.d.comb += [killer_write.addr.eq(ply - 1), killer_write.en.eq(1),
+                                 killer_write.data[0].eq(base.move),
+                                 killer_write.data[1].eq(Mux(killers[0].as_value() == base.move.as_value(),
+                                                             killers[1], killers[0]))]
+                    m.d.sync += killer_known.bit_select(killer_read.addr, 1).eq(1)
             with m.If(control.result != Result.NONE):
                 m.d.sync += returned.eq(result_value)
             with m.If(control.ply == PlyStep.DOWN):
@@ -662,6 +743,7 @@ class Controller(wiring.Component):
         # The frame pushed: the move being made; a PREFETCH has asked the generator.
         m.d.comb += [frames.pushed.eq(frame), frames.pushed.move.eq(Mux(nulling, 0, move)),
                      frames.pushed.null_done.eq(nulling),
+                     frames.pushed.killing.eq(frame.killing + control.kill),
                      frames.pushed.generating.eq(frame.generating | (control.gen == GenIssue.PREFETCH)),
                      frames.next.eq(Mux(frames.push, child, updated))]
         return m

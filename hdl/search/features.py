@@ -25,6 +25,22 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   least quiescence) with the window (beta - 1, beta); if that value reaches beta it is the node's
   value (stored as a lower bound without a move). Otherwise the node searches its moves as if
   it had not passed.
+* ``killers`` — killer moves: each ply keeps the last two quiet moves (no capture, no
+  promotion; not the null move) that made a node at that ply cut off, the newer first, both
+  forgotten when a search starts. A full-width node not skipping quiet moves (futility), on
+  reaching its first move that is no capture, tries first each killer that is not its hash
+  move and that the generator would emit here (the LEGAL query), then goes on with that move;
+  a killer tried is passed over when the generator reaches it again.
+* ``losing`` — losing captures in quiescence: a quiescence node not in check skips a capture
+  (not a promotion) by a piece worth more than its victim (``PIECE_VALUES``) to a square the
+  opponent attacks (the generator's ``safe`` bit): the first step of a static exchange
+  evaluation, which such a capture fails (the move is not even made).
+* ``mate_distance`` — mate-distance pruning: a node below the root at ``ply`` can do no better
+  than mate at the next ply (``MATE - ply - 1``) nor worse than mated here (``ply - MATE``);
+  when its window (alpha, beta) holds neither (alpha >= ``MATE - ply - 1`` or beta <=
+  ``ply - MATE``) it returns at once: alpha, or ``ply - MATE`` if that is more — after the
+  repetition and deepest-ply tests, before the transposition table. A node so returned may be
+  searched again (its value is a bound).
 
 A child searched again is entered again (and counted again) at once: the re-search happens in
 place, without unmaking its move. Only a child that searched (or found a table entry) is
@@ -36,8 +52,8 @@ from dataclasses import dataclass, fields
 
 from amaranth.lib import data
 
-__all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "LMR_MIN_DEPTH", "LMR_AFTER", "LMR_DEEP", "lmr_reduction",
-           "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "null_reduction"]
+__all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "KILLERS", "LMR_MIN_DEPTH", "LMR_AFTER", "LMR_DEEP",
+           "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "null_reduction"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
@@ -53,6 +69,9 @@ DELTA_MARGIN = 200
 #: Null-move pruning: the shallowest node that passes; from NULL_DEEP the reduction is 3, not 2.
 NULL_MIN_DEPTH = 2
 NULL_DEEP = 6
+
+#: Killer moves kept per ply.
+KILLERS = 2
 
 #: The control word's width (the protocol's START field).
 FEATURE_BITS = 16
@@ -83,6 +102,9 @@ class SearchFeatures:
     futility: bool = True
     null: bool = True
     delta: bool = True
+    killers: bool = True
+    losing: bool = True
+    mate_distance: bool = True
 
     @classmethod
     def names(cls):

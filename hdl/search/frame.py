@@ -13,7 +13,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import VALUE_WIDTH, MoveWord
-from .features import LMR_AFTER
+from .features import KILLERS, LMR_AFTER
 
 __all__ = ["MATE", "INFINITY", "EVAL_LIMIT", "MATE_BOUND", "Frame", "FrameStack"]
 
@@ -48,6 +48,7 @@ Frame = data.StructLayout({
     "check": 16,             # ... and check bits
     "hash_move": MoveWord,   # the table's best move for the position (0: none), tried first
     "generating": 1,         # the generator has been asked for this node's moves
+    "killing": range(KILLERS + 1),  # the killer moves considered (0 until the first non-capture)
 })
 
 

@@ -77,16 +77,22 @@ def search(p):
     window (PVS), reduce its depth (late-move reductions) — the datapath does both as it steps
     down — and search it again in place when its value calls for it; futility pruning makes a
     hopeless frontier node skip its quiet moves that do not give check; null-move pruning lets
-    a node pass first and return if even then its value reaches beta.
+    a node pass first and return if even then its value reaches beta; mate-distance pruning
+    returns a node whose window no value can reach; killer moves go before
+    a full-width node's first move that is no capture (the move waits in the PREFETCH slot).
     """
+    # A move from the generator: made, passed over, or the killers go before it (bit 0 found,
+    # bit 1 passed over, bit 2 killers due)
+    answer = dict(branch=["found", "passed_over", "killer_due"],
+                  targets=["exhausted", "make", "exhausted", "next", "exhausted", "killers", "exhausted", "killers"])
     p.label("search")
     p.op(clear=1, goto="enter")
     p.label("enter")        # the root (a child is entered as its position is pushed: made)
     # bit 0 quiescence, bit 1 in check, bit 2 at the deepest ply, bit 3 a repetition
     p.op(enter=1, count="ONE", branch=["quiescence", "in_check", "at_max", "repeated"],
          targets=["probe", "stand_pat", "probe", "first"] + ["horizon"] * 4 + ["draw"] * 8)
-    p.label("ending")       # a child at the deepest ply, or repeating a position
-    p.op(branch=["repeated"], targets=["horizon", "draw"])
+    p.label("ending")       # a child repeating a position, at the deepest ply, or cut by the mate distance
+    p.op(branch=["repeated", "at_max"], targets=["mate_return", "draw", "horizon", "draw"])
     p.label("probe")        # a full-width node: the transposition table may decide it, or
     # give a move to try first; at the frontier, futility pruning may skip quiet moves; deeper,
     # the node may pass first (null-move pruning; frontier and nullable never meet)
@@ -118,7 +124,7 @@ def search(p):
     p.label("first")
     p.op(gen="FIRST")
     p.label("first_answer")
-    p.op(wait="GEN", branch=["found", "passed_over"], targets=["exhausted", "make", "exhausted", "next"])
+    p.op(wait="GEN", **answer)
     p.label("make")         # the node's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")
     p.label("made")         # the child entered as its position is pushed, counted if searched:
@@ -129,14 +135,30 @@ def search(p):
          targets=[_child_entry(i) for i in range(16)])
     p.label("take_back")
     p.op(maker="UNMAKE", ply="UP", path="POP", take=1)
-    p.label("resume")       # the prefetched move: make it, or skip it (the hash move again);
-    # after the hash move, whose MAKE prefetched nothing, the node starts generating; after the
-    # null move (no cutoff) it searches its moves
-    p.op(branch=["found", "passed_over", "generating", "null_done"],
-         targets=["next"] * 4 + ["exhausted", "make", "exhausted", "next"] + ["moves"] * 8)
+    p.label("resume")       # the prefetched move: make it, or skip it (the hash move or a killer
+    # again); after the hash move, whose MAKE prefetched nothing, the node starts generating;
+    # after the null move (no cutoff) it searches its moves; killer moves may be due
+    p.op(branch=["found", "passed_over", "generating", "detour"],
+         targets=["next"] * 4 + ["exhausted", "make", "exhausted", "next"] + ["detour"] * 8)
     p.label("next")
     p.op(gen="NEXT")
-    p.op(wait="GEN", branch=["found", "passed_over"], targets=["exhausted", "make", "exhausted", "next"])
+    p.op(wait="GEN", **answer)
+    p.label("detour")       # after the null move: the moves; killer moves due, or one to go
+    p.op(branch=["null_done", "killer_pending"], targets=["killers", "moves", "killer_next", "moves"])
+    p.label("killers")      # the first move that is no capture waits in the PREFETCH slot
+    p.op(stash=1, branch=["killer_fresh"], targets=["killer_pass", "killer_legal"])
+    p.label("killer_next")  # the second killer, or the move they went before
+    p.op(branch=["killer_fresh", "killer_pending"],
+         targets=["killer_end", "killer_legal", "killer_pass", "killer_legal"])
+    p.label("killer_pass")
+    p.op(kill=1, goto="killer_next")
+    p.label("killer_legal")
+    p.op(gen="KILLER")
+    p.op(wait="GEN", branch=["found"], targets=["killer_pass", "make_killer"])
+    p.label("make_killer")  # (no PREFETCH: the slot keeps the move the killers went before)
+    p.op(maker="MAKE", ply="DOWN", kill=1, goto="made")
+    p.label("killer_end")
+    p.op(take=1, goto="resume")
     p.label("exhausted")
     # bit 0 legal, bit 1 checked, bit 2 quiescence: only a full-width node, not in check,
     # without a legal move is stalemate; mated is the best a node starts with
@@ -157,11 +179,13 @@ def search(p):
                  targets=ascend["targets"] + ["reenter"] * 4)
     p.label("hash_return")
     p.op(result="HASH", **retry)
+    p.label("mate_return")
+    p.op(result="MATE_DISTANCE", **retry)
     p.label("return_best")  # (a full-width node stores its result in the transposition table)
     p.op(result="BEST", hash_store=1, **retry)
     p.label("reenter")      # (the last UNMAKE below it may still be on the bus)
-    p.op(wait="SETTLED", enter=1, count="ONE", branch=["quiescence", "in_check"],
-         targets=["probe", "stand_pat", "probe", "first"])
+    p.op(wait="SETTLED", enter=1, count="ONE", branch=["quiescence", "in_check", "mate_cut"],
+         targets=["probe", "stand_pat", "probe", "first"] + ["mate_return"] * 4)
     p.label("finish")
     # the root's last UNMAKE may still be on the bus: the job ends on a settled board
     p.op(wait="SETTLED", done=1, goto="idle")
