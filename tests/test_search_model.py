@@ -55,3 +55,54 @@ def test_move_of_word_inverts_move_word():
     for record in reference_positions("special-positions.epd", 100):
         for move in record.board.pseudo_legal_moves:
             assert ordering.move_of_word(ordering.move_word(record.board, move)) == move
+
+
+def _reference_at(fen, killers, features="all"):
+    """The reference search's move order state on ``fen``, its ply-1 killers given as UCI moves."""
+    from hdl.search.features import SearchFeatures
+    from models.search import ReferenceSearch
+    search = ReferenceSearch(None, None)
+    search.board, search.features = chess.Board(fen), SearchFeatures.parse(features)
+    board = search.board
+    search.killers = {1: [ordering.move_word(board, chess.Move.from_uci(uci)) if uci else 0 for uci in killers]}
+    return search
+
+
+def test_killers_go_before_the_first_move_that_is_no_capture():
+    """The reference's order (the hardware's, which the search tests hold it to): the captures,
+    then each killer the generator would emit that is not the hash move, then the other moves
+    without those; none at a quiescence node nor at a futile one, nor with the feature off."""
+    from models.search import _Node
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq d3 0 3"
+    search = _reference_at(fen, ["g8f6", "a8a6"])          # a8a6: not a move here
+    board = search.board
+    generated = ordering.ordered_moves(board)
+    captures = [m for m in generated if board.is_capture(m)]
+    hash_word = ordering.move_word(board, chess.Move.from_uci("f8c5"))
+    node = _Node(1, 2, -100, 100, False)
+    got = [m.uci() for m in search._ordered(node, hash_word)]
+    rest = [m.uci() for m in generated if not board.is_capture(m) and m.uci() not in ("g8f6", "f8c5")]
+    assert got == [m.uci() for m in captures] + ["g8f6"] + rest
+    # the killer that is the hash move is passed over, not tried
+    search = _reference_at(fen, ["f8c5", "g8f6"])
+    got = [m.uci() for m in search._ordered(node, hash_word)]
+    assert got == [m.uci() for m in captures] + ["g8f6"] + rest
+    for quiet_node, features in ((_Node(1, 0, -100, 100, False), "all"), (node, "-killers")):
+        search = _reference_at(fen, ["g8f6", "d8e7"], features)
+        got = [m.uci() for m in search._ordered(quiet_node, 0)]
+        assert got == [m.uci() for m in ordering.ordered_moves(board, captures=quiet_node.depth == 0)]
+    futile = _Node(1, 1, -100, 100, False)
+    futile.futile = True
+    assert [m.uci() for m in _reference_at(fen, ["g8f6"])._ordered(futile, 0)] == [m.uci() for m in generated]
+
+
+@pytest.mark.parametrize("fen, uci, losing", [
+    ("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", True),      # the queen takes a pawn a pawn defends
+    ("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", False),       # ... an undefended one
+    ("4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", False),    # a pawn takes a defended knight
+    ("4k3/8/8/3r4/4n3/8/3B4/4K3 w - - 0 1", "d2e3", False),    # no capture
+    ("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q", False),      # a capture-promotion
+])
+def test_losing_captures(fen, uci, losing):
+    from models.search import _losing
+    assert _losing(chess.Board(fen), chess.Move.from_uci(uci)) is losing

@@ -430,7 +430,7 @@ class Controller(wiring.Component):
                                             for i in range(KILLERS))).any())
 
         # --- status for branches --------------------------------------------------------------
-        delta_skip = Signal()           # quiescence passes the generator's last move over
+        capture_skip = Signal()         # quiescence passes the generator's last move over
         wide = Signal()                 # the node's window is wider than a null window
         m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         mover_attacked = Signal()
@@ -465,7 +465,7 @@ class Controller(wiring.Component):
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
             "passed_over": ((frame.hash_move.as_value() != 0)
-                            & (response.move.as_value() == frame.hash_move.as_value())) | killer_passed | delta_skip,
+                            & (response.move.as_value() == frame.hash_move.as_value())) | killer_passed | capture_skip,
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut,
             "research": research,
@@ -634,7 +634,7 @@ class Controller(wiring.Component):
         losing = Signal()
         m.d.comb += losing.eq(features.losing & move.flags.capture & (move.promotion.as_value() == 0)
                               & ~response.key.safe & (mover_value > victim_value))
-        m.d.comb += delta_skip.eq((frame.depth == 0) & ~frame.checked & (
+        m.d.comb += capture_skip.eq((frame.depth == 0) & ~frame.checked & (
             (features.delta & (frame.static + gained * 100 + DELTA_MARGIN <= frame.alpha)) | losing))
         material_after = Signal(signed(9))
         m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
