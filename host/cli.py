@@ -355,7 +355,7 @@ def _features(text):
 
 
 FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility,null,delta,killers,losing,"
-                 "mate_distance: only those) or -name (all but that one: write --features=-lmr)")
+                 "mate_distance,bounded: only those) or -name (all but that one: write --features=-lmr)")
 
 
 def build_parser():

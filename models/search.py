@@ -17,7 +17,8 @@ The algorithm (fail-soft alpha-beta):
 * Moves come in the generator's order; each is made, and unmade at once if it leaves the
   mover's king attacked. A child has one ply less, except that a node in check does not count
   its moves as a ply, nor is a capture counted that restores the root's material balance (the
-  recapture extension); a quiescence node's children are quiescence nodes.
+  recapture extension) — with ``bounded``, only below twice the root's depth in plies; a
+  quiescence node's children are quiescence nodes.
 * ``v`` = -child's value: if ``v`` > best, it is the best (with its move); if ``v`` > alpha,
   alpha rises; if ``v`` >= beta, the node returns its best at once.
 * The search's features (``hdl.search.features``, each switchable) change the child's window
@@ -52,6 +53,7 @@ import chess
 from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
 from hdl.search.features import (
     DELTA_MARGIN,
+    EXTENSION_BOUND,
     FUTILITY_MARGIN,
     KILLERS,
     LMR_AFTER,
@@ -206,6 +208,7 @@ class ReferenceSearch:
         for halfmove in setup_halfmoves(self.board):
             self.evaluator.apply(halfmove)
         self.root_material = material_balance(self.board)
+        self.root_depth = depth
         self.material = self.root_material
         self.path = game_history(board)         # [(key, irreversible)], the root last
         self.board_key = self.path[-1][0] ^ (SIDE_KEY if board.turn == chess.BLACK else 0)
@@ -333,7 +336,9 @@ class ReferenceSearch:
             depth = 0
         else:
             recapture = capture and self.material == self.root_material
-            depth = node.depth - 1 + (node.checked or recapture)
+            extending = (node.checked or recapture) and (
+                not features.bounded or node.ply < EXTENSION_BOUND * self.root_depth)
+            depth = node.depth - 1 + extending
             wide = node.beta - node.alpha > 1
             # a late quiet move at a null-window node: fewer plies unless it gives check
             reduced = (features.lmr and node.depth >= LMR_MIN_DEPTH and node.tried >= LMR_AFTER and not wide

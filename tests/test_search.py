@@ -276,6 +276,21 @@ def test_a_reduced_check_is_not_reduced(material):
                               features=SearchFeatures.parse(features))
 
 
+def test_extensions_stop_at_twice_the_root_depth(material):
+    """In queen endings full of cross-checks (an escape that gives check), check escapes stop
+    extending at twice the root's depth in plies (``bounded``): fewer nodes than without the
+    bound, node for node with the reference either way."""
+    nodes = {}
+    for features in ("all", "-bounded"):
+        nodes[features] = 0
+        for fen in ["2Q5/8/r7/6q1/6R1/K6k/8/8 w - - 0 1", "2q5/8/7k/Q7/8/8/8/2K5 w - - 0 1",
+                    "6q1/r7/K7/8/8/4R2Q/3k4/8 w - - 0 1"]:        # (cross-checks: found by a random search)
+            for depth in (2, 3):
+                hw = _assert_equal(material, chess.Board(fen), depth, features=SearchFeatures.parse(features))
+                nodes[features] += hw.nodes
+    assert nodes["all"] < nodes["-bounded"], nodes
+
+
 def test_feature_words():
     assert SearchFeatures.parse("none").word() == 0
     assert SearchFeatures.from_word(SearchFeatures().word()) == SearchFeatures()

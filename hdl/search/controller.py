@@ -67,6 +67,7 @@ from ..movegen.generator import GeneratorInterface
 from ..movegen.layouts import GenMode, GenOp, GenResponse
 from .features import (
     DELTA_MARGIN,
+    EXTENSION_BOUND,
     FUTILITY_MARGIN,
     KILLERS,
     LMR_AFTER,
@@ -291,7 +292,7 @@ class Controller(wiring.Component):
                      seq.write.valid.eq(self.microcode_write.valid & ~self.job.busy)]
 
         ply = Signal(range(self._max_ply))
-        depth = Signal(6)               # perft's depth limit
+        depth = Signal(6)               # the job's depth: perft's limit, the search root's
         job = Signal(Job)
         requested = Signal()
         response = Signal(GenResponse)
@@ -644,7 +645,9 @@ class Controller(wiring.Component):
         # window; at a null-window node a late quiet move is reduced (its child undoes that on
         # entry if it is in check).
         full_depth = Signal(6)
-        m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + (frame.checked | recapture)))
+        extending = Signal()            # check escapes and recaptures are no ply (bounded: not too deep)
+        m.d.comb += extending.eq((frame.checked | recapture) & (~features.bounded | (ply < depth * EXTENSION_BOUND)))
+        m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + extending))
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)
         null_depth = Signal(6)

@@ -41,6 +41,9 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   ``ply - MATE``) it returns at once: alpha, or ``ply - MATE`` if that is more — after the
   repetition and deepest-ply tests, before the transposition table. A node so returned may be
   searched again (its value is a bound).
+* ``bounded`` — bounded extensions: a node extends its children (check escapes, recaptures:
+  they do not count as a ply) only at plies below ``EXTENSION_BOUND`` times the root's depth,
+  so that no line of checks or exchanges runs on to the deepest ply.
 
 A child searched again is entered again (and counted again) at once: the re-search happens in
 place, without unmaking its move. Only a child that searched (or found a table entry) is
@@ -52,8 +55,9 @@ from dataclasses import dataclass, fields
 
 from amaranth.lib import data
 
-__all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "KILLERS", "LMR_MIN_DEPTH", "LMR_AFTER", "LMR_DEEP",
-           "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "null_reduction"]
+__all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "EXTENSION_BOUND", "KILLERS", "LMR_MIN_DEPTH",
+           "LMR_AFTER", "LMR_DEEP", "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP",
+           "null_reduction"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
@@ -69,6 +73,9 @@ DELTA_MARGIN = 200
 #: Null-move pruning: the shallowest node that passes; from NULL_DEEP the reduction is 3, not 2.
 NULL_MIN_DEPTH = 2
 NULL_DEEP = 6
+
+#: Extensions stop at this many times the root's depth in plies (``bounded``).
+EXTENSION_BOUND = 2
 
 #: Killer moves kept per ply.
 KILLERS = 2
@@ -105,6 +112,7 @@ class SearchFeatures:
     killers: bool = True
     losing: bool = True
     mate_distance: bool = True
+    bounded: bool = True
 
     @classmethod
     def names(cls):
