@@ -311,9 +311,9 @@ class ReferenceSearch:
                 killers = False
                 words = _pseudo_legal(board)
                 for word in self.killers.get(node.ply, ()):
-                    if word:
+                    if word and word != hash_word:
                         passed.add(word)
-                        if word != hash_word and word in words:
+                        if word in words:
                             yield words[word]
             if move_word(board, move) not in passed:
                 yield move

@@ -193,7 +193,8 @@ STATUSES = [
     "frontier",     # futility pruning may apply: on, depth 1, not in check, not the root
     "futile",       # the candidate value (FUTILE) cannot reach alpha
     "killer_due",   # the last response is the node's first generated move that is no capture,
-                    # and the node tries killer moves there (features.py)
+                    # and the node tries killer moves there (features.py): it has one that is
+                    # not its hash move
     "killer_fresh", # the node's next killer move is one to ask the generator about: there is
                     # one, and it is not the hash move
     "killer_pending",   # one killer move considered, one to go
@@ -425,6 +426,9 @@ class Controller(wiring.Component):
             m.d.comb += killers.eq(killer_read.data)
         killer = Signal(MoveWord)       # the node's next killer
         m.d.comb += killer.eq(killers[frame.killing[0]])
+        fresh = Signal(KILLERS)         # each killer is one to ask the generator about: there is
+        m.d.comb += fresh.eq(Cat(*((killers[i].as_value() != 0)      # one, and it is not the hash move
+                                   & (killers[i].as_value() != frame.hash_move.as_value()) for i in range(KILLERS))))
         killer_passed = Signal()        # the last response is a killer the node has considered
         m.d.comb += killer_passed.eq(Cat(*((frame.killing > i) & (killers[i].as_value() != 0)
                                             & (response.move.as_value() == killers[i].as_value())
@@ -453,7 +457,8 @@ class Controller(wiring.Component):
         killer_pending = Signal()
         m.d.comb += [
             killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & (frame.killing == 0)
-                          & frame.generating & response.found & ~response.move.flags.capture & ~self.job.stopped),
+                          & frame.generating & response.found & ~response.move.flags.capture & fresh.any()
+                          & ~self.job.stopped),
             killer_pending.eq((frame.killing == 1) & ~self.job.stopped),
         ]
         status = {
@@ -477,8 +482,7 @@ class Controller(wiring.Component):
             "frontier": features.futility & (frame.depth == 1) & ~frame.checked & ~at_root,
             "futile": candidate <= frame.alpha,
             "killer_due": killer_due,
-            "killer_fresh": (frame.killing < KILLERS) & (killer.as_value() != 0)
-                            & (killer.as_value() != frame.hash_move.as_value()),
+            "killer_fresh": (frame.killing < KILLERS) & fresh.bit_select(frame.killing[0], 1),
             "killer_pending": killer_pending,
             "mate_cut": mate_cut,
             "detour": killer_due | killer_pending | frame.null_done,
