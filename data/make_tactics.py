@@ -7,11 +7,13 @@ balanced openings of ``openings.txt`` (one in turn per game) and go on with Stoc
 20,000 nodes, one move in ten a seeded random legal one, so the games leave the book and
 stumble into positions with something to find. From ply 12 on, each position is analysed at
 ``--nodes`` with two principal variations; it is kept when the best move is clearly better
-than the second — by at least ``GAP`` centipawns, or a forced mate in at most five moves where
-the second is none — and a shallow search (depth 2) picks another move. At most two positions
-a game are kept, at least six plies apart, so one game does not fill the suite.
+than the second — by at least ``GAP`` centipawns, a forced mate in at most five moves where
+the second is none, or a move where the second is mated — and a shallow search (depth 2)
+picks another move. At most two positions a game are kept, at least six plies apart, so one
+game does not fill the suite.
 
-A line: ``FEN bm SAN; id "SP.NNN"; c0 "gap N cp";`` (or ``"mate N"``), read by
+A line: ``FEN bm SAN; id "SP.NNN"; c0 "gap N cp";`` (or ``"mate N"``, ``"the second move is
+mated in N"``), read by
 ``benchmarks/tactics.py`` like the development suite. The answers are Stockfish's, at the
 node budget, with the version the run prints: a measurement, not ground truth. Runs are
 reproducible only as far as Stockfish is (one thread, a fixed node budget: it is, for one
@@ -49,7 +51,9 @@ def _clear(infos):
         if 0 < best.mate() <= MATE_MOVES and not (second.is_mate() and second.mate() > 0):
             return f"mate {best.mate()}"
         return None
-    gap = best.score() - second.score(mate_score=100000)
+    if second.is_mate():
+        return f"the second move is mated in {-second.mate()}" if second.mate() < 0 else None
+    gap = best.score() - second.score()
     return f"gap {gap} cp" if gap >= GAP else None
 
 

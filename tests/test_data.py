@@ -52,3 +52,24 @@ def test_answers_are_python_chess_answers(tmp_path):
     wrong = lines[-1].rsplit("check ", 1)
     sample.write_text(f"{wrong[0]}check {1 - int(wrong[1])}\n")
     assert len(make_positions.check_file(sample)) == 1
+
+
+def test_the_tactics_maker_keeps_only_a_clear_best_move():
+    """data/make_tactics.py's rule (Stockfish itself is not needed): a gap of GAP centipawns or
+    a short forced mate the second move does not share."""
+    import chess.engine
+    spec = importlib.util.spec_from_file_location("make_tactics", DATA / "make_tactics.py")
+    make_tactics = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_tactics)
+
+    def lines(*scores):
+        return [{"score": chess.engine.PovScore(score, chess.WHITE)} for score in scores]
+    Cp, Mate = chess.engine.Cp, chess.engine.Mate
+    assert make_tactics._clear(lines(Cp(200), Cp(200 - make_tactics.GAP))) == f"gap {make_tactics.GAP} cp"
+    assert make_tactics._clear(lines(Cp(200), Cp(201 - make_tactics.GAP))) is None
+    assert make_tactics._clear(lines(Mate(3), Cp(500))) == "mate 3"
+    assert make_tactics._clear(lines(Mate(3), Mate(4))) is None
+    assert make_tactics._clear(lines(Mate(make_tactics.MATE_MOVES + 1), Cp(0))) is None
+    assert make_tactics._clear(lines(Cp(300), Mate(-2))) == "the second move is mated in 2"
+    assert make_tactics._clear(lines(Cp(-300), Mate(2))) is None
+    assert make_tactics._clear(lines(Cp(300))) is None
