@@ -14,7 +14,8 @@ game does not fill the suite.
 
 A line: ``FEN bm SAN; id "SP.NNN"; c0 "gap N cp";`` (or ``"mate N"``, ``"the second move is
 mated in N"``), read by
-``benchmarks/tactics.py`` like the development suite. The answers are Stockfish's, at the
+``benchmarks/tactics.py`` like the development suite; the file is rewritten with each position
+found, so a run cut short keeps what it found. The answers are Stockfish's, at the
 node budget, with the version the run prints: a measurement, not ground truth. Runs are
 reproducible only as far as Stockfish is (one thread, a fixed node budget: it is, for one
 version).
@@ -88,6 +89,7 @@ def main(argv=None):
                             lines.append(f'{board.epd()} bm {board.san(best)}; id "SP.{len(lines) + 1:03d}"; '
                                          f'c0 "{gap}";')
                             print(lines[-1], f"(game {game_index}: {name})", flush=True)
+                            Path(args.out).write_text("\n".join(lines) + "\n")     # kept if the run is cut short
                 if rng.random() < RANDOM_MOVES:
                     move = rng.choice(list(board.legal_moves))
                 else:
@@ -95,7 +97,6 @@ def main(argv=None):
                 board.push(move)
     finally:
         engine.quit()
-    Path(args.out).write_text("\n".join(lines) + "\n")
     print(f"{len(lines)} positions from {game_index} games written to {args.out}")
     return 0
 
