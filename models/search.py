@@ -304,18 +304,17 @@ class ReferenceSearch:
         killer moves (those the generator would emit here, not the hash move) before its first
         move that is no capture, and without the moves tried already."""
         board = self.board
-        killers = self.features.killers and node.depth > 0 and not node.futile
+        killers = []            # the killers to try, each not the hash move
+        if self.features.killers and node.depth > 0 and not node.futile:
+            killers = [word for word in self.killers.get(node.ply, ()) if word and word != hash_word]
         passed = {hash_word} if hash_word else set()
         for move in ordered_moves(board, captures=node.depth == 0):
             if killers and not board.is_capture(move):
-                killers = False
                 words = _pseudo_legal(board)
-                for word in self.killers.get(node.ply, ()):
-                    if word and word != hash_word:
-                        passed.add(word)
-                        if word in words:
-                            yield words[word]
-            if move_word(board, move) not in passed:
+                yield from (words[word] for word in killers if word in words)
+                passed.update(killers)
+                killers = []
+            if not passed or move_word(board, move) not in passed:
                 yield move
 
     def _try(self, node, move):
@@ -416,17 +415,20 @@ def _losing(board, move):
     square the opponent attacks, as the controller judges it."""
     if not board.is_capture(move) or move.promotion:
         return False
-    victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
-    return (PIECE_VALUES[board.piece_type_at(move.from_square)] > PIECE_VALUES[victim]
+    return (PIECE_VALUES[board.piece_type_at(move.from_square)] > PIECE_VALUES[_victim(board, move)]
             and board.is_attacked_by(not board.turn, move.to_square))
 
 
 def _gain(board, move):
     """The material ``move`` wins, in pawns: its victim's, and a promotion's (the piece less the
     pawn), as the controller counts it for delta pruning."""
-    victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
-    gain = PIECE_VALUES[victim] if victim else 0
+    gain = PIECE_VALUES[_victim(board, move) or 0]
     return gain + (PIECE_VALUES[move.promotion] - 1 if move.promotion else 0)
+
+
+def _victim(board, move):
+    """The piece type ``move`` captures (a pawn for en passant), None if none."""
+    return chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
 
 
 def _material_change(halfmove):

@@ -578,20 +578,19 @@ class Controller(wiring.Component):
             m.d.sync += [answered.eq(0), prefetching.eq(control.gen == GenIssue.PREFETCH), request_ply.eq(ply)]
         with m.If(self.gen.response.valid & ~prefetching & (request_ply == ply)):
             m.d.sync += [response.eq(answer), answered.eq(1)]
+        # ``stash`` keeps the last response instead (no PREFETCH is in flight then: it was taken).
+        stashing = Signal()
+        m.d.comb += stashing.eq(control.stash & ~stall)
+        kept_in = Signal(GenResponse)
+        m.d.comb += kept_in.eq(Mux(stashing, response, answer))
         m.d.comb += [
-            prefetch_write.addr.eq(request_ply), prefetch_write.en.eq(self.gen.response.valid & prefetching),
-            prefetch_write.data.found.eq(answer.found), prefetch_write.data.move.eq(answer.move),
-            prefetch_write.data.piece.eq(answer.piece), prefetch_write.data.victim.eq(answer.victim),
-            prefetch_write.data.safe.eq(answer.key.safe),
+            prefetch_write.addr.eq(Mux(stashing, ply, request_ply)),
+            prefetch_write.en.eq(stashing | (self.gen.response.valid & prefetching)),
+            prefetch_write.data.found.eq(kept_in.found), prefetch_write.data.move.eq(kept_in.move),
+            prefetch_write.data.piece.eq(kept_in.piece), prefetch_write.data.victim.eq(kept_in.victim),
+            prefetch_write.data.safe.eq(kept_in.key.safe),
             prefetch_read.addr.eq(Mux(stepping_up, ply - 1, ply)),
         ]
-        with m.If(control.stash & ~stall):      # (no PREFETCH is in flight: it was taken)
-            m.d.comb += [
-                prefetch_write.addr.eq(ply), prefetch_write.en.eq(1),
-                prefetch_write.data.found.eq(response.found), prefetch_write.data.move.eq(response.move),
-                prefetch_write.data.piece.eq(response.piece), prefetch_write.data.victim.eq(response.victim),
-                prefetch_write.data.safe.eq(response.key.safe),
-            ]
         with m.If(control.take & ~stall & ~research):
             kept = prefetch_read.data
             m.d.sync += [response.eq(0), response.found.eq(kept.found), response.move.eq(kept.move),
