@@ -355,7 +355,8 @@ def _features(text):
 
 
 FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility,null,delta,killers,losing,"
-                 "mate_distance,bounded: only those) or -name (all but that one: write --features=-lmr)")
+                 "mate_distance,bounded,verification,singular: only those) or -name (all but that one: write "
+                 "--features=-lmr)")
 
 
 def build_parser():

@@ -28,9 +28,11 @@ The algorithm (fail-soft alpha-beta):
   alpha), futility pruning (a frontier node hopelessly below alpha skips its quiet moves
   that do not give check), delta pruning (a quiescence node skips captures that cannot lift its
   static value to alpha), losing captures (a quiescence node skips captures a static exchange
-  loses at its first step), null-move pruning (a node whose side could pass and still reach
-  beta at a reduced depth returns that value) and killer moves (each ply's last two quiet
-  moves that cut off, tried before a full-width node's first move that is no capture);
+  loses at its first step; a full-width node searches them after all its other moves),
+  null-move pruning (a node whose side could pass and still reach beta at a reduced depth
+  returns that value; from ``NULL_VERIFY_DEPTH`` only once a shallower search of its moves
+  confirms it, ``verification``) and killer moves (each ply's last two quiet moves that cut
+  off, tried before a full-width node's first move that is no capture);
   mate-distance pruning returns a node whose window no value can reach (a mate nearer than
   the next ply, a mate farther than this one) at once.
   A child searched again is entered and counted again; only one that searched or found a table
@@ -59,7 +61,12 @@ from hdl.search.features import (
     LMR_AFTER,
     LMR_MIN_DEPTH,
     NULL_MIN_DEPTH,
+    NULL_VERIFY_DEPTH,
+    SINGULAR_DEPTH,
+    SINGULAR_MARGIN,
+    SINGULAR_SHALLOWER,
     SearchFeatures,
+    exclusion_depth,
     lmr_reduction,
     null_reduction,
 )
@@ -235,11 +242,12 @@ class ReferenceSearch:
             value = -value
         return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
 
-    def _node(self, ply, depth, alpha, beta, after_null=False):
+    def _node(self, ply, depth, alpha, beta, may_pass=True, verifying=False):
         """The node's value, its best move (None if none improved on its starting best), and
         whether the value is exact whatever the window and depth (a draw by repetition or
         stalemate, or the deepest ply's static value: such a child is not searched again).
-        ``after_null``: the node was reached by a null move."""
+        ``may_pass``: false for a node reached by a null move, or searched again after one;
+        ``verifying``: the node is searched again to verify its null move's cutoff."""
         self.nodes += 1
         if self.trace is not None:
             self.trace.append(self.key())
@@ -252,7 +260,7 @@ class ReferenceSearch:
         if self.features.mate_distance and ply > 0 and (alpha >= MATE - ply - 1 or beta <= ply - MATE):
             return max(alpha, ply - MATE), None, False
         node = _Node(ply, depth, alpha, beta, checked)
-        hash_word = 0
+        hash_word, singular_beta = 0, None
         if depth > 0:
             entry = self.table.probe(self.key())
             if entry is not None:
@@ -263,10 +271,16 @@ class ReferenceSearch:
                         or entry.bound == Bound.UPPER and value <= alpha):
                     return value, None, False
                 hash_word = entry.move
+                if (self.features.singular and ply > 0 and depth >= SINGULAR_DEPTH and not verifying
+                        and entry.depth + SINGULAR_SHALLOWER >= depth and entry.bound != Bound.UPPER
+                        and abs(value) <= MATE_BOUND):
+                    singular_beta = value - SINGULAR_MARGIN
             if (self.features.null and ply > 0 and not checked and depth >= NULL_MIN_DEPTH and beta - alpha == 1
-                    and not after_null and self._has_pieces() and self.static() >= beta):
+                    and may_pass and self._has_pieces() and self.static() >= beta):
                 value = self._pass(node)
                 if value >= beta:
+                    if self.features.verification and depth >= NULL_VERIFY_DEPTH:
+                        return self._verify(ply, depth, alpha, beta)
                     node.best = value
                     self.table.store(self.key(), ply, depth, node)
                     return value, None, False
@@ -283,7 +297,10 @@ class ReferenceSearch:
         words = {}
         if hash_word:
             words = _pseudo_legal(board)
-        cut = hash_word in words and self._try(node, words[hash_word])
+        cut = False
+        if hash_word in words:
+            singular = singular_beta is not None and self._singular(node, hash_word, singular_beta)
+            cut = self._try(node, words[hash_word], singular)
         if not cut:
             for move in self._ordered(node, hash_word):
                 if node.static is not None and (
@@ -302,23 +319,41 @@ class ReferenceSearch:
     def _ordered(self, node, hash_word):
         """The node's moves after its hash move, in the hardware's order: the generator's, the
         killer moves (those the generator would emit here, not the hash move) before its first
-        move that is no capture, and without the moves tried already."""
+        move that is no capture, without the moves tried already, and (``losing``, a full-width
+        node) the losing captures last."""
         board = self.board
         killers = []            # the killers to try, each not the hash move
         if self.features.killers and node.depth > 0 and not node.futile:
             killers = [word for word in self.killers.get(node.ply, ()) if word and word != hash_word]
         passed = {hash_word} if hash_word else set()
+        deferred = []           # losing captures, searched after the rest
+        defer = self.features.losing and node.depth > 0
         for move in ordered_moves(board, captures=node.depth == 0):
             if killers and not board.is_capture(move):
                 words = _pseudo_legal(board)
                 yield from (words[word] for word in killers if word in words)
                 passed.update(killers)
                 killers = []
-            if not passed or move_word(board, move) not in passed:
+            if passed and move_word(board, move) in passed:
+                continue
+            if defer and _losing(board, move):
+                deferred.append(move)
+            else:
                 yield move
+        yield from deferred
 
-    def _try(self, node, move):
-        """Search one move of ``node`` (nothing if it is illegal); whether it cuts off."""
+    def _singular(self, node, hash_word, singular_beta):
+        """Whether ``node``'s hash move is singular: its other moves, searched
+        ``exclusion_depth`` deep, all stay below ``singular_beta`` (nothing stored)."""
+        test = _Node(node.ply, exclusion_depth(node.depth), singular_beta - 1, singular_beta, node.checked)
+        for move in self._ordered(test, hash_word):
+            if self._try(test, move):
+                break
+        return test.best < singular_beta
+
+    def _try(self, node, move, singular=False):
+        """Search one move of ``node`` (nothing if it is illegal), one ply deeper if it is
+        ``singular``; whether it cuts off."""
         board = self.board
         capture = board.is_capture(move)
         quiet = not capture and not move.promotion
@@ -335,7 +370,7 @@ class ReferenceSearch:
             depth = 0
         else:
             recapture = capture and self.material == self.root_material
-            extending = (node.checked or recapture) and (
+            extending = (node.checked or recapture or singular) and (
                 not features.bounded or node.ply < EXTENSION_BOUND * self.root_depth)
             depth = node.depth - 1 + extending
             wide = node.beta - node.alpha > 1
@@ -371,11 +406,20 @@ class ReferenceSearch:
         """The null move's value for ``node``: the other side moves, fewer plies deep."""
         halfmoves = self._make(chess.Move.null())
         self.path.append((self.key(), True))
-        depth = max(0, node.depth - 1 - null_reduction(node.depth))
-        value = -self._node(node.ply + 1, depth, -node.beta, -node.alpha, after_null=True)[0]
+        depth = _null_depth(node.depth)
+        value = -self._node(node.ply + 1, depth, -node.beta, -node.alpha, may_pass=False)[0]
         self.path.pop()
         self._unmake(halfmoves)
         return value
+
+    def _verify(self, ply, depth, alpha, beta):
+        """A node whose null move reached beta, searched again in place without passing: at the
+        null move's depth, and if that stays below beta at its own depth (nothing stored for the
+        null move's cutoff)."""
+        value, move, exact = self._node(ply, _null_depth(depth), alpha, beta, may_pass=False, verifying=True)
+        if exact or value >= beta:
+            return value, move, exact
+        return self._node(ply, depth, alpha, beta, may_pass=False)
 
     def _has_pieces(self):
         """Whether the side to move has a piece besides pawns and king."""
@@ -403,6 +447,11 @@ class ReferenceSearch:
             self.material += _material_change(halfmove)
             self.board_key ^= piece_square_key(halfmove.piece, halfmove.square)
 
+
+
+def _null_depth(depth):
+    """The depth of the search after a null move from a node of ``depth``."""
+    return max(0, depth - 1 - null_reduction(depth))
 
 
 def _pseudo_legal(board):

@@ -230,6 +230,11 @@ def test_aging_changes_what_is_stored():
 
 # --- the search's features (hdl/search/features.py) -------------------------------------------
 
+#: Positions (from the random file) where both features that act deep (from depth 5) happen
+#: by depth 6: null-move verification and singular extensions.
+DEEP_POSITIONS = ["rn1qkbn1/pp2p3/6pr/2pP1p1p/1P2P2P/P4b2/3PN1B1/RNBQK2R w KQq - 0 11",
+                  "8/8/8/7k/p1Bb4/8/3K4/2N5 b - - 2 55", "8/7n/2k5/7p/R7/4n3/6K1/8 w - - 3 40"]
+
 FEATURE_SETS = ["none", "killers", "pvs,lmr", "futility,delta,losing", "pvs,null", "all"]
 
 
@@ -289,6 +294,38 @@ def test_extensions_stop_at_twice_the_root_depth(material):
                 hw = _assert_equal(material, chess.Board(fen), depth, features=SearchFeatures.parse(features))
                 nodes[features] += hw.nodes
     assert nodes["all"] < nodes["-bounded"], nodes
+
+
+def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
+    """The deep features, which act from depth 5: null-move verification and singular
+    extensions, node for node with iterative deepening to depth 6; each one happened (the
+    reference counts them) and changes the nodes searched."""
+    from models.search import ReferenceSearch
+    happened = {"verified": 0, "singular": 0}
+    verify, singular = ReferenceSearch._verify, ReferenceSearch._singular
+
+    def counted_verify(self, *args):
+        happened["verified"] += 1
+        return verify(self, *args)
+
+    def counted_singular(self, *args):
+        found = singular(self, *args)
+        happened["singular"] += found
+        return found
+
+    monkeypatch.setattr(ReferenceSearch, "_verify", counted_verify)
+    monkeypatch.setattr(ReferenceSearch, "_singular", counted_singular)
+    nodes = {}
+    for features in ("all", "-verification", "-singular"):
+        nodes[features] = 0
+        for fen in DEEP_POSITIONS:
+            for depth in range(1, 7):
+                hw = _assert_equal(patterns, chess.Board(fen), depth, clear_table=depth == 1,
+                                   features=SearchFeatures.parse(features))
+                nodes[features] += hw.nodes
+        if features == "all":
+            assert happened["verified"] > 0 and happened["singular"] > 0, happened
+    assert len(set(nodes.values())) == 3, nodes
 
 
 def test_feature_words():

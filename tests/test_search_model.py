@@ -69,31 +69,38 @@ def _reference_at(fen, killers, features="all"):
 
 
 def test_killers_go_before_the_first_move_that_is_no_capture():
-    """The reference's order (the hardware's, which the search tests hold it to): the captures,
-    then each killer the generator would emit that is not the hash move, then the other moves
-    without those; none at a quiescence node nor at a futile one, nor with the feature off."""
+    """The reference's order (the hardware's, which the search tests hold it to): the captures
+    that are not losing, then each killer the generator would emit that is not the hash move,
+    then the other moves without those, then the losing captures (c6d4: a knight takes a pawn
+    the opponent defends); no killers at a quiescence node nor at a futile one, nor with the
+    feature off; the losing captures in their place without ``losing``."""
     from models.search import _Node
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq d3 0 3"
     search = _reference_at(fen, ["g8f6", "a8a6"])          # a8a6: not a move here
     board = search.board
     generated = ordering.ordered_moves(board)
-    captures = [m for m in generated if board.is_capture(m)]
+    captures = [m.uci() for m in generated if board.is_capture(m)]
+    assert "c6d4" in captures and "e5d4" in captures
+    good = [uci for uci in captures if uci != "c6d4"]
     hash_word = ordering.move_word(board, chess.Move.from_uci("f8c5"))
     node = _Node(1, 2, -100, 100, False)
     got = [m.uci() for m in search._ordered(node, hash_word)]
     rest = [m.uci() for m in generated if not board.is_capture(m) and m.uci() not in ("g8f6", "f8c5")]
-    assert got == [m.uci() for m in captures] + ["g8f6"] + rest
+    assert got == good + ["g8f6"] + rest + ["c6d4"]
     # the killer that is the hash move is passed over, not tried
     search = _reference_at(fen, ["f8c5", "g8f6"])
     got = [m.uci() for m in search._ordered(node, hash_word)]
-    assert got == [m.uci() for m in captures] + ["g8f6"] + rest
-    for quiet_node, features in ((_Node(1, 0, -100, 100, False), "all"), (node, "-killers")):
+    assert got == good + ["g8f6"] + rest + ["c6d4"]
+    search = _reference_at(fen, ["g8f6"], "-losing")
+    assert [m.uci() for m in search._ordered(node, hash_word)] == captures + ["g8f6"] + rest
+    for quiet_node, features in ((_Node(1, 0, -100, 100, False), "all"), (node, "-killers,-losing")):
         search = _reference_at(fen, ["g8f6", "d8e7"], features)
         got = [m.uci() for m in search._ordered(quiet_node, 0)]
         assert got == [m.uci() for m in ordering.ordered_moves(board, captures=quiet_node.depth == 0)]
     futile = _Node(1, 1, -100, 100, False)
     futile.futile = True
-    assert [m.uci() for m in _reference_at(fen, ["g8f6"])._ordered(futile, 0)] == [m.uci() for m in generated]
+    assert ([m.uci() for m in _reference_at(fen, ["g8f6"])._ordered(futile, 0)]
+            == [m.uci() for m in generated if m.uci() != "c6d4"] + ["c6d4"])
 
 
 @pytest.mark.parametrize("fen, uci, losing", [

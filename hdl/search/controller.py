@@ -54,6 +54,15 @@ Control fields (``CONTROL``):
   PREFETCH slot (the move the killers go before: ``take`` brings it back); ``gen`` KILLER asks
   LEGAL for the node's next killer; ``kill`` counts a killer considered (the frame's
   ``killing``; with DOWN, in the frame pushed).
+* Losing captures (features.py): ``defer`` marks the frame when the last response is a losing
+  capture a full-width node passes over; ``revisit`` starts the node's second pass over its
+  captures, which passes over all but the losing ones and ends at the first move that is no
+  capture.
+* Null-move verification and singular extensions search a node again in place, as ``retry``
+  does: a null move's cutoff to be verified (or a verification that failed) loads the node's
+  frame again, shallower (or at its own depth); ``exclude`` starts a singular test (the frame's
+  window and depth become the test's, its own kept), whose return loads the node's own frame
+  again to search its hash move, extended if no other move reached the test's window.
 """
 
 from amaranth import Cat, Module, Mux, Signal, signed
@@ -73,7 +82,12 @@ from .features import (
     LMR_AFTER,
     LMR_MIN_DEPTH,
     NULL_MIN_DEPTH,
+    NULL_VERIFY_DEPTH,
+    SINGULAR_DEPTH,
+    SINGULAR_MARGIN,
+    SINGULAR_SHALLOWER,
     Features,
+    exclusion_depth,
     lmr_reduction,
     null_reduction,
 )
@@ -156,13 +170,15 @@ class Result(enum.Enum, shape=3):
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
     "take": 1, "enter": 1, "cand": Candidate, "update": 1, "result": Result, "hash_store": 1,
-    "retry": 1, "prune": 1, "stash": 1, "kill": 1, "count": Count, "clear": 1, "done": 1,
+    "retry": 1, "prune": 1, "stash": 1, "kill": 1, "defer": 1, "revisit": 1, "exclude": 1, "count": Count, "clear": 1,
+    "done": 1,
 })
 
 STATUSES = [
     "start",        # a job is waiting
     "search",       # ... and it is a search (else a perft)
-    "found",        # the last response found a move (never while the job is being stopped)
+    "found",        # the last response found a move (never while the job is being stopped; not
+                    # a move that is no capture while the node revisits its captures)
     "illegal",      # the side that just moved left its king attacked
     "skipped",      # ... or the move is futile: a quiet move from a futile node, not giving check
     "at_leaf",      # perft: ply == depth limit
@@ -170,7 +186,8 @@ STATUSES = [
     "depth_zero",   # perft: the depth limit is 0
     "quiescence",   # the node's depth is 0
     "in_check",     # the side to move is in check (the generator's live output)
-    "checked",      # ... as the node found it on entry
+    "stalemate_here",   # a node without a legal move is stalemate: full width, not in check (on
+                    # entry), not futile, not testing a singular move
     "legal",        # the node has searched a legal move
     "at_max",       # the deepest ply, or the job is being stopped: no child is searched
     "cutoff",       # the candidate value >= beta, or the job is being stopped
@@ -181,15 +198,19 @@ STATUSES = [
     "hash_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
     "passed_over",  # the generator's last move is passed over: the hash move or a killer,
-                    # already tried, or a capture quiescence skips (delta pruning, losing)
+                    # already tried, or a capture quiescence skips (delta pruning, losing); at a
+                    # full-width node a losing capture (searched after the rest), and when the
+                    # node revisits its captures, one that is not losing
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
                     # is waiting for it)
     "nullable",     # null-move pruning may apply: on, not the root, not in check, deep enough, a
-                    # null window, not reached by a null move, a piece besides pawns and king
+                    # null window, not reached by a null move nor verifying one (nor verified),
+                    # a piece besides pawns and king
     "strong",       # the candidate value (STATIC) reaches beta
     "null_done",    # the node's last move made was the null move
     "research",     # with ``retry``: the value being returned calls for the node to be searched
-                    # again (deeper after a reduction, or with the full window after a null one)
+                    # again (deeper after a reduction, or with the full window after a null one;
+                    # shallower to verify its null move's cutoff, deeper when that failed)
     "frontier",     # futility pruning may apply: on, depth 1, not in check, not the root
     "futile",       # the candidate value (FUTILE) cannot reach alpha
     "killer_due",   # the last response is the node's first generated move that is no capture,
@@ -200,6 +221,9 @@ STATUSES = [
     "killer_pending",   # one killer move considered, one to go
     "mate_cut",     # mate-distance pruning (features.py): no value the node could return lies
                     # inside its window
+    "revisit",      # the node passed over losing captures and has not gone back for them yet
+    "singular_due", # the node tests its hash move for a singular extension (features.py)
+    "excluding",    # the node is searching its other moves for that test
     "detour",       # resuming, the node turns aside: to its moves after the null move, or to
                     # its killer moves (killer_due, killer_pending)
 ]
@@ -352,6 +376,16 @@ class Controller(wiring.Component):
             | ((probe.bound == Bound.LOWER) & (hash_value >= frame.beta))
             | ((probe.bound == Bound.UPPER) & (hash_value <= frame.alpha))))
 
+        # Singular extensions (features.py): on entry, whether the table's entry makes the hash move
+        # a candidate (the depth is the node's as ``enter`` leaves it).
+        entered_depth = Signal(6)
+        m.d.comb += entered_depth.eq(Mux(frame.reduced & self.gen.in_check, frames.parent.depth - 1, frame.depth))
+        singular_candidate = Signal()
+        m.d.comb += singular_candidate.eq(
+            features.singular & (ply != 0) & self.hash.hit & (entered_depth >= SINGULAR_DEPTH)
+            & (probe.depth + SINGULAR_SHALLOWER >= entered_depth) & (probe.bound != Bound.UPPER)
+            & (hash_value <= MATE_BOUND) & (hash_value >= -MATE_BOUND))
+
         # --- returning to the parent --------------------------------------------------------------
         # A microinstruction that steps UP and updates returns a node's value to its parent in
         # one cycle: the value it sets (``result``), or the one set before, negated, is the
@@ -388,22 +422,53 @@ class Controller(wiring.Component):
         m.d.comb += base.eq(Mux(stepping_up, frames.parent, frame))
         update_candidate = Signal(signed(16))
         m.d.comb += update_candidate.eq(Mux(stepping_up, -result_value, candidate))
-        # Searching again (features.py): a reduced node whose value beats the parent's alpha,
+        # Searching again (features.py): a node whose null move's cutoff is to be verified, or
+        # whose verification failed; then a reduced node whose value beats the parent's alpha,
         # then a null-window node whose value lands strictly inside the parent's window.
         parent = frames.parent
         child_value = Signal(signed(17))
         m.d.comb += child_value.eq(-result_value)
+        null_depth = Signal(6)          # the depth of the search after the node's null move
+        null_cut = Signal(3)            # plies the null move's search loses: its own and the reduction
+        m.d.comb += [null_cut.eq(1 + null_reduction(frame.depth)),
+                     null_depth.eq(Mux(frame.depth > null_cut, frame.depth - null_cut, 0))]
+        verify_due = Signal()           # the node's null move cut off, and the cutoff is to be verified
+        unverified = Signal()           # the node's verification search stayed below beta
+        m.d.comb += [
+            verify_due.eq(features.verification & frame.null_done & (frame.best >= frame.beta)
+                          & (frame.depth >= NULL_VERIFY_DEPTH) & ~self.job.stopped),
+            unverified.eq(frame.verifying & (result_value < frame.beta) & ~self.job.stopped),
+        ]
         m.d.comb += research.eq(control.retry & ascending & ~self.job.stopped & (
-            (frame.reduced & (child_value > parent.alpha))
+            verify_due | unverified | frame.excluding
+            | (frame.reduced & (child_value > parent.alpha))
             | (frame.scout & (child_value > parent.alpha) & (child_value < parent.beta))))
         again = Signal(Frame)           # the node's frame for the search again (``enter`` does the rest)
-        m.d.comb += [
-            again.depth.eq(Mux(frame.reduced, parent.depth - 1, frame.depth)),
-            again.alpha.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
-            again.alpha0.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
-            again.beta.eq(Mux(frame.reduced, frame.beta, -parent.alpha)),
-            again.scout.eq(frame.reduced & frame.scout),
-        ]
+        with m.If(verify_due | unverified):     # the same window; shallower, or back to its depth
+            m.d.comb += [
+                again.alpha.eq(frame.alpha0), again.alpha0.eq(frame.alpha0), again.beta.eq(frame.beta),
+                again.scout.eq(frame.scout), again.reduced.eq(frame.reduced),
+                again.depth.eq(Mux(verify_due, null_depth, frame.depth_before)),
+                again.depth_before.eq(frame.depth),
+                again.verifying.eq(verify_due), again.verified.eq(unverified),
+            ]
+        with m.Elif(frame.excluding):     # the test is over: the node's own search, from its hash move
+            m.d.comb += [
+                again.alpha.eq(frame.alpha0), again.alpha0.eq(frame.alpha0), again.beta.eq(frame.beta_before),
+                again.depth.eq(frame.depth_before), again.scout.eq(frame.scout), again.reduced.eq(frame.reduced),
+                again.checked.eq(frame.checked), again.best.eq(mated), again.slot.eq(frame.slot),
+                again.check.eq(frame.check), again.hash_move.eq(frame.hash_move), again.verified.eq(frame.verified),
+                again.singular_candidate.eq(frame.singular_candidate), again.excluded.eq(1),
+                again.singular.eq(frame.best < frame.beta),
+            ]
+        with m.Else():
+            m.d.comb += [
+                again.depth.eq(Mux(frame.reduced, parent.depth - 1, frame.depth)),
+                again.alpha.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
+                again.alpha0.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
+                again.beta.eq(Mux(frame.reduced, frame.beta, -parent.alpha)),
+                again.scout.eq(frame.reduced & frame.scout),
+            ]
 
         # The repetition detector judges the position being pushed, in the cycle of the push;
         # later microinstructions see its verdict as it was then.
@@ -435,7 +500,11 @@ class Controller(wiring.Component):
                                             for i in range(KILLERS))).any())
 
         # --- status for branches --------------------------------------------------------------
-        capture_skip = Signal()         # quiescence passes the generator's last move over
+        capture_skip = Signal()         # the node passes the generator's last move over (a capture)
+        deferring = Signal()            # ... a losing capture, searched after the rest (losing)
+        hash_passed = Signal()          # the last response is the node's hash move (tried already)
+        m.d.comb += hash_passed.eq((frame.hash_move.as_value() != 0)
+                                   & (response.move.as_value() == frame.hash_move.as_value()))
         wide = Signal()                 # the node's window is wider than a null window
         m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         mover_attacked = Signal()
@@ -453,30 +522,33 @@ class Controller(wiring.Component):
         mate_cut = Signal()
         m.d.comb += mate_cut.eq(features.mate_distance & ~at_root
                                 & ((frame.alpha >= MATE - 1 - ply) | (frame.beta <= mated)))
+        found = Signal()
+        m.d.comb += found.eq(response.found & ~self.job.stopped & ~(frame.revisiting & ~response.move.flags.capture))
         killer_due = Signal()
         killer_pending = Signal()
         m.d.comb += [
             killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & (frame.killing == 0)
-                          & frame.generating & response.found & ~response.move.flags.capture & fresh.any()
-                          & ~self.job.stopped),
+                          & ~frame.revisiting & frame.generating & response.found & ~response.move.flags.capture
+                          & fresh.any() & ~self.job.stopped),
             killer_pending.eq((frame.killing == 1) & ~self.job.stopped),
         ]
         status = {
-            "start": requested, "search": job == Job.SEARCH, "found": response.found & ~self.job.stopped,
+            "start": requested, "search": job == Job.SEARCH, "found": found,
             "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": (frame.depth == 0) | frame.futile,
             "in_check": self.gen.in_check,
-            "checked": frame.checked, "legal": frame.tried != 0,
+            "stalemate_here": ~frame.checked & (frame.depth != 0) & ~frame.futile & ~frame.excluding,
+            "legal": frame.tried != 0,
             "at_max": (ply == self._max_ply - 1) | self.job.stopped,
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
-            "passed_over": ((frame.hash_move.as_value() != 0)
-                            & (response.move.as_value() == frame.hash_move.as_value())) | killer_passed | capture_skip,
+            "passed_over": hash_passed | killer_passed | capture_skip,
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut,
             "research": research,
             "nullable": features.null & ~at_root & ~frame.checked & (frame.depth >= NULL_MIN_DEPTH) & ~wide
-                        & ~frames.parent.null_done & (self.pieces[self.side] != 0),
+                        & ~frames.parent.null_done & ~frame.verifying & ~frame.verified
+                        & (self.pieces[self.side] != 0),
             "strong": candidate >= frame.beta,
             "null_done": frame.null_done,
             "frontier": features.futility & (frame.depth == 1) & ~frame.checked & ~at_root,
@@ -485,6 +557,9 @@ class Controller(wiring.Component):
             "killer_fresh": (frame.killing < KILLERS) & fresh.bit_select(frame.killing[0], 1),
             "killer_pending": killer_pending,
             "mate_cut": mate_cut,
+            "revisit": frame.deferred & ~frame.revisiting & ~self.job.stopped,
+            "singular_due": frame.singular_candidate & ~frame.excluded & ~frame.verifying & ~self.job.stopped,
+            "excluding": frame.excluding,
             "detour": killer_due | killer_pending | frame.null_done,
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
@@ -608,7 +683,7 @@ class Controller(wiring.Component):
         m.d.comb += [
             self.hash.slot_index.eq(frame.slot),
             self.hash.store.valid.eq(control.hash_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)
-                                      & ~self.job.stopped),
+                                      & ~self.job.stopped & ~verify_due & ~frame.excluding),
             self.hash.store.payload.check.eq(frame.check),
             self.hash.store.payload.generation.eq(generation),
             self.hash.store.payload.depth.eq(frame.depth),
@@ -638,8 +713,16 @@ class Controller(wiring.Component):
         losing = Signal()
         m.d.comb += losing.eq(features.losing & move.flags.capture & (move.promotion.as_value() == 0)
                               & ~response.key.safe & (mover_value > victim_value))
-        m.d.comb += capture_skip.eq((frame.depth == 0) & ~frame.checked & (
+        # At a full-width node a losing capture is deferred: passed over (the frame remembers it,
+        # ``defer``), then searched when the node has run out of other moves: it goes through its
+        # captures again (``revisit``) and passes over all but the losing ones.
+        quiescence_skip = Signal()
+        m.d.comb += quiescence_skip.eq((frame.depth == 0) & ~frame.checked & (
             (features.delta & (frame.static + gained * 100 + DELTA_MARGIN <= frame.alpha)) | losing))
+        m.d.comb += [
+            deferring.eq((frame.depth != 0) & ~frame.revisiting & losing & ~hash_passed),
+            capture_skip.eq(quiescence_skip | deferring | (frame.revisiting & ~losing)),
+        ]
         material_after = Signal(signed(9))
         m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
         recapture = Signal()
@@ -648,15 +731,13 @@ class Controller(wiring.Component):
         # window; at a null-window node a late quiet move is reduced (its child undoes that on
         # entry if it is in check).
         full_depth = Signal(6)
-        extending = Signal()            # check escapes and recaptures are no ply (bounded: not too deep)
-        m.d.comb += extending.eq((frame.checked | recapture) & (~features.bounded | (ply < depth * EXTENSION_BOUND)))
+        extending = Signal()            # check escapes, recaptures and singular moves are no ply
+        m.d.comb += extending.eq(          # (bounded: not too deep)
+            (frame.checked | recapture | (frame.singular & (move.as_value() == frame.hash_move.as_value())))
+            & (~features.bounded | (ply < depth * EXTENSION_BOUND)))
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + extending))
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)
-        null_depth = Signal(6)
-        null_cut = Signal(3)            # plies the null move's search loses: its own and the reduction
-        m.d.comb += [null_cut.eq(1 + null_reduction(frame.depth)),
-                     null_depth.eq(Mux(frame.depth > null_cut, frame.depth - null_cut, 0))]
         late = Signal()
         m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried == LMR_AFTER) & ~wide
                             & ~frame.checked & _quiet(move) & ~nulling)
@@ -684,6 +765,7 @@ class Controller(wiring.Component):
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
                 updated.move.eq(0), updated.best_move.eq(0),
                 updated.scout.eq(0), updated.reduced.eq(0), updated.futile.eq(0), updated.null_done.eq(0),
+                updated.verifying.eq(0), updated.verified.eq(0),
                 frames.load.eq(1),
             ]
         with m.If(self.side_in.valid & ~self.job.busy):
@@ -701,6 +783,10 @@ class Controller(wiring.Component):
                 m.d.comb += [updated.checked.eq(self.gen.in_check), updated.tried.eq(0),
                              updated.best.eq(mated), updated.generating.eq(0),
                              updated.futile.eq(0), updated.killing.eq(0),
+                             updated.deferred.eq(0), updated.revisiting.eq(0),
+                             updated.singular_candidate.eq(singular_candidate),
+                             updated.singular_beta.eq(hash_value - SINGULAR_MARGIN),
+                             updated.excluding.eq(0), updated.excluded.eq(0), updated.singular.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
                              updated.hash_move.eq(Mux(self.hash.hit & (frame.depth != 0), probe.move, 0)),
@@ -712,6 +798,15 @@ class Controller(wiring.Component):
             with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)
                       | (control.gen == GenIssue.PREFETCH)):
                 m.d.comb += [updated.generating.eq(1), frames.load.eq(1)]
+            with m.If(control.defer & deferring):
+                m.d.comb += [updated.deferred.eq(1), frames.load.eq(1)]
+            with m.If(control.exclude):     # the singular test: the other moves, shallower, below the entry
+                m.d.comb += [updated.alpha.eq(frame.singular_beta - 1), updated.beta.eq(frame.singular_beta),
+                             updated.beta_before.eq(frame.beta), updated.depth_before.eq(frame.depth),
+                             updated.depth.eq(exclusion_depth(frame.depth)), updated.excluding.eq(1),
+                             updated.excluded.eq(1), updated.null_done.eq(0), frames.load.eq(1)]
+            with m.If(control.revisit):
+                m.d.comb += [updated.revisiting.eq(1), frames.load.eq(1)]
             with m.If(control.kill & (control.ply != PlyStep.DOWN)):
                 m.d.comb += [updated.killing.eq(frame.killing + 1), frames.load.eq(1)]
             # Once stopped, no value updates a frame: the root's best is the best of the moves

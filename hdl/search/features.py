@@ -25,16 +25,29 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   least quiescence) with the window (beta - 1, beta); if that value reaches beta it is the node's
   value (stored as a lower bound without a move). Otherwise the node searches its moves as if
   it had not passed.
+* ``verification`` — null-move verification: a node of depth >= ``NULL_VERIFY_DEPTH`` whose
+  null move reached beta does not return at once (nor store): it is searched again in place at
+  the null move's depth (``null_reduction`` and the move's own ply less, its window as before)
+  without passing; if that value reaches beta it is the node's value, else the node is searched
+  again at its own depth, still without passing (zugzwang: passing was its best move).
+* ``singular`` — singular extensions: a full-width node below the root of depth >=
+  ``SINGULAR_DEPTH`` whose hash move the generator accepts, from a table entry at most
+  ``SINGULAR_SHALLOWER`` plies shallower than the node that is a lower bound or exact (not a
+  mate score), first searches its other moves ``exclusion_depth(depth)`` deep with the window
+  (s - 1, s), s = the entry's value - ``SINGULAR_MARGIN`` (nothing stored). If none reaches s
+  the hash move is singular: it is searched one ply deeper (an extension, ``bounded`` like the
+  others). Then the node searches all its moves as usual. Not while verifying a null move.
 * ``killers`` — killer moves: each ply keeps the last two quiet moves (no capture, no
   promotion; not the null move) that made a node at that ply cut off, the newer first, both
   forgotten when a search starts. A full-width node not skipping quiet moves (futility), on
   reaching its first move that is no capture, tries first each killer that is not its hash
   move and that the generator would emit here (the LEGAL query), then goes on with that move;
   a killer tried is passed over when the generator reaches it again.
-* ``losing`` — losing captures in quiescence: a quiescence node not in check skips a capture
-  (not a promotion) by a piece worth more than its victim (``PIECE_VALUES``) to a square the
-  opponent attacks (the generator's ``safe`` bit): the first step of a static exchange
-  evaluation, which such a capture fails (the move is not even made).
+* ``losing`` — losing captures: a capture (not a promotion) by a piece worth more than its
+  victim (``PIECE_VALUES``) to a square the opponent attacks (the generator's ``safe`` bit)
+  fails the first step of a static exchange evaluation. A quiescence node not in check skips
+  it (the move is not even made); a full-width node searches it after all its other moves
+  (passed over when generated, then found when the node goes through its captures again).
 * ``mate_distance`` — mate-distance pruning: a node below the root at ``ply`` can do no better
   than mate at the next ply (``MATE - ply - 1``) nor worse than mated here (``ply - MATE``);
   when its window (alpha, beta) holds neither (alpha >= ``MATE - ply - 1`` or beta <=
@@ -57,7 +70,8 @@ from amaranth.lib import data
 
 __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "EXTENSION_BOUND", "KILLERS", "LMR_MIN_DEPTH",
            "LMR_AFTER", "LMR_DEEP", "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP",
-           "null_reduction"]
+           "NULL_VERIFY_DEPTH", "null_reduction", "SINGULAR_DEPTH", "SINGULAR_SHALLOWER", "SINGULAR_MARGIN",
+           "exclusion_depth"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
@@ -73,6 +87,14 @@ DELTA_MARGIN = 200
 #: Null-move pruning: the shallowest node that passes; from NULL_DEEP the reduction is 3, not 2.
 NULL_MIN_DEPTH = 2
 NULL_DEEP = 6
+#: From this depth a null move's cutoff is verified (``verification``).
+NULL_VERIFY_DEPTH = 5
+
+#: Singular extensions: the shallowest node that tests its hash move, how much shallower its
+#: table entry may be, and how far below the entry's value the other moves must stay.
+SINGULAR_DEPTH = 5
+SINGULAR_SHALLOWER = 3
+SINGULAR_MARGIN = 40
 
 #: Extensions stop at this many times the root's depth in plies (``bounded``).
 EXTENSION_BOUND = 2
@@ -100,6 +122,11 @@ def null_reduction(depth):
     return 2 + (depth >= NULL_DEEP)
 
 
+def exclusion_depth(depth):
+    """The depth a singular-extension test searches a node's other moves to: half the node's."""
+    return depth // 2
+
+
 @dataclass(frozen=True)
 class SearchFeatures:
     """Which features a search uses (each field one bit of :data:`Features`, in order)."""
@@ -113,6 +140,8 @@ class SearchFeatures:
     losing: bool = True
     mate_distance: bool = True
     bounded: bool = True
+    verification: bool = True
+    singular: bool = True
 
     @classmethod
     def names(cls):

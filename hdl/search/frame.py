@@ -49,6 +49,17 @@ Frame = data.StructLayout({
     "hash_move": MoveWord,   # the table's best move for the position (0: none), tried first
     "generating": 1,         # the generator has been asked for this node's moves
     "killing": range(KILLERS + 1),  # the killer moves considered (0 until the first non-capture)
+    "deferred": 1,           # a losing capture was passed over, to be searched after the rest (losing)
+    "revisiting": 1,         # ... and the node now goes through its captures again for them
+    "verifying": 1,          # searched again, shallower, to verify its null move's cutoff
+    "verified": 1,           # ... which failed: searched again at its depth (neither passes)
+    "depth_before": 6,       # a verifying or excluding node's own depth
+    "singular_candidate": 1,  # the table's entry makes the hash move a candidate (singular extensions)
+    "singular_beta": Value,  # ... that singular moves stay below (the entry's value less the margin)
+    "excluding": 1,          # searching its other moves to test the hash move: the window is
+    "beta_before": Value,    # (singular_beta - 1, singular_beta), its own beta kept here
+    "excluded": 1,           # the test is done
+    "singular": 1,           # ... and the hash move is singular: extended
 })
 
 

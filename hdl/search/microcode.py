@@ -79,11 +79,15 @@ def search(p):
     hopeless frontier node skip its quiet moves that do not give check; null-move pruning lets
     a node pass first and return if even then its value reaches beta; mate-distance pruning
     returns a node whose window no value can reach; killer moves go before
-    a full-width node's first move that is no capture (the move waits in the PREFETCH slot).
+    a full-width node's first move that is no capture (the move waits in the PREFETCH slot);
+    a full-width node searches its losing captures last (it goes through its captures again).
+    A null move's cutoff deep enough is verified by searching the node again, shallower and
+    without passing; a hash move from a firm table entry is first tested for a singular
+    extension by searching the other moves, shallower, below the entry's value.
     """
     # A move from the generator: made, passed over, or the killers go before it (bit 0 found,
     # bit 1 passed over, bit 2 killers due)
-    answer = dict(branch=["found", "passed_over", "killer_due"],
+    answer = dict(defer=1, branch=["found", "passed_over", "killer_due"],
                   targets=["exhausted", "make", "exhausted", "next", "exhausted", "killers", "exhausted", "killers"])
     p.label("search")
     p.op(clear=1, goto="enter")
@@ -115,7 +119,9 @@ def search(p):
     p.op(cand="FUTILE", update=1, prune=1, goto="first")
     p.label("hash")
     p.op(gen="LEGAL")
-    p.op(wait="GEN", branch=["found"], targets=["first", "make_hash"])
+    p.op(wait="GEN", branch=["found", "singular_due"], targets=["first", "make_hash", "first", "exclude"])
+    p.label("exclude")      # first the singular test: the other moves, shallower, below the entry's value
+    p.op(exclude=1, goto="first")
     p.label("make_hash")    # (no PREFETCH: the node's first generated move needs a FIRST)
     p.op(maker="MAKE", ply="DOWN", goto="made")
     p.label("stand_pat")    # (the captures are asked for meanwhile: most often in vain)
@@ -138,7 +144,7 @@ def search(p):
     p.label("resume")       # the prefetched move: make it, or skip it (the hash move or a killer
     # again); after the hash move, whose MAKE prefetched nothing, the node starts generating;
     # after the null move (no cutoff) it searches its moves; killer moves may be due
-    p.op(branch=["found", "passed_over", "generating", "detour"],
+    p.op(defer=1, branch=["found", "passed_over", "generating", "detour"],
          targets=["next"] * 4 + ["exhausted", "make", "exhausted", "next"] + ["detour"] * 8)
     p.label("next")
     p.op(gen="NEXT")
@@ -160,10 +166,13 @@ def search(p):
     p.label("killer_end")
     p.op(take=1, goto="resume")
     p.label("exhausted")
-    # bit 0 legal, bit 1 checked, bit 2 quiescence: only a full-width node, not in check,
-    # without a legal move is stalemate; mated is the best a node starts with
-    p.op(branch=["legal", "checked", "quiescence"],
-         targets=["draw"] + ["return_best"] * 7)
+    # bit 0 legal, bit 1 stalemate here: without a legal move a full-width node not in check is
+    # stalemate (mated is the best a node starts with); bit 2: losing captures were passed
+    # over, and the node goes through its captures again for them.
+    p.op(branch=["legal", "stalemate_here", "revisit"],
+         targets=["return_best", "return_best", "draw", "return_best"] + ["revisit"] * 4)
+    p.label("revisit")
+    p.op(gen="FIRST", revisit=1, goto="first_answer")
     # Returning: the node's value set, its move unmade and the parent's frame updated with it
     # in one microinstruction, the parent's prefetched move taken; then the parent goes on
     # with that move or returns too (a cutoff). At the root the job ends instead.
@@ -175,8 +184,9 @@ def search(p):
     p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", **ascend)
     # A node that searched, or found its value in the table, is searched again in place if its
     # value calls for it (features.py): entered again, counted again, its move still made.
-    retry = dict(ascend, retry=1, branch=["cutoff", "at_root", "research"],
-                 targets=ascend["targets"] + ["reenter"] * 4)
+    # A singular test (excluding) is over when it returns: the node goes on to its hash move.
+    retry = dict(ascend, retry=1, branch=["cutoff", "at_root", "research", "excluding"],
+                 targets=ascend["targets"] + ["reenter"] * 4 + ascend["targets"] + ["hash"] * 4)
     p.label("hash_return")
     p.op(result="HASH", **retry)
     p.label("mate_return")
