@@ -28,7 +28,7 @@ import chess.pgn
 from hdl.search.features import SearchFeatures
 from sim.testing import DATA
 
-from .peers import ENGINES, open_engine
+from .peers import ENGINES, feature_options, open_engine
 
 __all__ = ["read_openings", "elo_difference"]
 
@@ -82,11 +82,6 @@ def play(white, black, start, nodes, max_plies):
     return board, board.result(claim_draw=True)
 
 
-def _options(features):
-    """The machine's UCI check options for a feature set."""
-    return {name: bool(on) for name, on in features.fields().items()}
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opponent", choices=ENGINES, default="sunfish")
@@ -104,10 +99,10 @@ def main(argv=None):
         parser.error("--opponent-features needs --opponent suprem")
     openings = read_openings()
     machine = open_engine("suprem")
-    machine.configure(_options(args.features))
+    machine.configure(feature_options(args.features))
     opponent = open_engine(args.opponent, args.elo)
     if args.opponent == "suprem":
-        opponent.configure(_options(args.opponent_features or SearchFeatures()))
+        opponent.configure(feature_options(args.opponent_features or SearchFeatures()))
         args.opponent = f"SUPREM ({args.opponent_features or SearchFeatures()})"
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import chess.engine
 
-__all__ = ["ENGINES", "open_engine", "engine_command"]
+__all__ = ["ENGINES", "open_engine", "engine_command", "feature_options"]
 
 ENGINES = ("suprem", "sunfish", "stockfish")
 
@@ -51,3 +51,8 @@ def open_engine(name, elo=None):
             raise SystemExit(f"{name} cannot limit its strength (no UCI_LimitStrength option)")
         engine.configure({"UCI_LimitStrength": True, "UCI_Elo": elo})
     return engine
+
+
+def feature_options(features):
+    """The machine's UCI check options for a feature set (a ``SearchFeatures``)."""
+    return {name: bool(on) for name, on in features.fields().items()}

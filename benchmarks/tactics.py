@@ -1,12 +1,13 @@
 """Tactical test positions at fixed node budgets: how many each engine solves.
 
     python -m benchmarks.tactics [--file data/tactics-dev.epd] [--nodes 10000,100000]
-                                 [--engines suprem,sunfish,stockfish]
+                                 [--engines suprem,sunfish,stockfish] [--features SET]
 
 A position is solved when the engine's move, after a search of the budget (``go nodes``), is
 one of the position's ``bm`` moves (or none of its ``am`` moves). Every engine runs on the same
 positions and budgets in the same run; the machine on a simulated board (the same node counts
-as on a real one). Printed: a line per position and budget, then the solved counts.
+as on a real one), with the search features ``--features`` chooses (``all``, ``-singular``...:
+the UCI check options). Printed: a line per position and budget, then the solved counts.
 """
 
 import argparse
@@ -15,10 +16,11 @@ import sys
 import chess
 import chess.engine
 
+from hdl.search.features import SearchFeatures
 from host.epd import EpdRecord, read_positions
 from sim.testing import DATA
 
-from .peers import ENGINES, open_engine
+from .peers import ENGINES, feature_options, open_engine
 
 
 def _moves(board, text):
@@ -36,6 +38,8 @@ def main(argv=None):
     parser.add_argument("--file", default=str(DATA / "tactics-dev.epd"))
     parser.add_argument("--nodes", default="10000,100000", help="budgets, comma-separated")
     parser.add_argument("--engines", default="suprem,sunfish,stockfish")
+    parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
+                        help="the machine's search features (all)")
     args = parser.parse_args(argv)
     budgets = [int(n) for n in args.nodes.split(",")]
     names = args.engines.split(",")
@@ -47,6 +51,8 @@ def main(argv=None):
     counts = {(name, nodes): 0 for name in names for nodes in budgets}
     for name in names:
         engine = open_engine(name)
+        if name == "suprem":
+            engine.configure(feature_options(args.features))
         try:
             for record in records:
                 for nodes in budgets:
