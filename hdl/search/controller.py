@@ -256,6 +256,14 @@ JobInterface = wiring.Signature({
 })
 
 
+def _new_pass(frame, mated):
+    """What starts a pass over a node's moves (on entry, and after a singular test): no move
+    tried or generated yet, no best move, best = ``mated`` here, no killer considered, nothing
+    passed over, not futile."""
+    return [frame.tried.eq(0), frame.best.eq(mated), frame.best_move.eq(0), frame.generating.eq(0),
+            frame.futile.eq(0), frame.killing.eq(0), frame.deferred.eq(0), frame.revisiting.eq(0)]
+
+
 def _quiet(move):
     """Whether a ``MoveWord`` is quiet: no capture, no promotion (the features' sense)."""
     return ~move.flags.capture & (move.promotion.as_value() == 0)
@@ -454,12 +462,10 @@ class Controller(wiring.Component):
             ]
         with m.Elif(frame.excluding):     # the test is over: the node's own search, from its hash move
             m.d.comb += [
-                again.alpha.eq(frame.alpha0), again.alpha0.eq(frame.alpha0), again.beta.eq(frame.beta_before),
-                again.depth.eq(frame.depth_before), again.scout.eq(frame.scout), again.reduced.eq(frame.reduced),
-                again.checked.eq(frame.checked), again.best.eq(mated), again.slot.eq(frame.slot),
-                again.check.eq(frame.check), again.hash_move.eq(frame.hash_move), again.verified.eq(frame.verified),
-                again.singular_candidate.eq(frame.singular_candidate), again.excluded.eq(1),
-                again.singular.eq(frame.best < frame.beta),
+                again.eq(frame),        # as entered: its key, check flag, hash move, flags
+                *_new_pass(again, mated),
+                again.alpha.eq(frame.alpha0), again.beta.eq(frame.beta_before), again.depth.eq(frame.depth_before),
+                again.excluding.eq(0), again.singular.eq(frame.best < frame.beta),
             ]
         with m.Else():
             m.d.comb += [
@@ -780,10 +786,7 @@ class Controller(wiring.Component):
             with m.If(control.done):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
-                m.d.comb += [updated.checked.eq(self.gen.in_check), updated.tried.eq(0),
-                             updated.best.eq(mated), updated.generating.eq(0),
-                             updated.futile.eq(0), updated.killing.eq(0),
-                             updated.deferred.eq(0), updated.revisiting.eq(0),
+                m.d.comb += [updated.checked.eq(self.gen.in_check), *_new_pass(updated, mated),
                              updated.singular_candidate.eq(singular_candidate),
                              updated.singular_beta.eq(hash_value - SINGULAR_MARGIN),
                              updated.excluding.eq(0), updated.excluded.eq(0), updated.singular.eq(0),
