@@ -3,6 +3,7 @@
     python -m benchmarks.match [--opponent sunfish|stockfish|suprem] [--nodes N] [--games G]
                                [--elo E] [--max-plies P] [--pgn FILE]
                                [--features SET] [--opponent-features SET]
+                               [--root board|host] [--opponent-root board|host]
 
 Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
 machine White in one game and Black in the other, until ``--games`` games are played. Every
@@ -14,7 +15,8 @@ runs on a simulated board: its node budget is the same as on a real one, only sl
 
 ``--features`` sets the machine's search features (``all``, ``none``, ``-lmr``...: the UCI
 check options); against ``--opponent suprem`` with ``--opponent-features`` the machine plays
-itself with a feature switched off, which measures that feature on one build.
+itself with a feature switched off, which measures that feature on one build; ``--root`` and
+``--opponent-root`` the same for who searches the root (the board, or the host's root loop).
 """
 
 import argparse
@@ -28,7 +30,7 @@ import chess.pgn
 from hdl.search.features import SearchFeatures
 from sim.testing import DATA
 
-from .peers import ENGINES, feature_options, open_engine
+from .peers import ENGINES, ROOTS, machine_options, open_engine
 
 __all__ = ["read_openings", "elo_difference"]
 
@@ -94,16 +96,18 @@ def main(argv=None):
                         help="the machine's search features (all)")
     parser.add_argument("--opponent-features", type=SearchFeatures.parse,
                         help="with --opponent suprem: the opponent's search features")
+    parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
+    parser.add_argument("--opponent-root", choices=ROOTS, help="with --opponent suprem: the opponent's root")
     args = parser.parse_args(argv)
-    if args.opponent_features is not None and args.opponent != "suprem":
-        parser.error("--opponent-features needs --opponent suprem")
+    if (args.opponent_features is not None or args.opponent_root) and args.opponent != "suprem":
+        parser.error("--opponent-features and --opponent-root need --opponent suprem")
     openings = read_openings()
     machine = open_engine("suprem")
-    machine.configure(feature_options(args.features))
+    machine.configure(machine_options(args.features, args.root))
     opponent = open_engine(args.opponent, args.elo)
     if args.opponent == "suprem":
-        opponent.configure(feature_options(args.opponent_features or SearchFeatures()))
-        args.opponent = f"SUPREM ({args.opponent_features or SearchFeatures()})"
+        opponent.configure(machine_options(args.opponent_features or SearchFeatures(), args.opponent_root))
+        args.opponent = f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'})"
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
     try:
         for number in range(args.games):
@@ -127,7 +131,8 @@ def main(argv=None):
         if pgn:
             pgn.close()
     elo, low, high = elo_difference(scores)
-    print(f"SUPREM ({args.features}) vs {args.opponent}{f' (Elo {args.elo})' if args.elo else ''}, "
+    print(f"SUPREM ({args.features}, root {args.root or 'default'}) vs {args.opponent}"
+          f"{f' (Elo {args.elo})' if args.elo else ''}, "
           f"{args.nodes} nodes per move: "
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")

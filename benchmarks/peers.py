@@ -13,7 +13,7 @@ from pathlib import Path
 
 import chess.engine
 
-__all__ = ["ENGINES", "open_engine", "engine_command", "feature_options"]
+__all__ = ["ENGINES", "open_engine", "engine_command", "machine_options", "ROOTS"]
 
 ENGINES = ("suprem", "sunfish", "stockfish")
 
@@ -53,6 +53,14 @@ def open_engine(name, elo=None):
     return engine
 
 
-def feature_options(features):
-    """The machine's UCI check options for a feature set (a ``SearchFeatures``)."""
-    return {name: bool(on) for name, on in features.fields().items()}
+#: Who searches the root (``--root``): the board itself, or the host's root loop (host/root.py).
+ROOTS = ("board", "host")
+
+
+def machine_options(features, root=None):
+    """The machine's UCI options for a feature set (a ``SearchFeatures``) and, if given, who
+    searches the root (one of ``ROOTS``)."""
+    options = {name: bool(on) for name, on in features.fields().items()}
+    if root is not None:
+        options["RootLoop"] = root == "host"
+    return options

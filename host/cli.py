@@ -106,6 +106,8 @@ def cmd_analyze(args):
     with _open_machine(args) as hw:
         driver = SearchDriver(hw)
         driver.features = args.features
+        if args.root is not None:
+            driver.root_loop = args.root == "host"
         phase, _ = driver.oracle.tables_for(game)
         print(f"position {game.fen()}")
         left_out = driver.oracle.left_out.get(phase)
@@ -377,6 +379,9 @@ def build_parser():
     analyze.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     analyze.add_argument("--depth", type=int, help="the last iteration's depth (default 5)")
     analyze.add_argument("--features", type=_features, default="all", help=FEATURES_HELP)
+    analyze.add_argument("--root", choices=("board", "host"),
+                         help="who searches the root: the board, or the host's root loop (each root move a job, "
+                              "ordered by shallow searches and subtree sizes); default: the driver's")
     analyze.add_argument("--nodes", type=int, help="stop after about N nodes")
     analyze.add_argument("--movetime", type=float, help="hardware milliseconds (cycles / Fmax)")
     _board_options(analyze)

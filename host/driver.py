@@ -22,10 +22,9 @@ false — unless no root move was searched in full, or an aspiration search fail
 the moves' values are upper bounds and the last finished iteration stands). Limits never stop
 the first iteration (depth 1 gives the move); a stop request does.
 
-With ``root_moves`` (UCI's ``searchmoves``) the host searches each of those root moves on the
-board itself: the position after the move, one ply less (the same ply when the move gives
-check: a check escape does not count), with the window the moves before it left, and keeps
-the best.
+With ``root_loop`` (or ``root_moves``, UCI's ``searchmoves``: those moves only) the host
+searches the root itself, each root move a job of its own on the board, ordered by shallow
+searches and by the last iteration's subtree sizes (``host/root.py``).
 
 ``update_limits`` changes the limits of the search in progress from another thread (UCI's
 ``ponderhit``): its time and node budgets count from that moment.
@@ -39,6 +38,7 @@ from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
 from .oracle import Oracle
+from .root import RootIteration, RootJob, RootLoop
 
 __all__ = ["Limits", "Iteration", "SearchDriver", "score_text", "stability"]
 
@@ -56,26 +56,6 @@ def score_text(score):
         moves = (plies + 1) // 2
         return f"mate {moves if score > 0 else -moves}"
     return f"cp {score}"
-
-
-def parent_score(child_score):
-    """The value of a position whose child (one ply down) has ``child_score``: negated, and a
-    mate one ply further away."""
-    if child_score > MATE_BOUND:
-        return -child_score + 1
-    if child_score < -MATE_BOUND:
-        return -child_score - 1
-    return -child_score
-
-
-def _child_bound(best):
-    """The child's value at which its parent's value would be ``best`` (the inverse of
-    :func:`parent_score`): a child below it improves on ``best``."""
-    if best > MATE_BOUND:
-        return 1 - best
-    if best < -MATE_BOUND:
-        return -best - 1
-    return -best
 
 
 @dataclass
@@ -141,6 +121,9 @@ class _Budget:
 class SearchDriver:
     """Iterative deepening on ``machine`` (a :class:`~host.machine.RemoteMachine`)."""
 
+    #: The host's root loop (host/root.py) by default; off: the board's own root.
+    root_loop = False
+
     def __init__(self, machine):
         machine.require_search()
         self.machine = machine
@@ -185,19 +168,15 @@ class SearchDriver:
         finished, total_nodes, total_cycles = [], 0, 0
         if not legal or root_moves == []:
             return finished
+        loop = None
+        if root_moves is not None or self.root_loop:
+            loop = RootLoop(root_moves if root_moves is not None else legal)
         depth = 0
         while depth < min(self._budget.limits.depth or MAX_DEPTH, MAX_DEPTH):
             depth += 1
-            researches = 0
-            if root_moves is None:
-                previous = finished[-1].score if finished and finished[-1].complete else None
-                score, move, nodes, cycles, stopped, pv, researches = self._search_root(
-                    game, depth, total_nodes, total_cycles, stop_event, first=not finished, previous=previous)
-            else:
-                first_move = finished[-1].pv[0] if finished else None
-                ordered = sorted(root_moves, key=lambda m: m != first_move)
-                score, move, nodes, cycles, stopped, pv = self._search_moves(game, ordered, depth, total_nodes,
-                                                                             total_cycles, stop_event, not finished)
+            previous = finished[-1].score if finished and finished[-1].complete else None
+            score, move, nodes, cycles, stopped, pv, researches = self._iterate(
+                game, depth, total_nodes, total_cycles, stop_event, first=not finished, previous=previous, loop=loop)
             total_nodes += nodes
             total_cycles += cycles
             elapsed = (time.monotonic() - wall_start) * 1000
@@ -222,23 +201,36 @@ class SearchDriver:
                 break                       # under a clock, the only move is played at once
         return finished
 
-    def _search_root(self, game, depth, total_nodes, total_cycles, stop_event, first, previous=None):
-        """One iteration over every root move: the board's own root, in an aspiration window
-        around ``previous`` (the last iteration's score) widened until the score is inside it.
-        A stopped search's move is kept only if its value is not an upper bound."""
+    def _iterate(self, game, depth, total_nodes, total_cycles, stop_event, first, previous, loop):
+        """One iteration over the root's moves: the board's own root (``loop`` None) or the
+        host's root loop (:class:`~host.root.RootLoop`), in an aspiration window around
+        ``previous`` (the last iteration's score) widened until the score is inside it. A
+        stopped search's move is kept only if its value is not an upper bound."""
         alpha, beta = -INFINITY, INFINITY
         if self.aspiration and previous is not None and depth >= ASPIRATION_DEPTH and abs(previous) < MATE_BOUND:
             alpha, beta = previous - ASPIRATION_WINDOW, previous + ASPIRATION_WINDOW
         delta, nodes, cycles, researches = ASPIRATION_WINDOW, 0, 0, 0
-        while True:
-            self.machine.start_search(depth, alpha, beta, node_limit=self._node_limit(total_nodes + nodes, first),
-                                      generation=self.generation, features=self.features)
-            status = self._run(total_nodes + nodes, total_cycles + cycles, stop_event, first)
+        spent = [total_nodes, total_cycles]     # every job's so far, for the limits
+
+        def job(move, depth, alpha, beta, keep_killers):
+            self.machine.start_search(depth, alpha, beta, node_limit=self._node_limit(spent[0], first),
+                                      generation=self.generation, features=self.features, root_move=move,
+                                      keep_killers=keep_killers)
+            status = self._run(spent[0], spent[1], stop_event, first)
             result = self.machine.result(status)
+            spent[0], spent[1] = spent[0] + result.nodes, spent[1] + result.cycles
+            return RootJob(result.score, result.nodes, result.cycles, result.stopped), result.move
+
+        while True:
+            if loop is None:
+                board, move = job(None, depth, alpha, beta, False)
+                result = RootIteration(board.score, move if not board.stopped or board.score > alpha else None,
+                                       board.nodes, board.cycles, board.stopped)
+            else:
+                result = loop.iterate(lambda *args: job(*args)[0], depth, alpha, beta)
             nodes, cycles = nodes + result.nodes, cycles + result.cycles
             if result.stopped:
-                move = result.move if result.score > alpha else None
-                return result.score, move, nodes, cycles, True, [], researches
+                return result.score, result.move, nodes, cycles, True, [], researches
             if alpha < result.score < beta or (alpha == -INFINITY and beta == INFINITY):
                 break
             researches += 1
@@ -247,35 +239,10 @@ class SearchDriver:
                 alpha = max(-INFINITY, result.score - delta) if delta < 1000 else -INFINITY
             else:
                 beta = min(INFINITY, result.score + delta) if delta < 1000 else INFINITY
-        pv = self.machine.principal_variation(game) or ([result.move] if result.move else [])
-        if pv and result.move is not None and pv[0] != result.move:
+        pv = self.machine.principal_variation(game, first=result.move if loop is not None else None)
+        if result.move is not None and pv[:1] != [result.move]:
             pv = [result.move]
         return result.score, result.move, nodes, cycles, False, pv, researches
-
-    def _search_moves(self, game, moves, depth, total_nodes, total_cycles, stop_event, first):
-        """One iteration over ``moves`` only, each searched on the board as the root of its own
-        search, alpha raised by the moves before it."""
-        best, best_move, best_pv, nodes, cycles = -INFINITY, None, [], 0, 0
-        for move in moves:
-            child = game.copy()
-            child.push(move)
-            self.machine.set_position(child)
-            child_depth = depth if child.is_check() else depth - 1
-            self.machine.start_search(child_depth, alpha=-INFINITY, beta=_child_bound(best),
-                                      node_limit=self._node_limit(total_nodes + nodes, first),
-                                      generation=self.generation, features=self.features)
-            status = self._run(total_nodes + nodes, total_cycles + cycles, stop_event, first)
-            result = self.machine.result(status)
-            nodes, cycles = nodes + result.nodes, cycles + result.cycles
-            if result.stopped:
-                self.machine.set_position(game)
-                return best, best_move, nodes, cycles, True, []
-            score = parent_score(result.score)
-            if score > best:
-                best, best_move = score, move
-                best_pv = [move] + self.machine.principal_variation(child)
-        self.machine.set_position(game)
-        return best, best_move, nodes, cycles, False, best_pv
 
     def _node_limit(self, total_nodes, first):
         budget = self._budget

@@ -289,11 +289,15 @@ class LinkClient:
         return int.from_bytes(self.command(Command.CHECKSUM, _layout_bytes(TableSelect, table=kind, unit=unit)),
                               "little")
 
-    def start(self, job, depth, alpha=0, beta=0, node_limit=0, generation=0, features=None):
-        """START a job; ``features``: the search's ``SearchFeatures`` (None: none)."""
-        self.command(Command.START, _layout_bytes(Start, job={"kind": job}, depth=depth, alpha=alpha, beta=beta,
+    def start(self, job, depth, alpha=0, beta=0, node_limit=0, generation=0, features=None, root_move=0,
+              keep_killers=False):
+        """START a job; ``features``: the search's ``SearchFeatures`` (None: none); ``root_move``
+        a move word (0: every root move)."""
+        self.command(Command.START, _layout_bytes(Start, job={"kind": job, "keep_killers": int(keep_killers)},
+                                                  depth=depth, alpha=alpha, beta=beta,
                                                   node_limit=node_limit, generation=generation,
-                                                  features=features.fields() if features else {}))
+                                                  features=features.fields() if features else {},
+                                                  root_move=MoveWord.from_bits(root_move)))
 
     def stop(self):
         self.command(Command.STOP)

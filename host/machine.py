@@ -19,7 +19,7 @@ from hdl.search.controller import Job
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY
 from hdl.search.hashtable import GENERATION_BITS
-from models.ordering import move_of_word
+from models.ordering import move_of_word, move_word
 from models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
 from models.repetition import game_history
 from models.search import follow_best_moves
@@ -124,18 +124,28 @@ class RemoteMachine:
             raise NotThisBuild("this board is the evaluation station: it evaluates positions (EVALUATE) but has "
                                "no move generator and runs no search or perft")
 
-    def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, generation=0, features=None):
+    def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, generation=0, features=None,
+                     root_move=None, keep_killers=False):
         """Start a search; ``generation`` counts the host's searches from new roots (the
         transposition table's entries of another generation give way to this search's);
-        ``features`` (a ``SearchFeatures``, all by default) the search's control word."""
+        ``features`` (a ``SearchFeatures``, all by default) the search's control word;
+        ``root_move`` (a legal move of the position set, depth at least 1) restricts the root to
+        that move (nothing stored for the root); ``keep_killers`` keeps the killer moves of the
+        search before (a root loop's searches of sibling moves)."""
         self.require_search()
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
             raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
+        word = 0
+        if root_move is not None:
+            if self.position is None or root_move not in self.position.legal_moves or depth < 1:
+                raise ValueError(f"a root move must be legal in the position set and the depth at least 1, "
+                                 f"not {root_move} at depth {depth}")
+            word = move_word(self.position, root_move)
         features = SearchFeatures() if features is None else features
         self.client.start(Job.SEARCH, depth, alpha, beta, node_limit, generation % (1 << GENERATION_BITS),
-                          features)
+                          features, root_move=word, keep_killers=keep_killers)
 
     def start_perft(self, depth):
         self.require_search()
@@ -164,8 +174,8 @@ class RemoteMachine:
             raise MachineWasReset("the board lost its position (reset?): set it again")
 
     def search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, deadline=None, on_progress=None,
-               generation=0, features=None):
-        self.start_search(depth, alpha, beta, node_limit, generation, features)
+               generation=0, features=None, root_move=None, keep_killers=False):
+        self.start_search(depth, alpha, beta, node_limit, generation, features, root_move, keep_killers)
         return self.finish(deadline, on_progress)
 
     def perft(self, depth):
@@ -182,13 +192,16 @@ class RemoteMachine:
         self.require_search()
         self.client.clear_hash()
 
-    def principal_variation(self, position=None, limit=64):
+    def principal_variation(self, position=None, limit=64, first=None):
         """The last search's principal variation from the position set (``position``), from the
-        transposition table's best moves; the board is left on that position."""
+        transposition table's best moves; the board is left on that position. ``first``: the
+        root's move (a root loop's searches store no entry for the root)."""
         root = position or self.position
         made = []
 
         def best_word(game):
+            if first is not None and not made:
+                return move_word(game, first)
             hit, entry = self.client.probe()
             return pack(MoveWord, **entry["move"]) if hit else 0
 

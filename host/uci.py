@@ -89,8 +89,8 @@ class UciEngine:
         self._worker.start()
         self._jobs.put(("open",))       # connect (or start the simulated board) at once
         self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False,
-                        **SearchFeatures().fields()}
-        self._checks = {"Ponder", *SearchFeatures.names()}      # the options that are true or false
+                        "RootLoop": SearchDriver.root_loop, **SearchFeatures().fields()}
+        self._checks = {"Ponder", "RootLoop", *SearchFeatures.names()}  # the options that are true or false
 
     def send(self, line):
         with self._lock:
@@ -127,6 +127,7 @@ class UciEngine:
             self.send("option name Ponder type check default false")
             self.send("option name Move Overhead type spin default 30 min 0 max 5000")
             self.send("option name SimWallLimit type spin default 0 min 0 max 86400000")
+            self.send(f"option name RootLoop type check default {'true' if SearchDriver.root_loop else 'false'}")
             for name, on in SearchFeatures().fields().items():
                 self.send(f"option name {name} type check default {'true' if on else 'false'}")
             self.send("info string time is the board's hardware time (its cycles at its clock; a simulated board "
@@ -366,6 +367,7 @@ class UciEngine:
                 self.send(f"info string depth {it.depth}: wall {int(it.wall_ms)} ms, {it.cycles} cycles")
 
         self._driver.features = SearchFeatures(**{name: self.options[name] for name in SearchFeatures.names()})
+        self._driver.root_loop = self.options["RootLoop"]
         iterations = self._driver.analyse(game, self._limits(search), on_iteration=report, stop_event=search.stop,
                                           root_moves=search.root_moves)
         while (search.infinite or search.pondering) and not search.stop.is_set():

@@ -199,16 +199,23 @@ class ReferenceSearch:
         self.params, self.store, self.max_ply, self.hash_bits = params, store, max_ply, hash_bits
         self.table = None
         self.features = SearchFeatures()
+        self.killers = {}
 
     def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True, generation=0,
-               features=None):
+               features=None, root_move=None, keep_killers=False):
         """The search's result; ``trace``, a list, receives the Zobrist key of each node entered.
         The transposition table starts empty unless ``clear_table`` is false (iterative
         deepening keeps it, as the hardware does when the host does not clear it); its entries
         are stored with ``generation`` (taken modulo 2**GENERATION_BITS, as the hardware does).
         ``features`` (a :class:`~hdl.search.features.SearchFeatures`, all by default) are the
-        control word the search runs with."""
+        control word the search runs with. ``root_move`` (a legal move; depth at least 1)
+        restricts the root to that one move: searched as its hash move would be, nothing else,
+        the root not stored (the host's root loop). ``keep_killers``: the killer moves of the
+        search before stay (a root loop's searches of sibling moves share them)."""
+        if root_move is not None and (depth < 1 or root_move not in board.legal_moves):
+            raise ValueError(f"a root move needs depth >= 1 and a legal move, not {root_move} at depth {depth}")
         self.features = SearchFeatures() if features is None else features
+        self.root_word = move_word(board, root_move) if root_move is not None else 0
         self.trace = trace
         self.board = board.copy(stack=False)
         self.evaluator = EvaluatorModel(self.params, self.store)
@@ -220,7 +227,8 @@ class ReferenceSearch:
         self.path = game_history(board)         # [(key, irreversible)], the root last
         self.board_key = self.path[-1][0] ^ (SIDE_KEY if board.turn == chess.BLACK else 0)
         self.nodes = 0
-        self.killers = {}                       # ply -> killer move words, the newer first
+        if not keep_killers:
+            self.killers = {}                   # ply -> killer move words, the newer first
         if clear_table or self.table is None:
             self.table = TranspositionTable(self.hash_bits)
         self.table.generation = generation % (1 << GENERATION_BITS)
@@ -294,6 +302,9 @@ class ReferenceSearch:
             node.alpha = max(alpha, stand_pat)
             if stand_pat >= beta:
                 return node.best, None, False
+        restricted = ply == 0 and self.root_word != 0    # the host's root loop: one root move
+        if restricted:
+            hash_word = self.root_word
         words = {}
         if hash_word:
             words = _pseudo_legal(board)
@@ -301,7 +312,7 @@ class ReferenceSearch:
         if hash_word in words:
             singular = singular_beta is not None and self._singular(node, hash_word, singular_beta)
             cut = self._try(node, words[hash_word], singular)
-        if not cut:
+        if not cut and not restricted:
             for move in self._ordered(node, hash_word):
                 if node.static is not None and (
                         self.features.delta and node.static + 100 * _gain(board, move) + DELTA_MARGIN <= node.alpha
@@ -312,7 +323,7 @@ class ReferenceSearch:
             else:
                 if not node.legal and not checked and depth > 0 and not node.futile:
                     return 0, None, True    # stalemate (not stored)
-        if depth > 0:
+        if depth > 0 and not restricted:
             self.table.store(self.key(), ply, depth, node)
         return node.best, node.best_move, False
 

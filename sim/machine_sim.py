@@ -13,7 +13,7 @@ from hdl.search.hashtable import GENERATION_BITS, HashEntry
 from hdl.search.microsequencer import microcode_entries
 from hdl.search.repetition import StackEntry
 from hdl.top import MICROCODE_UNIT, Machine
-from models.ordering import move_of_word
+from models.ordering import move_of_word, move_word
 from models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from models.repetition import game_history
 from models.search import follow_best_moves
@@ -52,6 +52,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
         super().__init__(executable or machine_executable(eval_params))
         self.eval_params = eval_params
         self._loaded = []       # the setup halfmoves of the position on the board
+        self.position = None    # ... and the position (a python-chess board) set last
         self.store = None       # the table store downloaded last as a whole
 
     def set_side(self, side):
@@ -81,7 +82,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
     def reset(self):
         """Reset the machine: the board empty; downloaded tables stay."""
         self._send("reset")
-        self._loaded = []
+        self._loaded, self.position = [], None
 
     def set_position(self, board):
         """Load a python-chess position (rejecting impossible ones with ``PositionError``): the
@@ -92,6 +93,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
         setup = setup_halfmoves(board)
         self.apply(inverse(self._loaded) + setup)
         self._loaded = setup
+        self.position = board.copy()
         self.set_side(0 if board.turn else 1)
         self._send("history_clear")
         entries = game_history(board)
@@ -148,17 +150,27 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send("eval")
         return int(self._read()[0])
 
-    def search(self, depth, alpha=-INFINITY, beta=INFINITY, generation=0, features=None):
+    def search(self, depth, alpha=-INFINITY, beta=INFINITY, generation=0, features=None, root_move=None,
+               keep_killers=False):
         """The alpha-beta search of ``depth`` plies in the window (``alpha``, ``beta``) from the
         position loaded, with the tables downloaded; ``generation`` is stored with the
         transposition table's entries (those of another generation may be replaced);
-        ``features`` (a ``SearchFeatures``, all by default) is the search's control word."""
+        ``features`` (a ``SearchFeatures``, all by default) is the search's control word;
+        ``root_move`` (a legal move of the position loaded) the one root move to search,
+        ``keep_killers`` whether the killer moves of the search before stay (START's fields)."""
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
             raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
+        root_word = 0
+        if root_move is not None:
+            if self.position is None or root_move not in self.position.legal_moves or depth < 1:
+                raise ValueError(f"a root move must be legal in the position loaded and the depth at least 1, "
+                                 f"not {root_move} at depth {depth}")
+            root_word = move_word(self.position, root_move)
         features = SearchFeatures() if features is None else features
-        self._send(f"search {depth} {alpha} {beta} {generation % (1 << GENERATION_BITS)} {features.word()}")
+        self._send(f"search {depth} {alpha} {beta} {generation % (1 << GENERATION_BITS)} {features.word()} "
+                   f"{root_word} {int(keep_killers)}")
         nodes, cycles, score, word = (int(x) for x in self._read())
         return SearchResult(score, move_of_word(word), nodes, cycles)
 
@@ -166,7 +178,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
         """:meth:`search`, and the Zobrist key of each node in the order the search enters them
         (as counted: the key may still be settling when a node is counted after its move)."""
         features = SearchFeatures() if features is None else features
-        self._send(f"trace {depth} {alpha} {beta} 0 {features.word()}")
+        self._send(f"trace {depth} {alpha} {beta} 0 {features.word()} 0 0")
         keys = []
         while True:
             words = self._read()

@@ -10,6 +10,7 @@ still agree).
 import random
 
 from host.patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
+from host.root import RootJob
 from host.tables import EvaluatorImage
 from models.evaluator import static_value
 from models.position import MachinePosition
@@ -47,16 +48,17 @@ class SearchPair:
         self.machine, self.store = machine, store
         self.reference = ReferenceSearch(machine.eval_params, store)
 
-    def search(self, board, depth, clear_table=True, **window):
+    def search(self, board, depth, clear_table=True, root_move=None, **window):
         """The hardware's search, with this pair's tables loaded and (unless ``clear_table`` is
         false) an empty transposition table, as the reference starts with; ``window`` may hold
-        ``alpha``, ``beta``, ``generation`` and ``features``."""
+        ``alpha``, ``beta``, ``generation``, ``features`` and ``keep_killers``; ``root_move``
+        (a legal move of ``board``) restricts the root to it."""
         if self.machine.store is not self.store:
             self.machine.write_store(self.store)
         self.machine.set_position(board)
         if clear_table:
             self.machine.clear_hash()
-        return self.machine.search(depth, **window)
+        return self.machine.search(depth, root_move=root_move, **window)
 
     def compare(self, board, depth, clear_table=True, **window):
         """``(hardware result, reference result, differences)`` for one search."""
@@ -85,6 +87,22 @@ class SearchPair:
             diffs.append(f"depth {depth}: principal variation: hardware {' '.join(m.uci() for m in hw_line)}, "
                          f"reference {' '.join(m.uci() for m in ref_line)}")
         return diffs
+
+
+def root_jobs(search, board, clear_first=True, **options):
+    """A :class:`~host.root.RootLoop` search callback: each root move's job run by ``search``
+    (a ``SearchPair``'s ``search`` or ``compare``'s first result, or a ``ReferenceSearch``'s
+    ``search``) on ``board`` with ``options`` (features, generation), the transposition table
+    cleared before the first job when ``clear_first``."""
+    jobs = 0
+
+    def job(move, depth, alpha, beta, keep_killers):
+        nonlocal jobs
+        jobs += 1
+        result = search(board, depth, alpha=alpha, beta=beta, clear_table=clear_first and jobs == 1,
+                        root_move=move, keep_killers=keep_killers, **options)
+        return RootJob(result.score, result.nodes, getattr(result, "cycles", 0), False)
+    return job
 
 
 def _show(value):

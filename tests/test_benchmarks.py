@@ -51,3 +51,6 @@ def test_depth_benchmark_counts_and_checks(capsys):
     counts = [int(line.split(": ")[2].split(" nodes")[0].replace(",", "")) for line in lines if "nodes" in line]
     assert len(counts) == 2 and counts[0] > counts[1] > 0, lines
     assert lines[-1] == "0 mismatches"
+    assert depth.main(["--positions", "2", "--depth", "3", "--features", "all", "--root", "host", "--check"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "root host" in lines[0] and lines[-1] == "0 mismatches", lines

@@ -16,7 +16,7 @@ from host.machine import MachineWasReset, RemoteMachine
 from models.evaluator import static_value
 from models.position import MachinePosition
 from models.zobrist import position_key
-from sim.search_check import SearchPair, table_store
+from sim.search_check import SearchPair, root_jobs, table_store
 from sim.testing import random_games, reference_positions
 
 
@@ -259,6 +259,34 @@ def test_a_stopped_search_answers_only_with_root_moves_searched_in_full(board):
     assert last.pv and last.pv[0] in game.legal_moves
     assert all(it.complete for it in iterations[:-1])
     assert last.total_nodes <= 20_000 + 200
+
+
+def test_the_root_loop_over_the_link_equals_the_reference_loop(board):
+    """The driver's root loop (each root move a job of its own, START's root move) on the board
+    equals the same loop over the reference search, iteration by iteration: value, move and
+    nodes (aspiration off, so that the windows are the loop's own); with a node limit it
+    answers a legal move; UCI's searchmoves keep to their moves."""
+    from host.driver import Limits, SearchDriver
+    from host.root import RootLoop
+    from models.search import ReferenceSearch
+    driver = SearchDriver(board)
+    driver.root_loop, driver.aspiration = True, False
+    for record in reference_positions("tactics-dev.epd")[6:9]:
+        game = record.board
+        iterations = driver.analyse(game, Limits(depth=4), new_table=True)
+        reference = ReferenceSearch(board.eval_params, driver.oracle.tables_for(game)[1])
+        job = root_jobs(reference.search, game, generation=driver.generation)
+        loop = RootLoop(list(game.legal_moves))
+        for iteration in iterations:
+            want = loop.iterate(job, iteration.depth)
+            assert (iteration.score, iteration.pv[0], iteration.nodes) == (want.score, want.move, want.nodes), \
+                f"{game.fen()} depth {iteration.depth}"
+    game = reference_positions("tactics-dev.epd")[9].board
+    last = driver.analyse(game, Limits(nodes=5_000), new_table=True)[-1]
+    assert last.pv[0] in game.legal_moves and last.total_nodes <= 5_000 + 200
+    some = list(game.legal_moves)[-3:]
+    last = driver.analyse(game, Limits(depth=3), root_moves=some)[-1]
+    assert last.complete and last.pv[0] in some
 
 
 def test_aspiration_windows_fail_and_widen_to_the_full_windows_answer(board):

@@ -328,6 +328,37 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     assert len(set(nodes.values())) == 3, nodes
 
 
+def test_a_root_restricted_to_one_move(patterns):
+    """START's root move, as the host's root loop drives it: after iterative deepening to depth
+    3, depth 4 move by move (the first with the full window, the rest with a null window at
+    the best so far and the full window again when they land inside it), the killer moves kept
+    from one move's job to the next. Node for node with the reference; the root's best move is
+    the one given, its value stored nowhere; keeping the killers changes the nodes searched."""
+    nodes = {False: 0, True: 0}
+    for record in _positions(5, seed=21):
+        board = record.board
+        moves = list(board.legal_moves)[:8]
+        for keep in (False, True):
+            for depth in (1, 2, 3):
+                _assert_equal(patterns, board, depth, clear_table=depth == 1)
+            best = -INFINITY
+            for index, move in enumerate(moves):
+                windows = [(-INFINITY, INFINITY)] if index == 0 else [(best, best + 1), (best, INFINITY)]
+                for window_index, (alpha, beta) in enumerate(windows):
+                    hw = _assert_equal(patterns, board, 4, clear_table=False, alpha=alpha, beta=beta,
+                                       root_move=move, keep_killers=keep and index + window_index > 0)
+                    assert hw.move == move, f"FEN {board.fen()}: {move.uci()} searched, {hw.move} best"
+                    nodes[keep] += hw.nodes
+                    if not alpha < hw.score < beta:
+                        break
+                best = max(best, hw.score)
+            root = patterns.reference.table.probe(patterns.reference.key())
+            assert root is None or root.depth < 4, f"FEN {board.fen()}: the root stored at depth {root.depth}"
+            hit, depth = patterns.machine.probe()[:2]
+            assert (hit, depth if hit else None) == ((1, root.depth) if root else (0, None)), board.fen()
+    assert nodes[False] != nodes[True], nodes
+
+
 def test_feature_words():
     assert SearchFeatures.parse("none").word() == 0
     assert SearchFeatures.from_word(SearchFeatures().word()) == SearchFeatures()

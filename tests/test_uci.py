@@ -263,6 +263,19 @@ def test_searchmoves_through_python_chess(engine):
     assert result.move == others[1]
 
 
+def test_the_root_loop_option_through_python_chess(engine):
+    """``RootLoop``: the host searches the root move by move; the mate is found the same."""
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    assert "RootLoop" in engine.options
+    engine.configure({"RootLoop": True})
+    try:
+        info = engine.analyse(board, chess.engine.Limit(depth=3))
+        assert info["pv"][0] == chess.Move.from_uci("f3f7") and info["score"].relative == chess.engine.Mate(1)
+        assert engine.play(chess.Board(), chess.engine.Limit(nodes=3000)).move in chess.Board().legal_moves
+    finally:
+        engine.configure({"RootLoop": False})
+
+
 def test_pondering_through_python_chess():
     """python-chess's play(ponder=True): after each bestmove it sends the expected reply and
     ``go ponder``; the next play() sends ``ponderhit`` when the reply was played, ``stop`` when not."""

@@ -324,7 +324,9 @@ class CommandExecutor(wiring.Component):
                     m.d.comb += [command.valid.eq(1), command.payload.job.eq(start.job.kind),
                                  command.payload.depth.eq(start.depth), command.payload.alpha.eq(start.alpha),
                                  command.payload.beta.eq(start.beta), command.payload.generation.eq(start.generation),
-                                 command.payload.features.eq(start.features)]
+                                 command.payload.features.eq(start.features),
+                                 command.payload.root_move.eq(start.root_move),
+                                 command.payload.keep_killers.eq(start.job.keep_killers)]
                     m.d.sync += node_limit.eq(start.node_limit)
                     reply()
             with m.State("STOP"):

@@ -58,8 +58,9 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 
 #: 2: EVALUATE; STATUS gives the evaluator's shape; the evaluation station. 3: START carries
 #: the search's generation; PROBE's entry has it (the transposition table is aged, not cleared).
-#: 4: START carries the search's features (hdl/search/features.py).
-PROTOCOL_VERSION = 4
+#: 4: START carries the search's features (hdl/search/features.py). 5: START carries a root
+#: move and whether the killer moves are kept (the host's root loop).
+PROTOCOL_VERSION = 5
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).
@@ -106,17 +107,20 @@ PositionFlags = data.StructLayout({"black": 1, "clear": 1, "unused": 6})
 #: reaching it was irreversible.
 HistoryEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 8})
 
-#: START's payload: the job, its depth, the search window, a node limit (0: none), the
-#: search's generation (modulo 2**GENERATION_BITS: the host counts its searches from new roots)
-#: and its features (the control word; unused bits 0).
+#: START's payload: the job (and whether the killer moves of the job before are kept), its
+#: depth, the search window, a node limit (0: none), the search's generation (modulo
+#: 2**GENERATION_BITS: the host counts its searches from new roots), its features (the control
+#: word; unused bits 0) and a root move (0: every move; see ``StartCommand``).
 Start = data.StructLayout({
-    "job": data.StructLayout({"kind": Job, "unused": 7}),
+    "job": data.StructLayout({"kind": Job, "keep_killers": 1, "unused": 6}),
     "depth": 8,
     "alpha": signed(16),
     "beta": signed(16),
     "node_limit": 64,
     "generation": 8,
     "features": Features,
+    "root_move": MoveWord,
+    "unused": -MoveWord.size % 8,     # whole bytes
 })
 
 StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "unused": 5})

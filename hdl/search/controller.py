@@ -237,10 +237,13 @@ class Job(enum.Enum, shape=1):
 
 
 #: A job: perft or a search, its depth, the search's window, its generation (the host's count
-#: of searches from new roots, stored with every transposition-table entry) and the search's
-#: features (hdl/search/features.py).
+#: of searches from new roots, stored with every transposition-table entry), the search's
+#: features (hdl/search/features.py), a root move (0: none; else the root searches only that
+#: move, as its hash move, and stores nothing: the host's root loop) and whether the killer
+#: moves of the job before are kept (the root loop's searches of sibling moves share them).
 StartCommand = data.StructLayout({"job": Job, "depth": 6, "alpha": signed(16), "beta": signed(16),
-                                  "generation": GENERATION_BITS, "features": Features})
+                                  "generation": GENERATION_BITS, "features": Features,
+                                  "root_move": MoveWord, "keep_killers": 1})
 
 #: A job's port, from the side that runs it (the controller, and the machine around it): START
 #: (a pulse), a stop request, and the job's progress and result.
@@ -333,6 +336,7 @@ class Controller(wiring.Component):
         root_material = Signal(signed(8))
         generation = Signal(GENERATION_BITS)
         features = Signal(Features)
+        root_move = Signal(MoveWord)    # the job's one root move (0: every move)
         returned = Signal(signed(16))   # the value the last node returned
 
         # --- values -----------------------------------------------------------------------------
@@ -528,13 +532,17 @@ class Controller(wiring.Component):
         mate_cut = Signal()
         m.d.comb += mate_cut.eq(features.mate_distance & ~at_root
                                 & ((frame.alpha >= MATE - 1 - ply) | (frame.beta <= mated)))
+        # A root restricted to one move searches it as its hash move (the LEGAL query's answer
+        # stands) and generates nothing: once it generates, every answer is "no more moves".
+        generated = Signal()
+        m.d.comb += generated.eq(response.found & ~(at_root & (root_move.as_value() != 0) & frame.generating))
         found = Signal()
-        m.d.comb += found.eq(response.found & ~self.job.stopped & ~(frame.revisiting & ~response.move.flags.capture))
+        m.d.comb += found.eq(generated & ~self.job.stopped & ~(frame.revisiting & ~response.move.flags.capture))
         killer_due = Signal()
         killer_pending = Signal()
         m.d.comb += [
             killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & (frame.killing == 0)
-                          & ~frame.revisiting & frame.generating & response.found & ~response.move.flags.capture
+                          & ~frame.revisiting & frame.generating & generated & ~response.move.flags.capture
                           & fresh.any() & ~self.job.stopped),
             killer_pending.eq((frame.killing == 1) & ~self.job.stopped),
         ]
@@ -689,7 +697,8 @@ class Controller(wiring.Component):
         m.d.comb += [
             self.hash.slot_index.eq(frame.slot),
             self.hash.store.valid.eq(control.hash_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)
-                                      & ~self.job.stopped & ~verify_due & ~frame.excluding),
+                                      & ~self.job.stopped & ~verify_due & ~frame.excluding
+                                      & ~(at_root & (root_move.as_value() != 0))),
             self.hash.store.payload.check.eq(frame.check),
             self.hash.store.payload.generation.eq(generation),
             self.hash.store.payload.depth.eq(frame.depth),
@@ -726,7 +735,7 @@ class Controller(wiring.Component):
         m.d.comb += quiescence_skip.eq((frame.depth == 0) & ~frame.checked & (
             (features.delta & (frame.static + gained * 100 + DELTA_MARGIN <= frame.alpha)) | losing))
         m.d.comb += [
-            deferring.eq((frame.depth != 0) & ~frame.revisiting & losing & ~hash_passed),
+            deferring.eq(generated & (frame.depth != 0) & ~frame.revisiting & losing & ~hash_passed),
             capture_skip.eq(quiescence_skip | deferring | (frame.revisiting & ~losing)),
         ]
         material_after = Signal(signed(9))
@@ -763,9 +772,12 @@ class Controller(wiring.Component):
         m.d.comb += updated.eq(base)
         start = self.job.start.payload
         with m.If(self.job.start.valid & ~self.job.busy):
-            m.d.sync += [requested.eq(1), job.eq(start.job), depth.eq(start.depth), ply.eq(0), killer_known.eq(0),
+            m.d.sync += [requested.eq(1), job.eq(start.job), depth.eq(start.depth), ply.eq(0),
                          self.job.busy.eq(1), self.job.stopped.eq(0), root_material.eq(self.material),
-                         generation.eq(start.generation), features.eq(start.features)]
+                         generation.eq(start.generation), features.eq(start.features),
+                         root_move.eq(Mux((start.job == Job.SEARCH) & (start.depth != 0), start.root_move, 0))]
+            with m.If(~start.keep_killers):
+                m.d.sync += killer_known.eq(0)
             m.d.comb += [
                 updated.alpha.eq(start.alpha), updated.beta.eq(start.beta),
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
@@ -792,7 +804,8 @@ class Controller(wiring.Component):
                              updated.excluding.eq(0), updated.excluded.eq(0), updated.singular.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
-                             updated.hash_move.eq(Mux(self.hash.hit & (frame.depth != 0), probe.move, 0)),
+                             updated.hash_move.eq(Mux(at_root & (root_move.as_value() != 0), root_move,
+                                                      Mux(self.hash.hit & (frame.depth != 0), probe.move, 0))),
                              frames.load.eq(1)]
                 with m.If(frame.reduced & self.gen.in_check):      # a late move giving check
                     m.d.comb += [updated.depth.eq(parent.depth - 1), updated.reduced.eq(0)]

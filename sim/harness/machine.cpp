@@ -15,8 +15,10 @@
 //   key                   the Zobrist key of the position on the board: "<key>"
 //   eval                  the evaluator's value of the position, White's view, once settled: "<value> <cycles>"
 //   perft <depth>         hardware perft: "<leaves> <cycles>"
-//   search <depth> <alpha> <beta> <generation> <features>   alpha-beta search: "<nodes> <cycles> <score> <best move word>"
-//   trace <depth> <alpha> <beta> <generation> <features>    the same, after a line "node <key>" per node as it is entered
+//   search <depth> <alpha> <beta> <generation> <features> <root move word> <keep killers>
+//                         alpha-beta search: "<nodes> <cycles> <score> <best move word>"
+//   trace <depth> <alpha> <beta> <generation> <features> <root move word> <keep killers>
+//                         the same, after a line "node <key>" per node as it is entered
 //   quit
 #include <cstdint>
 #include <cstdio>
@@ -40,10 +42,10 @@ static void push_history(uint64_t key, uint64_t irreversible) {
     transfer(top->history___05Fvalid, top->history___05Fready);
 }
 
-// Start a job and clock until it is done; with ``trace``, print the Zobrist key of each node
-// as it is counted ("node <key>").
-static void run(uint64_t command, bool trace = false) {
-    top->job___05Fstart___05Fpayload = command;
+// Start a job (a StartCommand, wider than 64 bits: three 32-bit words) and clock until it is
+// done; with ``trace``, print the Zobrist key of each node as it is counted ("node <key>").
+static void run(unsigned __int128 command, bool trace = false) {
+    for (int i = 0; i < 3; i++) top->job___05Fstart___05Fpayload[i] = (uint32_t)(command >> (32 * i));
     top->job___05Fstart___05Fvalid = 1;
     tick();
     top->job___05Fstart___05Fvalid = 0; top->eval();
@@ -126,10 +128,13 @@ int main(int argc, char **argv) {
             std::fflush(stdout);
         }
         else if (cmd == "search" || cmd == "trace") {
-            int64_t depth, alpha, beta, generation, features; in >> depth >> alpha >> beta >> generation >> features;
+            int64_t depth, alpha, beta, generation, features, root_move, keep_killers;
+            in >> depth >> alpha >> beta >> generation >> features >> root_move >> keep_killers;
             run(put(JOB_SEARCH, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET)
                 | put(alpha & 0xFFFF, STARTCOMMAND_ALPHA_OFFSET) | put(beta & 0xFFFF, STARTCOMMAND_BETA_OFFSET)
-                | put(generation, STARTCOMMAND_GENERATION_OFFSET) | put(features, STARTCOMMAND_FEATURES_OFFSET),
+                | put(generation, STARTCOMMAND_GENERATION_OFFSET) | put(features, STARTCOMMAND_FEATURES_OFFSET)
+                | (unsigned __int128)root_move << STARTCOMMAND_ROOT_MOVE_OFFSET
+                | (unsigned __int128)keep_killers << STARTCOMMAND_KEEP_KILLERS_OFFSET,
                 cmd == "trace");
             std::printf("%llu %llu %d %llu\n", (unsigned long long)top->job___05Fcount,
                         (unsigned long long)top->job___05Fcycles, (int)(int16_t)top->job___05Fscore,
