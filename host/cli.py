@@ -113,6 +113,12 @@ def cmd_analyze(args):
         left_out = driver.oracle.left_out.get(phase)
         print(f"oracle: {phase} tables" + (f" (left out, too big for this evaluator: {', '.join(left_out)})"
                                            if left_out else ""))
+        if args.explain:
+            from host.analysis import analyse
+            for line in analyse(game).explain():
+                print(f"analysis: {line}")
+            for unit, name in enumerate(driver.oracle.recognizer_patterns[phase]):
+                print(f"oracle: recognizer {unit}: {name}")
         if not any(True for _ in game.legal_moves):
             print("no legal move: " + ("checkmate" if game.is_check() else "stalemate"))
             return 0
@@ -382,6 +388,8 @@ def build_parser():
     analyze.add_argument("--root", choices=("board", "host"),
                          help="who searches the root: the board, or the host's root loop (each root move a job, "
                               "ordered by shallow searches and subtree sizes); default: the driver's")
+    analyze.add_argument("--explain", action="store_true",
+                         help="print the Oracle's root analysis and which pattern went into which recognizer")
     analyze.add_argument("--nodes", type=int, help="stop after about N nodes")
     analyze.add_argument("--movetime", type=float, help="hardware milliseconds (cycles / Fmax)")
     _board_options(analyze)
