@@ -3,15 +3,19 @@
 ``random_tables`` fills every table of an evaluator with seeded random contents (field splits,
 external bits, context selectors and shifts included), ``walk`` makes and unmakes random legal
 moves from a position, and ``compare_walk`` drives a hardware evaluator and the model through
-the same walk, comparing the value after every make and every unmake.
+the same walk, comparing the value after every make and every unmake. ``definition_mismatches``
+and ``hardware_mismatches`` check a pattern's compiled tables against its plain definition.
 """
 
 import random
 
+import chess
+
 from hdl.eval.tables import STATE_BITS, ExtSource, TableKind, TableStore, config_words
 from models.position import inverse, move_halfmoves, setup_halfmoves
 
-__all__ = ["random_tables", "random_config", "table_writes", "walk_steps", "compare_walk"]
+__all__ = ["random_tables", "random_config", "table_writes", "walk_steps", "compare_walk", "definition_mismatches",
+           "hardware_mismatches"]
 
 
 def _random_tops(rng, width):
@@ -105,4 +109,50 @@ def compare_walk(hw, model, board, plies, rng):
             start = got
     if got != start:
         problems.append(f"{board.fen()}: unwinding ended at {got}, not the start value {start}")
+    return problems
+
+
+def definition_mismatches(pattern, store, boards, rng, walks=150, plies=8):
+    """Where the evaluator model with ``store`` loaded differs from ``pattern.definition``: on
+    each of ``boards``, and after every step of a random walk from the first ``walks`` of them.
+    Returns ``(mismatches, values)``: descriptions, and the set of values the definition took on
+    the boards (a pattern that is constant there tests nothing)."""
+    from models.evaluator import EvaluatorModel
+    problems, values = [], set()
+    for board in boards:
+        model = EvaluatorModel(store.params, store)
+        for h in setup_halfmoves(board):
+            model.apply(h)
+        want = pattern.definition(board)
+        values.add(want)
+        if model.value() != want:
+            problems.append(f"{board.fen()}: model {model.value()}, definition {want}")
+    for board in boards[:walks]:
+        model = EvaluatorModel(store.params, store)
+        played = board.copy(stack=False)
+        for label, halfmoves, _side in walk_steps(board, plies, rng):
+            for h in halfmoves:
+                model.apply(h)
+            if label.startswith("make"):
+                played.push(chess.Move.from_uci(label.split()[1]))
+            elif label.startswith("unmake"):
+                played.pop()
+            if model.value() != pattern.definition(played):
+                problems.append(f"after {label} from {board.fen()}: model {model.value()}, "
+                                f"definition {pattern.definition(played)}")
+    return problems, values
+
+
+def hardware_mismatches(hw, pattern, store, boards):
+    """Where a Verilated evaluator (``hw``) with ``store`` downloaded differs from
+    ``pattern.definition`` on ``boards``."""
+    hw.write_store(store)
+    problems = []
+    for board in boards:
+        hw.clear()
+        hw.apply(setup_halfmoves(board))
+        hw.set_side(0 if board.turn else 1)
+        got, want = hw.value(), pattern.definition(board)
+        if got != want:
+            problems.append(f"{board.fen()}: hardware {got}, definition {want}")
     return problems

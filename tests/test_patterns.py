@@ -6,15 +6,12 @@ refuses what the tables cannot hold."""
 import random
 from dataclasses import replace
 
-import chess
 import pytest
 
 from hdl.eval.tables import FULL, SMALL, TableKind
 from host.patterns import PATTERNS, KingSafety, MaterialPieceSquare, PawnStructure, ShelterFirstOrder, ShelterRecognizer
 from host.tables import Context, EvaluatorImage, FirstOrder, GlobalState, Recognizer, TableError
-from models.evaluator import EvaluatorModel
-from models.position import setup_halfmoves
-from sim.eval_check import walk_steps
+from sim.eval_check import definition_mismatches, hardware_mismatches
 from sim.eval_sim import VerilatedEvaluator
 from sim.testing import REFERENCE_FILES, reference_positions
 
@@ -43,29 +40,9 @@ def _boards():
 @pytest.mark.parametrize("name", sorted(PATTERN_CASES))
 def test_model_equals_definition_on_every_reference_position_and_walks(name):
     pattern = PATTERN_CASES[name]
-    store = _store(pattern)
-    values = set()
-    rng = random.Random(name)
-    boards = _boards()
-    for board in boards:
-        model = EvaluatorModel(FULL, store)
-        for h in setup_halfmoves(board):
-            model.apply(h)
-        want = pattern.definition(board)
-        values.add(want)
-        assert model.value() == want, f"{name} on {board.fen()}: model {model.value()}, definition {want}"
+    problems, values = definition_mismatches(pattern, _store(pattern), _boards(), random.Random(name))
+    assert not problems, f"{name}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
     assert len(values) >= 8, f"{name} takes only the values {sorted(values)} on the reference positions"
-    for board in boards[:150]:
-        model = EvaluatorModel(FULL, store)
-        played = board.copy(stack=False)
-        for label, halfmoves, _side in walk_steps(board, 8, rng):
-            for h in halfmoves:
-                model.apply(h)
-            if label.startswith("make"):
-                played.push(chess.Move.from_uci(label.split()[1]))
-            elif label.startswith("unmake"):
-                played.pop()
-            assert model.value() == pattern.definition(played), f"{name} after {label} from {board.fen()}"
 
 
 @pytest.fixture(scope="module")
@@ -79,19 +56,11 @@ def test_hardware_equals_definition_on_1000_positions(full_evaluator, name):
     hw = full_evaluator
     pattern = PATTERN_CASES[name]
     store = _store(pattern)
-    hw.write_store(store)
-    for unit, kind in [(0, TableKind.DESCRIPTION), (FULL.recognizer_unit(0), TableKind.MAP_FINAL)]:
-        assert hw.checksum(unit, kind)[0] == store.checksum(unit, kind)
     boards = [r.board for r in reference_positions("random-positions.epd", limit=1000)]
     assert len(boards) == 1000
-    mismatches = []
-    for board in boards:
-        hw.clear()
-        hw.apply(setup_halfmoves(board))
-        hw.set_side(0 if board.turn else 1)
-        got, want = hw.value(), pattern.definition(board)
-        if got != want:
-            mismatches.append(f"{board.fen()}: hardware {got}, definition {want}")
+    mismatches = hardware_mismatches(hw, pattern, store, boards)
+    for unit, kind in [(0, TableKind.DESCRIPTION), (FULL.recognizer_unit(0), TableKind.MAP_FINAL)]:
+        assert hw.checksum(unit, kind)[0] == store.checksum(unit, kind)
     assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:10])
 
 

@@ -1,0 +1,316 @@
+"""Root-specific first-order patterns: knowledge the Oracle freezes at the root into the
+first-order table, as Hitech's Oracle did (its "root-specific tables").
+
+Each pattern is built from a root's analysis (:mod:`host.analysis`) and is a function
+``g(piece, square)`` summed over the pieces on the board — its ``definition`` over any
+position is that sum, exactly, so the compiled table equals it by construction and the tests
+check the evaluator model and the hardware against it. What the root decided (which files are
+open, where the outposts are, where the enemy king lives, what the targets are) stays fixed for
+the search below it; a search of a few plies rarely changes it, and the next root analyses
+again. Every pattern also says how much it matters at a root (``relevance``: 0 when it does
+not apply), which the Oracle's allocation uses.
+
+Values are from White's side (positive good for White), in centipawns.
+"""
+
+import chess
+
+from .analysis import PHASE_TOTAL, PHASE_WEIGHTS
+from .tables import FirstOrder
+
+__all__ = ["RootPattern", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
+           "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "ROOT_PATTERNS"]
+
+
+def _sign(colour):
+    return 1 if colour == chess.WHITE else -1
+
+
+def _relative_rank(colour, square):
+    rank = chess.square_rank(square)
+    return rank if colour == chess.WHITE else 7 - rank
+
+
+def _phase_weight(board):
+    return min(PHASE_TOTAL, sum(PHASE_WEIGHTS.get(p.piece_type, 0) for p in board.piece_map().values()))
+
+
+class RootPattern:
+    """A first-order pattern for one root: ``g(piece, square)`` summed over the board."""
+
+    #: The family the pattern belongs to (for the Oracle's report and the family matches).
+    family = ""
+
+    def g(self, piece, square):
+        raise NotImplementedError
+
+    def definition(self, board):
+        return sum(self.g(piece, square) for square, piece in board.piece_map().items())
+
+    def install(self, image):
+        image.add_first_order(FirstOrder(self.g))
+
+    @staticmethod
+    def relevance(analysis):
+        """How much the pattern matters at the root of ``analysis`` (0: it does not apply)."""
+        raise NotImplementedError
+
+    def __repr__(self):
+        return type(self).__name__
+
+
+class RooksOnOpenFiles(RootPattern):
+    """A rook on a file open at the root: 25; on a file half-open for its side (no own pawn, an
+    enemy one): 12."""
+
+    family = "pieces"
+    OPEN, HALF_OPEN = 25, 12
+
+    def __init__(self, analysis, board):
+        self.open, self.half_open = set(analysis.open_files), {c: set(f) for c, f in analysis.half_open.items()}
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.ROOK:
+            return 0
+        file = chess.square_file(square)
+        bonus = self.OPEN if file in self.open else self.HALF_OPEN if file in self.half_open[piece.color] else 0
+        return _sign(piece.color) * bonus
+
+    @staticmethod
+    def relevance(analysis):
+        has_rooks = any(analysis.material[c][chess.ROOK] for c in chess.COLORS)
+        return (len(analysis.open_files) + 0.5 * sum(map(len, analysis.half_open.values()))) if has_rooks else 0
+
+
+class Outposts(RootPattern):
+    """A knight on one of its side's outposts at the root (a square in the enemy half its pawn
+    defends and no enemy pawn can attack): 25; a bishop: 12."""
+
+    family = "pieces"
+    BONUS = {chess.KNIGHT: 25, chess.BISHOP: 12}
+
+    def __init__(self, analysis, board):
+        self.outposts = {c: set(s) for c, s in analysis.outposts.items()}
+
+    def g(self, piece, square):
+        if square not in self.outposts[piece.color]:
+            return 0
+        return _sign(piece.color) * self.BONUS.get(piece.piece_type, 0)
+
+    @staticmethod
+    def relevance(analysis):
+        minors = {c: analysis.material[c][chess.KNIGHT] + analysis.material[c][chess.BISHOP] for c in chess.COLORS}
+        return sum(len(analysis.outposts[c]) * (minors[c] > 0) for c in chess.COLORS)
+
+
+class PassedPawns(RootPattern):
+    """A pawn on a square where the root's enemy pawns could not stop it (none ahead on its file
+    or the neighbouring ones): a bonus by its rank — 10, 12, 20, 35, 60, 100 from the second
+    rank to the seventh — scaled from x1 with all the pieces on the board to x2 with none (the
+    root's phase)."""
+
+    family = "pawns"
+    BONUS = (0, 10, 12, 20, 35, 60, 100, 0)
+
+    def __init__(self, analysis, board):
+        weight = _phase_weight(board)
+        self.scale = (2 * PHASE_TOTAL - weight, PHASE_TOTAL)
+        self.enemy_pawns = {c: set(board.pieces(chess.PAWN, not c)) for c in chess.COLORS}
+
+    def passed(self, colour, square):
+        f, r = chess.square_file(square), _relative_rank(colour, square)
+        return not any(abs(chess.square_file(p) - f) <= 1 and _relative_rank(colour, p) > r
+                       for p in self.enemy_pawns[colour])
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.PAWN or not self.passed(piece.color, square):
+            return 0
+        bonus = self.BONUS[_relative_rank(piece.color, square)] * self.scale[0] // self.scale[1]
+        return _sign(piece.color) * bonus
+
+    @staticmethod
+    def relevance(analysis):
+        passers = sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
+        return passers * (2 - analysis.phase)
+
+
+class KingPressure(RootPattern):
+    """A piece (not a pawn or king) bearing on the enemy king's zone at the root (its square and
+    the squares around it), counted with the root's pieces in the way: 5 per zone square for a
+    knight or bishop, 4 for a rook, 3 for a queen, at most four squares counted, scaled by the
+    root's phase (nothing in a pawn ending)."""
+
+    family = "king"
+    WEIGHT = {chess.KNIGHT: 5, chess.BISHOP: 5, chess.ROOK: 4, chess.QUEEN: 3}
+
+    def __init__(self, analysis, board):
+        self.board = board.copy(stack=False)
+        self.zones = {c: chess.SquareSet(chess.BB_KING_ATTACKS[analysis.kings[c].square]
+                                         | chess.BB_SQUARES[analysis.kings[c].square]) for c in chess.COLORS}
+        self.weight = _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type not in self.WEIGHT:
+            return 0
+        attacks = _attacks_from(self.board, piece, square)
+        count = min(4, len(attacks & self.zones[not piece.color]))
+        return _sign(piece.color) * self.WEIGHT[piece.piece_type] * count * self.weight // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        return analysis.phase * (1 + sum(k.attackers for k in analysis.kings.values()))
+
+
+class TargetBearing(RootPattern):
+    """A piece on a square from which it attacks (with the root's pieces in the way) a piece the
+    root analysis names its side's target — won by a swap-off, pinned or defended by an
+    overloaded piece: 8 per target, at most two."""
+
+    family = "root"
+    BONUS = 8
+
+    def __init__(self, analysis, board):
+        self.board = board.copy(stack=False)
+        self.targets = {c: set(analysis.targets[c]) for c in chess.COLORS}
+
+    def g(self, piece, square):
+        if not self.targets[piece.color] or piece.piece_type == chess.KING:
+            return 0
+        attacked = _attacks_from(self.board, piece, square) & self.targets[piece.color]
+        return _sign(piece.color) * self.BONUS * min(2, len(attacked))
+
+    @staticmethod
+    def relevance(analysis):
+        return sum(len(t) for t in analysis.targets.values())
+
+
+class Development(RootPattern):
+    """In the opening: a knight or bishop still on its first square, 15 (times the root's
+    phase, counted from the middle of the game: nothing once half the pieces are gone)."""
+
+    family = "pieces"
+    HOME = {chess.KNIGHT: (chess.B1, chess.G1), chess.BISHOP: (chess.C1, chess.F1)}
+    PENALTY = 15
+
+    def __init__(self, analysis, board):
+        self.scale = max(0, 2 * _phase_weight(board) - PHASE_TOTAL)
+
+    def g(self, piece, square):
+        home = self.HOME.get(piece.piece_type, ())
+        own = square if piece.color == chess.WHITE else chess.square_mirror(square)
+        if own not in home:
+            return 0
+        return -_sign(piece.color) * self.PENALTY * self.scale // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        return max(0.0, 2 * analysis.phase - 1) * 3
+
+
+class CentrePawns(RootPattern):
+    """Pawns in the centre: 15 on d4 or e4 (d5 or e5 for Black), 8 one rank further, 5 on c4 or
+    f4 (c5, f5), scaled by the root's phase."""
+
+    family = "pawns"
+    BONUS = {chess.D4: 15, chess.E4: 15, chess.D5: 8, chess.E5: 8, chess.C4: 5, chess.F4: 5}
+
+    def __init__(self, analysis, board):
+        self.weight = _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.PAWN:
+            return 0
+        own = square if piece.color == chess.WHITE else chess.square_mirror(square)
+        return _sign(piece.color) * self.BONUS.get(own, 0) * self.weight // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        return analysis.phase * 2
+
+
+class BadBishop(RootPattern):
+    """A bishop whose own pawns (at the root) stand on its colour of square: 4 per such pawn
+    beyond two."""
+
+    family = "pieces"
+    PENALTY = 4
+
+    def __init__(self, analysis, board):
+        self.on_colour = {c: [0, 0] for c in chess.COLORS}      # [dark, light] squares
+        for colour in chess.COLORS:
+            for square in board.pieces(chess.PAWN, colour):
+                self.on_colour[colour][_light(square)] += 1
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.BISHOP:
+            return 0
+        extra = max(0, self.on_colour[piece.color][_light(square)] - 2)
+        return -_sign(piece.color) * self.PENALTY * extra
+
+    @staticmethod
+    def relevance(analysis):
+        return 1 if any(analysis.material[c][chess.BISHOP] and analysis.material[c][chess.PAWN] > 2
+                        for c in chess.COLORS) else 0
+
+
+def _attacks_from(board, piece, square):
+    """The squares ``piece`` would attack from ``square`` on the root's ``board`` (its lines
+    blocked by the root's pieces)."""
+    placed = board.copy(stack=False)
+    placed.set_piece_at(square, piece)
+    return chess.SquareSet(placed.attacks_mask(square))
+
+
+def _light(square):
+    return (chess.square_file(square) + chess.square_rank(square)) % 2
+
+
+class BareKingToTheEdge(RootPattern):
+    """Mating nets for a bare king against mating material (a queen, a rook, or bishop and
+    knight): the bare king loses 12 per step it stands from the nearest edge (the queen or
+    rook), or 10 per king step from the nearest corner of the bishop's colour (bishop and
+    knight: only those corners mate) — the stronger side's gain."""
+
+    family = "endgame"
+
+    def __init__(self, analysis, board):
+        self.bare, self.corners = None, None
+        for colour in chess.COLORS:
+            if analysis.material[colour] and not any(analysis.material[colour].values()):
+                strong = analysis.material[not colour]
+                self.bare = colour
+                bishops = board.pieces(chess.BISHOP, not colour)
+                if not strong[chess.QUEEN] and not strong[chess.ROOK] and bishops:
+                    light = _light(next(iter(bishops)))
+                    self.corners = [c for c in (chess.A1, chess.H1, chess.A8, chess.H8) if _light(c) == light]
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.KING or piece.color != self.bare:
+            return 0
+        if self.corners:
+            return _sign(self.bare) * 10 * min(chess.square_distance(square, c) for c in self.corners)
+        f, r = chess.square_file(square), chess.square_rank(square)
+        return _sign(self.bare) * 12 * min(f, 7 - f, r, 7 - r)
+
+    @staticmethod
+    def relevance(analysis):
+        for colour in chess.COLORS:
+            strong = analysis.material[not colour]
+            if not any(analysis.material[colour].values()) and (
+                    strong[chess.QUEEN] or strong[chess.ROOK] or (strong[chess.BISHOP] and strong[chess.KNIGHT])):
+                return 10
+        return 0
+
+
+#: The library's root-specific first-order patterns, by name.
+ROOT_PATTERNS = {
+    "rooks-on-open-files": RooksOnOpenFiles,
+    "outposts": Outposts,
+    "passed-pawns": PassedPawns,
+    "king-pressure": KingPressure,
+    "target-bearing": TargetBearing,
+    "development": Development,
+    "centre-pawns": CentrePawns,
+    "bad-bishop": BadBishop,
+    "bare-king-to-the-edge": BareKingToTheEdge,
+}

@@ -1,0 +1,117 @@
+"""The root-specific first-order patterns (host/root_patterns.py): built at several roots, each
+compiled alone equals its plain definition in the evaluator model (reference positions and
+walks) and in the Verilated evaluator; all of a root's together equal the sum of their
+definitions; each says it matters where it should and not where it should not."""
+
+import random
+
+import chess
+import pytest
+
+from hdl.eval.tables import FULL
+from host.analysis import analyse
+from host.root_patterns import (
+    ROOT_PATTERNS,
+    BareKingToTheEdge,
+    Development,
+    KingPressure,
+    PassedPawns,
+    RooksOnOpenFiles,
+)
+from host.tables import EvaluatorImage
+from sim.eval_check import definition_mismatches, hardware_mismatches
+from sim.eval_sim import VerilatedEvaluator
+from sim.testing import REFERENCE_FILES, reference_positions
+
+#: Roots that make every pattern apply somewhere: an isolated queen's pawn middlegame (open
+#: files), an opening with a target (e4), the Sveshnikov's d5 outpost, a pawn ending with
+#: passers, two mating nets.
+ROOTS = {
+    "iqp": "r2qr1k1/pp1b1ppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R2Q1RK1 w - - 0 12",
+    "opening": "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "sveshnikov": "r1bqkb1r/5ppp/p1np1n2/1p2p1B1/4P3/N1N5/PPP2PPP/R2QKB1R w KQkq - 0 9",
+    "pawn-ending": "8/5pk1/6p1/1P6/8/6P1/5PK1/8 w - - 0 1",
+    "kbnk": "8/8/8/4k3/8/8/8/4KBN1 w - - 0 1",
+    "krk": "8/8/8/4k3/8/8/8/4K2R w - - 0 1",
+}
+
+CASES = [(root, name) for root in ROOTS for name in ROOT_PATTERNS
+         if ROOT_PATTERNS[name].relevance(analyse(chess.Board(ROOTS[root]))) > 0]
+
+
+def _pattern(root, name):
+    board = chess.Board(ROOTS[root])
+    return ROOT_PATTERNS[name](analyse(board), board)
+
+
+def _store(*patterns):
+    image = EvaluatorImage(FULL)
+    for pattern in patterns:
+        pattern.install(image)
+    return image.store()
+
+
+def _boards():
+    return [r.board for name in REFERENCE_FILES for r in reference_positions(name)]
+
+
+def test_every_pattern_applies_at_some_root():
+    assert {name for _, name in CASES} == set(ROOT_PATTERNS)
+
+
+@pytest.mark.parametrize("root, name", CASES)
+def test_model_equals_definition(root, name):
+    pattern = _pattern(root, name)
+    problems, values = definition_mismatches(pattern, _store(pattern), _boards(), random.Random(name), walks=60)
+    assert not problems, f"{name} at {root}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
+    assert len(values) >= 3, f"{name} at {root} takes only the values {sorted(values)}"
+
+
+@pytest.fixture(scope="module")
+def full_evaluator():
+    with VerilatedEvaluator(FULL) as hw:
+        yield hw
+
+
+def test_hardware_equals_definition(full_evaluator):
+    """Each pattern alone on 150 random positions, then each root's relevant patterns together
+    (their sum) on 300."""
+    boards = [r.board for r in reference_positions("random-positions.epd", limit=300)]
+    problems = []
+    for root, name in CASES:
+        pattern = _pattern(root, name)
+        problems += [f"{name} at {root}: {p}" for p in
+                     hardware_mismatches(full_evaluator, pattern, _store(pattern), boards[:150])]
+    for root in ROOTS:
+        patterns = _Sum([_pattern(r, n) for r, n in CASES if r == root])
+        problems += [f"all at {root}: {p}" for p in
+                     hardware_mismatches(full_evaluator, patterns, _store(*patterns.patterns), boards)]
+    assert not problems, f"{len(problems)} mismatches:\n" + "\n".join(problems[:10])
+
+
+class _Sum:
+    """Patterns loaded together: the sum of their definitions."""
+
+    def __init__(self, patterns):
+        self.patterns = patterns
+
+    def definition(self, board):
+        return sum(p.definition(board) for p in self.patterns)
+
+
+def test_relevance_follows_the_root():
+    analyses = {root: analyse(chess.Board(fen)) for root, fen in ROOTS.items()}
+    assert RooksOnOpenFiles.relevance(analyses["iqp"]) > 0 and RooksOnOpenFiles.relevance(analyses["kbnk"]) == 0
+    assert Development.relevance(analyses["opening"]) > Development.relevance(analyses["iqp"])
+    assert Development.relevance(analyses["pawn-ending"]) == 0 and KingPressure.relevance(analyses["pawn-ending"]) == 0
+    assert PassedPawns.relevance(analyses["pawn-ending"]) > 0 and PassedPawns.relevance(analyses["opening"]) == 0
+    assert BareKingToTheEdge.relevance(analyses["krk"]) > 0 and BareKingToTheEdge.relevance(analyses["iqp"]) == 0
+
+
+def test_mating_nets_drive_the_bare_king_to_the_right_corner():
+    krk = _pattern("krk", "bare-king-to-the-edge")
+    centre, edge = chess.Board("8/8/8/4k3/8/8/8/4K2R w - - 0 1"), chess.Board("4k3/8/8/8/8/8/8/4K2R w - - 0 1")
+    assert krk.definition(edge) > krk.definition(centre)           # White (the stronger side) gains
+    kbnk = _pattern("kbnk", "bare-king-to-the-edge")                # a light-squared bishop (f1): h1 and a8
+    right, wrong = (chess.Board(f"{corner}/8/8/8/8/8/8/4KBN1 w - - 0 1") for corner in ("k7", "7k"))
+    assert kbnk.definition(right) > kbnk.definition(wrong)
