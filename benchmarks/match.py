@@ -3,7 +3,8 @@
     python -m benchmarks.match [--opponent sunfish|stockfish|suprem] [--nodes N] [--games G]
                                [--elo E] [--max-plies P] [--pgn FILE]
                                [--features SET] [--opponent-features SET]
-                               [--root board|host] [--opponent-root board|host]
+                               [--root board|host] [--opponent-root board|host] [--first N]
+    python -m benchmarks.match --score FILE.pgn ...
 
 Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
 machine White in one game and Black in the other, until ``--games`` games are played. Every
@@ -17,6 +18,10 @@ runs on a simulated board: its node budget is the same as on a real one, only sl
 check options); against ``--opponent suprem`` with ``--opponent-features`` the machine plays
 itself with a feature switched off, which measures that feature on one build; ``--root`` and
 ``--opponent-root`` the same for who searches the root (the board, or the host's root loop).
+
+A long match can be played in parts: ``--first N`` starts at game N (its opening and colours
+as in the whole match), and ``--score`` adds up the games of the parts' PGN files (the
+machine is the player named SUPREM) with the Elo difference of them all.
 """
 
 import argparse
@@ -32,7 +37,7 @@ from sim.testing import DATA
 
 from .peers import ENGINES, ROOTS, machine_options, open_engine
 
-__all__ = ["read_openings", "elo_difference"]
+__all__ = ["read_openings", "elo_difference", "pgn_scores"]
 
 
 def read_openings(path=DATA / "openings.txt"):
@@ -63,7 +68,7 @@ def elo_difference(scores):
 
     def elo(p):
         p = min(max(p, 1e-6), 1 - 1e-6)
-        return -400 * math.log10(1 / p - 1)
+        return 400 * math.log10(p / (1 - p))
 
     return elo(mean), elo(mean - 1.96 * deviation), elo(mean + 1.96 * deviation)
 
@@ -98,7 +103,11 @@ def main(argv=None):
                         help="with --opponent suprem: the opponent's search features")
     parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
     parser.add_argument("--opponent-root", choices=ROOTS, help="with --opponent suprem: the opponent's root")
+    parser.add_argument("--first", type=int, default=1, help="the first game's number (a match played in parts)")
+    parser.add_argument("--score", nargs="+", metavar="PGN", help="only add up the games of these PGN files")
     args = parser.parse_args(argv)
+    if args.score:
+        return _score(args.score)
     if (args.opponent_features is not None or args.opponent_root) and args.opponent != "suprem":
         parser.error("--opponent-features and --opponent-root need --opponent suprem")
     openings = read_openings()
@@ -110,7 +119,7 @@ def main(argv=None):
         args.opponent = f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'})"
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
     try:
-        for number in range(args.games):
+        for number in range(args.first - 1, args.games):
             name, start = openings[(number // 2) % len(openings)]
             machine_white = number % 2 == 0
             white, black = (machine, opponent) if machine_white else (opponent, machine)
@@ -135,6 +144,35 @@ def main(argv=None):
           f"{f' (Elo {args.elo})' if args.elo else ''}, "
           f"{args.nodes} nodes per move: "
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
+          f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
+    return 0
+
+
+def pgn_scores(paths):
+    """The machine's score in each game of the PGN files ``paths`` (it plays as "SUPREM"), in
+    file order."""
+    scores = []
+    for path in paths:
+        with open(path) as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[game.headers["Result"]]
+                if game.headers["White"] == "SUPREM":
+                    scores.append(points)
+                elif game.headers["Black"] == "SUPREM":
+                    scores.append(1 - points)
+                else:
+                    raise ValueError(f"{path}: a game without SUPREM ({game.headers['White']} - "
+                                     f"{game.headers['Black']})")
+    return scores
+
+
+def _score(paths):
+    scores = pgn_scores(paths)
+    if not scores:
+        print("no games")
+        return 1
+    elo, low, high = elo_difference(scores)
+    print(f"SUPREM: {sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
     return 0
 

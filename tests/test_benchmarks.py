@@ -34,6 +34,17 @@ def test_elo_difference():
     assert elo_difference([1, 0] * 50)[1] < 0 < elo_difference([1, 0] * 50)[2]
 
 
+def test_a_match_in_parts_is_scored_from_its_games(tmp_path, capsys):
+    from benchmarks.match import main, pgn_scores
+    part = tmp_path / "part.pgn"
+    part.write_text('[White "SUPREM"]\n[Black "sunfish"]\n[Result "1-0"]\n\n1. e4 1-0\n\n'
+                    '[White "sunfish"]\n[Black "SUPREM"]\n[Result "1-0"]\n\n1. e4 1-0\n\n'
+                    '[White "sunfish"]\n[Black "SUPREM"]\n[Result "1/2-1/2"]\n\n1. d4 1/2-1/2\n\n')
+    assert pgn_scores([part, part]) == [1.0, 0.0, 0.5] * 2
+    assert main(["--score", str(part)]) == 0
+    assert capsys.readouterr().out.startswith("SUPREM: 1.5/3 (50.0 %), Elo difference +0")
+
+
 def test_solved_by_bm_and_am():
     board, ops = parse_position("6k1/4pp2/Kb4p1/2p3Pp/7P/8/8/8 b - - bm c4; id \"DEV.001\";")
     assert solved(board, ops, board.parse_san("c4"))
