@@ -3,7 +3,8 @@
     python -m benchmarks.match [--opponent sunfish|stockfish|suprem] [--nodes N] [--games G]
                                [--elo E] [--max-plies P] [--pgn FILE]
                                [--features SET] [--opponent-features SET]
-                               [--root board|host] [--opponent-root board|host] [--first N]
+                               [--root board|host] [--opponent-root board|host]
+                               [--knowledge K] [--opponent-knowledge K] [--first N]
     python -m benchmarks.match --score FILE.pgn ...
 
 Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
@@ -17,7 +18,8 @@ runs on a simulated board: its node budget is the same as on a real one, only sl
 ``--features`` sets the machine's search features (``all``, ``none``, ``-lmr``...: the UCI
 check options); against ``--opponent suprem`` with ``--opponent-features`` the machine plays
 itself with a feature switched off, which measures that feature on one build; ``--root`` and
-``--opponent-root`` the same for who searches the root (the board, or the host's root loop).
+``--opponent-root`` the same for who searches the root (the board, or the host's root loop),
+``--knowledge`` and ``--opponent-knowledge`` for the Oracle's knowledge (phase, root, material).
 
 A long match can be played in parts: ``--first N`` starts at game N (its opening and colours
 as in the whole match), and ``--score`` adds up the games of the parts' PGN files (the
@@ -33,6 +35,7 @@ import chess.engine
 import chess.pgn
 
 from hdl.search.features import SearchFeatures
+from host.oracle import KNOWLEDGE
 from sim.testing import DATA
 
 from .peers import ENGINES, ROOTS, machine_options, open_engine
@@ -103,20 +106,25 @@ def main(argv=None):
                         help="with --opponent suprem: the opponent's search features")
     parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
     parser.add_argument("--opponent-root", choices=ROOTS, help="with --opponent suprem: the opponent's root")
+    parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
+    parser.add_argument("--opponent-knowledge", choices=KNOWLEDGE, help="with --opponent suprem: the opponent's")
     parser.add_argument("--first", type=int, default=1, help="the first game's number (a match played in parts)")
     parser.add_argument("--score", nargs="+", metavar="PGN", help="only add up the games of these PGN files")
     args = parser.parse_args(argv)
     if args.score:
         return _score(args.score)
-    if (args.opponent_features is not None or args.opponent_root) and args.opponent != "suprem":
-        parser.error("--opponent-features and --opponent-root need --opponent suprem")
+    if (args.opponent_features is not None or args.opponent_root or args.opponent_knowledge) \
+            and args.opponent != "suprem":
+        parser.error("--opponent-features, --opponent-root and --opponent-knowledge need --opponent suprem")
     openings = read_openings()
     machine = open_engine("suprem")
-    machine.configure(machine_options(args.features, args.root))
+    machine.configure(machine_options(args.features, args.root, args.knowledge))
     opponent = open_engine(args.opponent, args.elo)
     if args.opponent == "suprem":
-        opponent.configure(machine_options(args.opponent_features or SearchFeatures(), args.opponent_root))
-        args.opponent = f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'})"
+        opponent.configure(machine_options(args.opponent_features or SearchFeatures(), args.opponent_root,
+                                           args.opponent_knowledge))
+        args.opponent = (f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'}"
+                         f", knowledge {args.opponent_knowledge or 'default'})")
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
     try:
         for number in range(args.first - 1, args.games):
@@ -140,7 +148,8 @@ def main(argv=None):
         if pgn:
             pgn.close()
     elo, low, high = elo_difference(scores)
-    print(f"SUPREM ({args.features}, root {args.root or 'default'}) vs {args.opponent}"
+    print(f"SUPREM ({args.features}, root {args.root or 'default'}, knowledge {args.knowledge or 'default'}) "
+          f"vs {args.opponent}"
           f"{f' (Elo {args.elo})' if args.elo else ''}, "
           f"{args.nodes} nodes per move: "
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "

@@ -57,10 +57,12 @@ def open_engine(name, elo=None):
 ROOTS = ("board", "host")
 
 
-def machine_options(features, root=None):
+def machine_options(features, root=None, knowledge=None):
     """The machine's UCI options for a feature set (a ``SearchFeatures``) and, if given, who
-    searches the root (one of ``ROOTS``)."""
+    searches the root (one of ``ROOTS``) and the Oracle's knowledge (``host.oracle.KNOWLEDGE``)."""
     options = {name: bool(on) for name, on in features.fields().items()}
     if root is not None:
         options["RootLoop"] = root == "host"
+    if knowledge is not None:
+        options["Knowledge"] = knowledge
     return options

@@ -2,14 +2,15 @@
 
     python -m benchmarks.tactics [--file data/tactics-dev.epd] [--nodes 10000,100000]
                                  [--engines suprem,sunfish,stockfish] [--features SET]
-                                 [--root board|host]
+                                 [--root board|host] [--knowledge phase|root|material]
 
 A position is solved when the engine's move, after a search of the budget (``go nodes``), is
 one of the position's ``bm`` moves (or none of its ``am`` moves). Every engine runs on the same
 positions and budgets in the same run; the machine on a simulated board (the same node counts
 as on a real one), with the search features ``--features`` chooses (``all``, ``-singular``...:
-the UCI check options) and ``--root`` says who searches the root (the board, or the host's
-root loop: the UCI option ``RootLoop``). Printed: a line per position and budget, then the solved counts.
+the UCI check options); ``--root`` says who searches the root (the board, or the host's root
+loop: the UCI option ``RootLoop``) and ``--knowledge`` the Oracle's knowledge. Printed: a line
+per position and budget, then the solved counts.
 """
 
 import argparse
@@ -20,6 +21,7 @@ import chess.engine
 
 from hdl.search.features import SearchFeatures
 from host.epd import EpdRecord, read_positions
+from host.oracle import KNOWLEDGE
 from sim.testing import DATA
 
 from .peers import ENGINES, ROOTS, machine_options, open_engine
@@ -43,6 +45,7 @@ def main(argv=None):
     parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
                         help="the machine's search features (all)")
     parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
+    parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
     args = parser.parse_args(argv)
     budgets = [int(n) for n in args.nodes.split(",")]
     names = args.engines.split(",")
@@ -55,7 +58,7 @@ def main(argv=None):
     for name in names:
         engine = open_engine(name)
         if name == "suprem":
-            engine.configure(machine_options(args.features, args.root))
+            engine.configure(machine_options(args.features, args.root, args.knowledge))
         try:
             for record in records:
                 for nodes in budgets:

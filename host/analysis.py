@@ -112,6 +112,10 @@ class RootAnalysis:
     targets: dict                   # colour -> {square: reason}: the enemy's weak pieces it can aim at
     under_attack: object            # the colour whose king zone more enemy pieces bear on, or None
 
+    def board(self):
+        """The root position (without its game's history)."""
+        return chess.Board(self.fen)
+
     def explain(self):
         """The analysis in lines of text."""
         names = {chess.WHITE: "White", chess.BLACK: "Black"}

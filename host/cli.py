@@ -6,6 +6,8 @@ import sys
 
 import chess
 
+from host.oracle import KNOWLEDGE
+
 __all__ = ["main"]
 
 
@@ -104,21 +106,20 @@ def cmd_analyze(args):
     game = _board_from_arg(args.fen)
     limits = _limits(args)
     with _open_machine(args) as hw:
-        driver = SearchDriver(hw)
+        driver = SearchDriver(hw, knowledge=args.knowledge)
         driver.features = args.features
         if args.root is not None:
             driver.root_loop = args.root == "host"
-        phase, _ = driver.oracle.tables_for(game)
+        allocation = driver.oracle.allocate(game)
         print(f"position {game.fen()}")
-        left_out = driver.oracle.left_out.get(phase)
-        print(f"oracle: {phase} tables" + (f" (left out, too big for this evaluator: {', '.join(left_out)})"
-                                           if left_out else ""))
         if args.explain:
             from host.analysis import analyse
             for line in analyse(game).explain():
                 print(f"analysis: {line}")
-            for unit, name in enumerate(driver.oracle.recognizer_patterns[phase]):
-                print(f"oracle: recognizer {unit}: {name}")
+            for line in allocation.explain():
+                print(f"oracle: {line}")
+        else:
+            print(f"oracle: {allocation.explain()[0]}")
         if not any(True for _ in game.legal_moves):
             print("no legal move: " + ("checkmate" if game.is_check() else "stalemate"))
             return 0
@@ -141,17 +142,18 @@ def cmd_eval(args):
     from models.evaluator import evaluated
     game = _board_from_arg(args.fen)
     with _open_machine(args) as hw:
-        oracle = Oracle(hw.eval_params)
-        phase, store = oracle.tables_for(game)
+        allocation = Oracle(hw.eval_params, args.knowledge).allocate(game)
+        store = allocation.store
         hw.set_position(game)
         hw.download(store)
         on_board = hw.evaluate()
     model = evaluated(store, game)
     print(f"position {game.fen()}")
-    print(f"oracle: {phase} tables" + (f" (left out, too big for this evaluator: {', '.join(oracle.left_out[phase])})"
-                                       if oracle.left_out[phase] else ""))
-    print(f"  {'first-order (material, piece-square)':40} {model.first_order:6}")
-    for k, pattern in enumerate(oracle.recognizer_patterns[phase]):
+    for line in allocation.explain():
+        print(f"oracle: {line}")
+    first_order = ", ".join(name for name, _ in allocation.chosen if name not in allocation.recognizers)
+    print(f"  first-order ({first_order}): {model.first_order}")
+    for k, pattern in enumerate(allocation.recognizers):
         print(f"  {f'recognizer {k}: {pattern}':40} {model.recognizer_output(k):6}")
     print(f"static value, White's view: board {on_board}, model {model.value()}")
     if on_board != model.value():
@@ -362,6 +364,9 @@ def _features(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+KNOWLEDGE_HELP = ("the Oracle's knowledge: phase (two fixed lists by the game's phase; the default), root (patterns "
+                  "chosen for the root by its analysis, most relevant first while they fit) or material "
+                  "(material and piece-square only)")
 FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility,null,delta,killers,losing,"
                  "mate_distance,bounded,verification,singular: only those) or -name (all but that one: write "
                  "--features=-lmr)")
@@ -388,6 +393,7 @@ def build_parser():
     analyze.add_argument("--root", choices=("board", "host"),
                          help="who searches the root: the board, or the host's root loop (each root move a job, "
                               "ordered by shallow searches and subtree sizes); default: the driver's")
+    analyze.add_argument("--knowledge", choices=KNOWLEDGE, default=KNOWLEDGE[0], help=KNOWLEDGE_HELP)
     analyze.add_argument("--explain", action="store_true",
                          help="print the Oracle's root analysis and which pattern went into which recognizer")
     analyze.add_argument("--nodes", type=int, help="stop after about N nodes")
@@ -397,6 +403,7 @@ def build_parser():
     evaluate = sub.add_parser("eval", help="the board's static evaluation of a position under the Oracle's "
                                            "tables, term by term from the bit-exact model")
     evaluate.add_argument("fen", help="a FEN (quoted), or 'startpos'")
+    evaluate.add_argument("--knowledge", choices=KNOWLEDGE, default=KNOWLEDGE[0], help=KNOWLEDGE_HELP)
     _board_options(evaluate)
     evaluate.set_defaults(func=cmd_eval)
     uci = sub.add_parser("uci", help="run as a UCI engine on stdin/stdout")

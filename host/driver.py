@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
-from .oracle import Oracle
+from .oracle import KNOWLEDGE, Oracle
 from .root import RootIteration, RootJob, RootLoop
 
 __all__ = ["Limits", "Iteration", "SearchDriver", "score_text", "stability"]
@@ -124,11 +124,11 @@ class SearchDriver:
     #: The host's root loop (host/root.py) by default; off: the board's own root.
     root_loop = False
 
-    def __init__(self, machine):
+    def __init__(self, machine, knowledge=KNOWLEDGE[0]):
         machine.require_search()
         self.machine = machine
         self.clock_hz = machine.client.status().clock_hz
-        self.oracle = Oracle(machine.eval_params)
+        self.oracle = Oracle(machine.eval_params, knowledge)    # its knowledge: host/oracle.py
         self._lock = threading.Lock()
         self._budget = _Budget(Limits())
         self._spent = (0, 0)            # (cycles, nodes) of the search so far, for update_limits
@@ -138,10 +138,10 @@ class SearchDriver:
 
     def prepare(self, game):
         """The Oracle's tables for ``game``'s position downloaded, the position set."""
-        phase, store = self.oracle.tables_for(game)
+        label, store = self.oracle.tables_for(game)
         self.machine.set_position(game)
         self.machine.download(store)
-        return phase
+        return label
 
     def update_limits(self, limits):
         """New limits for the search in progress, counted from now."""

@@ -1,25 +1,41 @@
-"""The Oracle, first stage (docs/architecture.md §7): it looks at the root, decides the game's
-phase, and compiles the knowledge that fits it into the evaluator's tables.
+"""The Oracle (docs/architecture.md §7): it looks at the root, chooses the knowledge that fits
+it, and compiles that into the evaluator's tables. Three kinds of knowledge (``KNOWLEDGE``):
 
-* Middlegame (more than 13 pawns' worth of pieces besides pawns and kings, counting
-  N=B=3, R=5, Q=9): material and piece-square with the king seeking shelter, the pawn shelter
-  recognizer, pawn structure and phase-scaled king safety.
-* Endgame: material and piece-square with the king seeking the centre, and pawn structure.
+* ``phase`` — the first stage, two fixed lists chosen by the game's phase. Middlegame (more
+  than 13 pawns' worth of pieces besides pawns and kings, counting N=B=3, R=5, Q=9): material
+  and piece-square with the king seeking shelter, the king's-wing pawn shelter recognizer, pawn
+  structure and phase-scaled king safety. Endgame: material and piece-square with the king
+  seeking the centre, and pawn structure.
+* ``root`` — Hitech's way: the root analysis (:mod:`host.analysis`) scores every pattern of
+  the library for this root (its ``relevance``: 0 leaves it out), and the patterns go into the
+  board's evaluator most relevant first while they fit (the recognizers and global units of
+  the configuration STATUS reported); the root-specific first-order patterns
+  (:mod:`host.root_patterns`) cost no unit, only first-order table range.
+* ``material`` — material and piece-square only (the baseline the others are measured
+  against).
 
-A configuration with too few recognizers or global units for a pattern leaves it out. The
-compiled table sets are kept per phase, so the board's checksums show them unchanged and
-nothing is sent again while the phase stays.
+Every choice is an :class:`Allocation`: the patterns chosen with their relevance, where each
+went, what was left out and why, and the compiled tables. The compiled tables of ``phase`` and
+``material`` are kept per phase; the board's checksums show unchanged tables, so nothing is
+sent again while they stay.
 """
+
+from dataclasses import dataclass, field
 
 import chess
 
+from .analysis import analyse
+from .library import LIBRARY
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from .tables import EvaluatorImage, TableError
 
-__all__ = ["Oracle", "game_phase", "ENDGAME_MATERIAL"]
+__all__ = ["Oracle", "Allocation", "game_phase", "ENDGAME_MATERIAL", "KNOWLEDGE"]
 
 #: Piece material (in pawns, both sides) at or below which the game is an endgame.
 ENDGAME_MATERIAL = 13
+
+#: The kinds of knowledge the Oracle can give the board, the default first.
+KNOWLEDGE = ("phase", "root", "material")
 
 _PIECE_PAWNS = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 
@@ -30,6 +46,35 @@ def game_phase(board):
     return "endgame" if material <= ENDGAME_MATERIAL else "middlegame"
 
 
+@dataclass
+class Allocation:
+    """The Oracle's choice for one root: ``label`` names it (the game's phase), ``chosen`` is
+    ``[(name, relevance)]`` in the order installed (``patterns`` the patterns themselves),
+    ``recognizers`` the pattern each recognizer serves (in unit order), ``left_out``
+    ``[(name, why)]``, and ``store`` the compiled tables."""
+    knowledge: str
+    label: str
+    chosen: list
+    recognizers: list
+    left_out: list
+    patterns: list = field(repr=False)
+    store: object = field(repr=False)
+
+    def definition(self, board):
+        """What the tables make the evaluator's value of ``board``: the sum of the chosen
+        patterns' definitions."""
+        return sum(pattern.definition(board) for pattern in self.patterns)
+
+    def explain(self):
+        """The allocation in lines of text."""
+        lines = [f"{self.knowledge} knowledge, {self.label}: "
+                 + ", ".join(f"{name} ({relevance:.2f})" if relevance is not None else name
+                             for name, relevance in self.chosen)]
+        lines += [f"recognizer {unit}: {name}" for unit, name in enumerate(self.recognizers)]
+        lines += [f"left out {name}: {why}" for name, why in self.left_out]
+        return lines
+
+
 class Oracle:
     """Chooses and compiles the tables for a root position, for one evaluator configuration."""
 
@@ -38,39 +83,65 @@ class Oracle:
         "endgame": lambda: [MaterialPieceSquare(endgame=True), PawnStructure()],
     }
 
-    def __init__(self, params):
-        self.params = params
-        self._stores = {}
-        self.left_out = {}          # phase -> patterns that did not fit the configuration
-        self.recognizer_patterns = {}   # phase -> the pattern each recognizer serves, in unit order
+    def __init__(self, params, knowledge=KNOWLEDGE[0]):
+        if knowledge not in KNOWLEDGE:
+            raise ValueError(f"no knowledge {knowledge!r} (there are {', '.join(KNOWLEDGE)})")
+        self.params, self.knowledge = params, knowledge
+        self._kept = {}             # (knowledge, phase) -> Allocation, for the fixed kinds
 
     def patterns(self, phase):
         return self.PHASE_PATTERNS[phase]()
 
-    def tables_for(self, board):
-        """``(phase, TableStore)`` for a root position."""
+    def allocate(self, board):
+        """The :class:`Allocation` for the root ``board``."""
         phase = game_phase(board)
-        if phase not in self._stores:
-            image = EvaluatorImage(self.params)
-            left_out, served = [], []
-            for pattern in self.patterns(phase):
-                trial = _copy_image(image)
-                try:
-                    pattern.install(trial)
-                except TableError:
-                    left_out.append(type(pattern).__name__)
-                    continue
-                served += [type(pattern).__name__] * (len(trial.recognizers) - len(image.recognizers))
-                image = trial
-            self._stores[phase] = image.store()
-            self.left_out[phase] = left_out
-            self.recognizer_patterns[phase] = served
-        return phase, self._stores[phase]
+        if self.knowledge == "root":
+            return self._root(board, phase)
+        key = (self.knowledge, phase)
+        if key not in self._kept:
+            if self.knowledge == "phase":
+                candidates = [(_NAMES[type(p)], None, p) for p in self.patterns(phase)]
+            else:
+                candidates = [("material-piece-square", None, MaterialPieceSquare(endgame=phase == "endgame"))]
+            self._kept[key] = _install(self.params, self.knowledge, phase, candidates)
+        return self._kept[key]
+
+    def tables_for(self, board):
+        """``(label, TableStore)`` for a root position."""
+        allocation = self.allocate(board)
+        return allocation.label, allocation.store
+
+    def _root(self, board, phase):
+        analysis = analyse(board)
+        relevant = sorted(((name, entry.relevance(analysis), entry) for name, entry in LIBRARY.items()),
+                          key=lambda c: -c[1])
+        made = [(name, relevance, entry.make(analysis, board)) for name, relevance, entry in relevant if relevance > 0]
+        base = ("material-piece-square", None, MaterialPieceSquare(endgame=phase == "endgame"))
+        return _install(self.params, "root", phase, [base] + made)
 
 
-def _copy_image(image):
-    copy = EvaluatorImage(image.params)
-    copy.first_order_terms = list(image.first_order_terms)
-    copy.globals = list(image.globals)
-    copy.recognizers = list(image.recognizers)
-    return copy
+#: The fixed lists' patterns by their library names.
+_NAMES = {MaterialPieceSquare: "material-piece-square", ShelterRecognizer: "shelter-king",
+          PawnStructure: "pawn-structure", KingSafety: "king-safety"}
+
+
+def _install(params, knowledge, label, candidates):
+    """Install ``[(name, relevance, pattern)]`` in order into an image for ``params``, each
+    where it fits; a pattern that does not fit is left out with the builder's reason."""
+    image = EvaluatorImage(params)
+    chosen, recognizers, left_out, patterns = [], [], [], []
+    for name, relevance, pattern in candidates:
+        trial = image.copy()
+        try:
+            pattern.install(trial)
+            for unit in trial.globals[len(image.globals):] + trial.recognizers[len(image.recognizers):]:
+                trial.compiled(unit)
+        except TableError as error:
+            left_out.append((name, str(error)))
+            continue
+        recognizers += [name] * (len(trial.recognizers) - len(image.recognizers))
+        chosen.append((name, relevance))
+        patterns.append(pattern)
+        image = trial
+    return Allocation(knowledge, label, chosen, recognizers, left_out, patterns, image.store())
+

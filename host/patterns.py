@@ -12,6 +12,8 @@ value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
 - :class:`PawnStructure`      doubled and isolated pawns for both colours.
 - :class:`KingSafety`         king danger (position and pawn shield) scaled by the game phase,
   a global-state unit's count of non-pawn material.
+- :class:`BishopPair`         30 for two bishops.
+- :class:`InsufficientMaterial` a lone minor piece's material taken back (it cannot mate).
 
 Values are from White's side (positive good for White).
 """
@@ -21,7 +23,7 @@ import chess
 from .tables import Context, FirstOrder, GlobalState, Recognizer
 
 __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
-           "PATTERNS", "WINGS"]
+           "BishopPair", "InsufficientMaterial", "PATTERNS", "WINGS"]
 
 #: The files of each wing's shelter.
 WINGS = {"king": (5, 6, 7), "queen": (0, 1, 2)}
@@ -311,10 +313,79 @@ class KingSafety:
             contexts=[Context(material)]))
 
 
+class BishopPair:
+    """The bishop pair: 30 for a side with two bishops or more (a recognizer counting each
+    side's bishops, White's in branch A, Black's in B)."""
+
+    BONUS = 30
+
+    def definition(self, board):
+        return sum(_sign(c) * self.BONUS * (len(board.pieces(chess.BISHOP, c)) >= 2) for c in COLOURS)
+
+    def install(self, image):
+        def description(piece, square):
+            if piece.piece_type != chess.BISHOP:
+                return {}
+            return {"white" if piece.color == chess.WHITE else "black": 1}
+        image.add_recognizer(Recognizer(
+            fields_a=[("white", 4)], fields_b=[("black", 4)], description=description,
+            summary_a=lambda v, ext: v["white"] >= 2, summary_b=lambda v, ext: v["black"] >= 2,
+            where_a=lambda v: v["white"] <= 10, where_b=lambda v: v["black"] <= 10,
+            combine=lambda a, b: self.BONUS * (a - b), final=lambda value, contexts: value))
+
+
+class InsufficientMaterial:
+    """A side left with one minor piece and nothing else but its king cannot mate: its
+    material counts nothing — 320 back for a lone knight, 328 for a lone bishop (the
+    recognizer's output steps by 8; the bishop is worth 330). Per side in one branch: its
+    knights, bishops, and pawns, rooks and queens together."""
+
+    TAKEN = {chess.KNIGHT: 320, chess.BISHOP: 328}
+    HEAVY = (chess.PAWN, chess.ROOK, chess.QUEEN)
+
+    def side_correction(self, knights, bishops, heavy):
+        if heavy or knights + bishops != 1:
+            return 0
+        return self.TAKEN[chess.KNIGHT] * knights + self.TAKEN[chess.BISHOP] * bishops
+
+    def definition(self, board):
+        return sum(-_sign(c) * self.side_correction(len(board.pieces(chess.KNIGHT, c)),
+                                                    len(board.pieces(chess.BISHOP, c)),
+                                                    sum(len(board.pieces(t, c)) for t in self.HEAVY))
+                   for c in COLOURS)
+
+    def install(self, image):
+        def description(piece, square):
+            prefix = "w" if piece.color == chess.WHITE else "b"
+            kind = {chess.KNIGHT: "n", chess.BISHOP: "b"}.get(piece.piece_type, "h" if piece.piece_type in self.HEAVY
+                                                                else None)
+            return {f"{prefix}{kind}": 1} if kind else {}
+
+        def fields(prefix):
+            return [(f"{prefix}n", 4), (f"{prefix}b", 4), (f"{prefix}h", 4)]
+
+        def summary(prefix):
+            return lambda v, ext: self.side_correction(v[f"{prefix}n"], v[f"{prefix}b"], v[f"{prefix}h"])
+
+        def where(prefix):     # at most 10 of each minor (promotions), 8 + 2 + 1 pawns and heavy pieces
+            return lambda v: v[f"{prefix}n"] <= 10 and v[f"{prefix}b"] <= 10 and v[f"{prefix}h"] <= 11
+
+        image.add_recognizer(Recognizer(
+            fields_a=fields("w"), fields_b=fields("b"), description=description,
+            summary_a=summary("w"), summary_b=summary("b"), where_a=where("w"), where_b=where("b"),
+            combine=lambda white, black: black - white, final=lambda value, contexts: value, shift=3))
+
+
+def _sign(colour):
+    return 1 if colour == chess.WHITE else -1
+
+
 PATTERNS = {
     "material-piece-square": MaterialPieceSquare,
     "shelter-first-order": ShelterFirstOrder,
     "shelter-recognizer": ShelterRecognizer,
     "pawn-structure": PawnStructure,
     "king-safety": KingSafety,
+    "bishop-pair": BishopPair,
+    "insufficient-material": InsufficientMaterial,
 }

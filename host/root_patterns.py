@@ -1,14 +1,15 @@
-"""Root-specific first-order patterns: knowledge the Oracle freezes at the root into the
+"""Root-specific patterns: knowledge the Oracle freezes at the root, mostly into the
 first-order table, as Hitech's Oracle did (its "root-specific tables").
 
-Each pattern is built from a root's analysis (:mod:`host.analysis`) and is a function
-``g(piece, square)`` summed over the pieces on the board — its ``definition`` over any
-position is that sum, exactly, so the compiled table equals it by construction and the tests
-check the evaluator model and the hardware against it. What the root decided (which files are
-open, where the outposts are, where the enemy king lives, what the targets are) stays fixed for
-the search below it; a search of a few plies rarely changes it, and the next root analyses
-again. Every pattern also says how much it matters at a root (``relevance``: 0 when it does
-not apply), which the Oracle's allocation uses.
+Each pattern is built from a root's analysis (:mod:`host.analysis`). Most are a function
+``g(piece, square)`` summed over the pieces on the board — their ``definition`` over any
+position is that sum, exactly, so the compiled table equals it by construction; one is a
+recognizer (:class:`KingsClose`: the kings' distance in a mating net). The tests check the
+evaluator model and the hardware against every definition. What the root decided (which
+files are open, where the outposts are, where the enemy king lives, what the targets are)
+stays fixed for the search below it; a search of a few plies rarely changes it, and the next
+root analyses again. Every pattern also says how much it matters at a root (``relevance``: 0
+when it does not apply), which the Oracle's allocation uses.
 
 Values are from White's side (positive good for White), in centipawns.
 """
@@ -16,10 +17,11 @@ Values are from White's side (positive good for White), in centipawns.
 import chess
 
 from .analysis import PHASE_TOTAL, PHASE_WEIGHTS
-from .tables import FirstOrder
+from .tables import FirstOrder, Recognizer
 
 __all__ = ["RootPattern", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
-           "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "ROOT_PATTERNS"]
+           "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "RookBehindPassers", "KingNearPassers",
+           "KingsClose", "ROOT_PATTERNS"]
 
 
 def _sign(colour):
@@ -158,7 +160,7 @@ class KingPressure(RootPattern):
 
     @staticmethod
     def relevance(analysis):
-        return analysis.phase * (1 + sum(k.attackers for k in analysis.kings.values()))
+        return analysis.phase * (1 + sum(k.attackers for k in analysis.kings.values())) if analysis.phase > 0.2 else 0
 
 
 class TargetBearing(RootPattern):
@@ -186,7 +188,8 @@ class TargetBearing(RootPattern):
 
 class Development(RootPattern):
     """In the opening: a knight or bishop still on its first square, 15 (times the root's
-    phase, counted from the middle of the game: nothing once half the pieces are gone)."""
+    phase, counted from the middle of the game: nothing once half the pieces are gone); it
+    matters as many minor pieces as are still at home."""
 
     family = "pieces"
     HOME = {chess.KNIGHT: (chess.B1, chess.G1), chess.BISHOP: (chess.C1, chess.F1)}
@@ -204,7 +207,11 @@ class Development(RootPattern):
 
     @staticmethod
     def relevance(analysis):
-        return max(0.0, 2 * analysis.phase - 1) * 3
+        board = analysis.board()
+        home = sum(1 for kind, squares in Development.HOME.items() for colour in chess.COLORS for square in squares
+                   if board.piece_at(square if colour == chess.WHITE else chess.square_mirror(square))
+                   == chess.Piece(kind, colour))
+        return max(0.0, 2 * analysis.phase - 1) * home
 
 
 class CentrePawns(RootPattern):
@@ -225,7 +232,7 @@ class CentrePawns(RootPattern):
 
     @staticmethod
     def relevance(analysis):
-        return analysis.phase * 2
+        return analysis.phase * 2 if any(analysis.material[c][chess.PAWN] for c in chess.COLORS) else 0
 
 
 class BadBishop(RootPattern):
@@ -302,7 +309,97 @@ class BareKingToTheEdge(RootPattern):
         return 0
 
 
-#: The library's root-specific first-order patterns, by name.
+class RookBehindPassers(RootPattern):
+    """Rooks belong behind passed pawns (Tarrasch): a rook on the file of one of the root's
+    passed pawns, behind it as the pawn's owner sees the file (its own rook supporting it, or
+    the enemy's chasing it), 15."""
+
+    family = "pieces"
+    BONUS = 15
+
+    def __init__(self, analysis, board):
+        self.behind = {}            # square -> the owner of the passer it stands behind
+        for colour in chess.COLORS:
+            for passer in analysis.pawns[colour].passed:
+                file, rank = chess.square_file(passer), _relative_rank(colour, passer)
+                for square in chess.SQUARES:
+                    if chess.square_file(square) == file and _relative_rank(colour, square) < rank:
+                        self.behind.setdefault(square, set()).add(colour)
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.ROOK or square not in self.behind:
+            return 0
+        return _sign(piece.color) * self.BONUS
+
+    @staticmethod
+    def relevance(analysis):
+        rooks = sum(analysis.material[c][chess.ROOK] for c in chess.COLORS)
+        return 0.5 * rooks * sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
+
+
+class KingNearPassers(RootPattern):
+    """In the ending, kings go to the passed pawns: each king gains 3 per step it stands closer
+    than seven to each of the root's passers' queening squares (an enemy passer's, to stop it;
+    its own, to escort it), scaled from nothing with all the pieces on the board to x1 with
+    none (the root's phase)."""
+
+    family = "endgame"
+    STEP = 3
+
+    def __init__(self, analysis, board):
+        self.goals = [chess.square(chess.square_file(p), 7 if c == chess.WHITE else 0)
+                      for c in chess.COLORS for p in analysis.pawns[c].passed]
+        self.scale = PHASE_TOTAL - _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.KING:
+            return 0
+        near = sum(7 - chess.square_distance(square, goal) for goal in self.goals)
+        return _sign(piece.color) * self.STEP * near * self.scale // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        return (1 - analysis.phase) * sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
+
+
+
+
+class KingsClose:
+    """The mating nets' second half (a recognizer): against a bare king, the stronger side's
+    king comes close — 6 per step nearer than seven (the kings' distance), for the side with
+    the mating material. White's king square in branch A, Black's in B."""
+
+    family = "endgame"
+    STEP = 6
+
+    def __init__(self, analysis, board):
+        self.strong = next((not c for c in chess.COLORS if not any(analysis.material[c].values())), None)
+
+    def value(self, white_king, black_king):
+        if self.strong is None:
+            return 0
+        return _sign(self.strong) * self.STEP * (7 - chess.square_distance(white_king, black_king))
+
+    def definition(self, board):
+        return self.value(board.king(chess.WHITE), board.king(chess.BLACK))
+
+    def install(self, image):
+        def description(piece, square):
+            if piece.piece_type != chess.KING:
+                return {}
+            return {"white" if piece.color == chess.WHITE else "black": square}
+        image.add_recognizer(Recognizer(
+            fields_a=[("white", 6)], fields_b=[("black", 6)], description=description,
+            summary_a=lambda v, ext: v["white"], summary_b=lambda v, ext: v["black"],
+            combine=lambda w, b: self.value(w, b), final=lambda value, contexts: value))
+
+    relevance = staticmethod(BareKingToTheEdge.relevance)
+
+    def __repr__(self):
+        return type(self).__name__
+
+
+#: The library's root-specific patterns, by name.
 ROOT_PATTERNS = {
     "rooks-on-open-files": RooksOnOpenFiles,
     "outposts": Outposts,
@@ -313,4 +410,7 @@ ROOT_PATTERNS = {
     "centre-pawns": CentrePawns,
     "bad-bishop": BadBishop,
     "bare-king-to-the-edge": BareKingToTheEdge,
+    "rook-behind-passers": RookBehindPassers,
+    "king-near-passers": KingNearPassers,
+    "kings-close": KingsClose,
 }

@@ -224,6 +224,10 @@ class Recognizer:
         return (value // step) & 0xFF
 
 
+def _signed16(word):
+    return word - 0x10000 if word & 0x8000 else word
+
+
 class EvaluatorImage:
     """Everything to download to an evaluator: units allocated in the order they are added."""
 
@@ -232,8 +236,35 @@ class EvaluatorImage:
         self.first_order_terms = []
         self.globals = []
         self.recognizers = []
+        self._compiled = {}         # id(unit) -> its tables, compiled once
+
+    def copy(self):
+        """A copy to try more units on (the compiled tables are shared: a unit compiles once)."""
+        copy = EvaluatorImage(self.params)
+        copy.first_order_terms, copy.globals = list(self.first_order_terms), list(self.globals)
+        copy.recognizers, copy._compiled = list(self.recognizers), self._compiled
+        return copy
+
+    def compiled(self, unit):
+        """``unit``'s tables (a global unit or a recognizer of this image), compiled the first
+        time they are asked for; ``TableError`` if they do not fit the configuration."""
+        if id(unit) not in self._compiled:
+            if isinstance(unit, GlobalState):
+                self._compiled[id(unit)] = unit.tables(self.params)
+            else:
+                self._compiled[id(unit)] = unit.tables(self.params, self.globals.index)
+        return self._compiled[id(unit)]
 
     def add_first_order(self, table):
+        """Add a first-order table to the sum; refused (``TableError``) if an entry of the sum
+        would leave the signed 16-bit range."""
+        for index in range(PIECE_SQUARES):
+            total = sum(_signed16(term.entries[index]) for term in self.first_order_terms) \
+                + _signed16(table.entries[index])
+            if not -32768 <= total <= 32767:
+                piece, square = PIECES[index]
+                raise TableError(f"the first-order sum for {piece.symbol()} on {chess.square_name(square)} "
+                                 f"is {total}: not a signed 16-bit value")
         self.first_order_terms.append(table)
 
     def add_global(self, unit):
@@ -260,11 +291,10 @@ class EvaluatorImage:
             g = [(a + b) & 0xFFFF for a, b in zip(g, term.entries)]
         store.load(0, TableKind.DESCRIPTION, g)
         for k, unit in enumerate(self.globals):
-            for kind, entries in unit.tables(p).items():
+            for kind, entries in self.compiled(unit).items():
                 store.load(p.global_unit(k), kind, entries)
-        index = self.globals.index
         for k, unit in enumerate(self.recognizers):
-            for kind, entries in unit.tables(p, index).items():
+            for kind, entries in self.compiled(unit).items():
                 store.load(p.recognizer_unit(k), kind, entries)
         return store
 

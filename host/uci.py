@@ -42,6 +42,7 @@ from models.position import PositionError, validate_board
 
 from .driver import Limits, SearchDriver, score_text
 from .link import LinkError
+from .oracle import KNOWLEDGE, Oracle
 
 __all__ = ["UciEngine", "time_budget_ms"]
 
@@ -89,7 +90,8 @@ class UciEngine:
         self._worker.start()
         self._jobs.put(("open",))       # connect (or start the simulated board) at once
         self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False,
-                        "RootLoop": SearchDriver.root_loop, **SearchFeatures().fields()}
+                        "RootLoop": SearchDriver.root_loop, "Knowledge": KNOWLEDGE[0], **SearchFeatures().fields()}
+        self._combos = {"Knowledge": KNOWLEDGE}                # the options that take one of a list
         self._checks = {"Ponder", "RootLoop", *SearchFeatures.names()}  # the options that are true or false
 
     def send(self, line):
@@ -128,6 +130,8 @@ class UciEngine:
             self.send("option name Move Overhead type spin default 30 min 0 max 5000")
             self.send("option name SimWallLimit type spin default 0 min 0 max 86400000")
             self.send(f"option name RootLoop type check default {'true' if SearchDriver.root_loop else 'false'}")
+            self.send(f"option name Knowledge type combo default {KNOWLEDGE[0]} "
+                      + " ".join(f"var {kind}" for kind in KNOWLEDGE))
             for name, on in SearchFeatures().fields().items():
                 self.send(f"option name {name} type check default {'true' if on else 'false'}")
             self.send("info string time is the board's hardware time (its cycles at its clock; a simulated board "
@@ -179,6 +183,12 @@ class UciEngine:
                 self.send(f"info string option {name} is true or false, not {value}")
                 return
             self.options[name] = value.lower() == "true"
+            return
+        if name in self._combos:
+            if value not in self._combos[name]:
+                self.send(f"info string option {name} is one of {', '.join(self._combos[name])}, not {value}")
+                return
+            self.options[name] = value
             return
         try:
             number = int(value)
@@ -368,6 +378,8 @@ class UciEngine:
 
         self._driver.features = SearchFeatures(**{name: self.options[name] for name in SearchFeatures.names()})
         self._driver.root_loop = self.options["RootLoop"]
+        if self._driver.oracle.knowledge != self.options["Knowledge"]:
+            self._driver.oracle = Oracle(self._driver.machine.eval_params, self.options["Knowledge"])
         iterations = self._driver.analyse(game, self._limits(search), on_iteration=report, stop_event=search.stop,
                                           root_moves=search.root_moves)
         while (search.infinite or search.pondering) and not search.stop.is_set():

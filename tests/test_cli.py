@@ -110,12 +110,14 @@ def test_eval_prints_the_terms_and_agrees_with_the_model(capsys):
     from host.oracle import Oracle
     from models.evaluator import static_value
     fen = "r1bqk2r/pp3ppp/2n1pn2/2pp4/3P4/2PBPN2/PP3PPP/RNBQ1RK1 w kq - 0 8"
-    want = static_value(Oracle(FULL).tables_for(chess.Board(fen))[1], chess.Board(fen))
-    assert main(["eval", fen]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert "oracle: middlegame tables" in out
-    assert any(line.strip().startswith("recognizer 0: ShelterRecognizer") for line in out)
-    assert out[-1] == f"static value, White's view: board {want}, model {want}" and want != 0
+    for knowledge in ("phase", "root"):
+        want = static_value(Oracle(FULL, knowledge).tables_for(chess.Board(fen))[1], chess.Board(fen))
+        assert main(["eval", fen, "--knowledge", knowledge]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[1].startswith(f"oracle: {knowledge} knowledge, middlegame: material-piece-square, "), out
+        assert any(line.strip().startswith("recognizer 0: ") for line in out)
+        assert out[-1] == f"static value, White's view: board {want}, model {want}" and want != 0
+    assert "oracle: recognizer 0: shelter-king" in out or "oracle: recognizer 0: king-safety" in out
 
 
 def test_a_search_on_the_evaluation_station_is_refused_clearly(capsys):

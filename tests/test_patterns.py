@@ -6,6 +6,7 @@ refuses what the tables cannot hold."""
 import random
 from dataclasses import replace
 
+import chess
 import pytest
 
 from hdl.eval.tables import FULL, SMALL, TableKind
@@ -25,6 +26,14 @@ PATTERN_CASES = {
     "pawn-structure": PawnStructure(),
     "king-safety": KingSafety(),
 }
+
+#: Positions where the material patterns take every value they can: two bishops each side or
+#: one, lone minor pieces against a bare king or each other, a lone minor with a pawn.
+MATERIAL_ENDINGS = ["4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1",
+                    "4k3/8/8/8/8/8/8/4KN2 w - - 0 1", "4k3/8/8/8/8/8/8/4KB2 b - - 0 1",
+                    "4kb2/8/8/8/8/8/8/4KN2 w - - 0 1", "4kn2/8/8/8/8/8/8/4K3 w - - 0 1",
+                    "4k3/8/8/8/8/8/P7/4KB2 w - - 0 1", "4kb2/8/8/8/8/8/8/1N2K1N1 w - - 0 1",
+                    "2b1kb2/8/8/8/8/8/8/4K1N1 w - - 0 1"]
 
 
 def _store(pattern, params=FULL):
@@ -51,7 +60,7 @@ def full_evaluator():
         yield hw
 
 
-@pytest.mark.parametrize("name", sorted(PATTERNS))
+@pytest.mark.parametrize("name", sorted(set(PATTERNS) & set(PATTERN_CASES)))
 def test_hardware_equals_definition_on_1000_positions(full_evaluator, name):
     hw = full_evaluator
     pattern = PATTERN_CASES[name]
@@ -62,6 +71,28 @@ def test_hardware_equals_definition_on_1000_positions(full_evaluator, name):
     for unit, kind in [(0, TableKind.DESCRIPTION), (FULL.recognizer_unit(0), TableKind.MAP_FINAL)]:
         assert hw.checksum(unit, kind)[0] == store.checksum(unit, kind)
     assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:10])
+
+
+@pytest.mark.parametrize("name", ["bishop-pair", "insufficient-material"])
+def test_material_patterns_equal_their_definitions(full_evaluator, name):
+    """The bishop pair and insufficient material, in the model (reference positions, walks and
+    the endings above) and in the Verilated evaluator (the endings and 300 random positions)."""
+    pattern = PATTERNS[name]()
+    store = _store(pattern)
+    endings = [chess.Board(fen) for fen in MATERIAL_ENDINGS]
+    problems, values = definition_mismatches(pattern, store, endings + _boards(), random.Random(name), walks=60)
+    assert not problems, f"{name}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
+    assert len(values) >= 3, values
+    boards = endings + [r.board for r in reference_positions("random-positions.epd", limit=300)]
+    problems = hardware_mismatches(full_evaluator, pattern, store, boards)
+    assert not problems, f"{len(problems)} mismatches:\n" + "\n".join(problems[:10])
+
+
+def test_material_patterns_values():
+    pair, insufficient = PATTERNS["bishop-pair"](), PATTERNS["insufficient-material"]()
+    values = [(pair.definition(board), insufficient.definition(board))
+              for board in map(chess.Board, MATERIAL_ENDINGS)]
+    assert values == [(30, 0), (0, 0), (0, -320), (0, -328), (0, 8), (0, 320), (0, 0), (0, 328), (-30, -320)]
 
 
 def test_patterns_that_do_not_fit_are_refused():

@@ -24,13 +24,14 @@ from sim.eval_sim import VerilatedEvaluator
 from sim.testing import REFERENCE_FILES, reference_positions
 
 #: Roots that make every pattern apply somewhere: an isolated queen's pawn middlegame (open
-#: files), an opening with a target (e4), the Sveshnikov's d5 outpost, a pawn ending with
-#: passers, two mating nets.
+#: files), an opening with a target (e4), the Sveshnikov's d5 outpost, a pawn ending and a
+#: rook ending with passers, two mating nets.
 ROOTS = {
     "iqp": "r2qr1k1/pp1b1ppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R2Q1RK1 w - - 0 12",
     "opening": "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
     "sveshnikov": "r1bqkb1r/5ppp/p1np1n2/1p2p1B1/4P3/N1N5/PPP2PPP/R2QKB1R w KQkq - 0 9",
     "pawn-ending": "8/5pk1/6p1/1P6/8/6P1/5PK1/8 w - - 0 1",
+    "rook-ending": "8/5pk1/6p1/1P6/8/6P1/r4PK1/1R6 w - - 0 1",
     "kbnk": "8/8/8/4k3/8/8/8/4KBN1 w - - 0 1",
     "krk": "8/8/8/4k3/8/8/8/4K2R w - - 0 1",
 }
@@ -115,3 +116,5 @@ def test_mating_nets_drive_the_bare_king_to_the_right_corner():
     kbnk = _pattern("kbnk", "bare-king-to-the-edge")                # a light-squared bishop (f1): h1 and a8
     right, wrong = (chess.Board(f"{corner}/8/8/8/8/8/8/4KBN1 w - - 0 1") for corner in ("k7", "7k"))
     assert kbnk.definition(right) > kbnk.definition(wrong)
+    close = _pattern("krk", "kings-close")                          # ... and White's king comes near
+    assert close.definition(chess.Board("8/8/8/4k3/4K3/8/8/7R w - - 0 1")) > close.definition(centre) > 0

@@ -164,7 +164,7 @@ def test_analyze_explains_the_root_and_searches_it_from_the_host(capsys):
     assert main(["analyze", fen, "--depth", "3", "--explain", "--root", "host"]) == 0
     out = capsys.readouterr().out
     assert "analysis: phase 0.83" in out and "analysis: Black aims at:" in out, out
-    assert "oracle: recognizer 0: ShelterRecognizer" in out and "score mate 2" in out, out
+    assert "oracle: recognizer 0: shelter-king" in out and "score mate 2" in out, out
 
 
 def test_a_port_without_a_board_is_reported_and_the_engine_keeps_answering():
@@ -273,17 +273,19 @@ def test_searchmoves_through_python_chess(engine):
     assert result.move == others[1]
 
 
-def test_the_root_loop_option_through_python_chess(engine):
-    """``RootLoop``: the host searches the root move by move; the mate is found the same."""
+def test_the_root_loop_and_knowledge_options_through_python_chess(engine):
+    """``RootLoop``: the host searches the root move by move; ``Knowledge``: the Oracle's
+    knowledge (a combo); the mate is found the same with both."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     assert "RootLoop" in engine.options
-    engine.configure({"RootLoop": True})
+    assert engine.options["Knowledge"].var == ["phase", "root", "material"]
+    engine.configure({"RootLoop": True, "Knowledge": "root"})
     try:
         info = engine.analyse(board, chess.engine.Limit(depth=3))
         assert info["pv"][0] == chess.Move.from_uci("f3f7") and info["score"].relative == chess.engine.Mate(1)
         assert engine.play(chess.Board(), chess.engine.Limit(nodes=3000)).move in chess.Board().legal_moves
     finally:
-        engine.configure({"RootLoop": False})
+        engine.configure({"RootLoop": False, "Knowledge": "phase"})
 
 
 def test_pondering_through_python_chess():

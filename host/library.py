@@ -1,0 +1,63 @@
+"""The Oracle's pattern library: every pattern it can choose, with how much it matters at a
+root and how to make it for that root.
+
+Each entry is ``(relevance, make)``: ``relevance(analysis)`` scores the pattern for the root of
+a :class:`~host.analysis.RootAnalysis` (0: it does not apply there), ``make(analysis, board)``
+builds it. The patterns themselves are in :mod:`host.patterns` (general ones, the same at every
+root) and :mod:`host.root_patterns` (made for one root).
+"""
+
+from collections import namedtuple
+
+import chess
+
+from .patterns import BishopPair, InsufficientMaterial, KingSafety, PawnStructure, ShelterRecognizer
+from .root_patterns import ROOT_PATTERNS
+
+__all__ = ["LIBRARY", "Entry"]
+
+Entry = namedtuple("Entry", "relevance make")
+
+
+def _shelter(wing):
+    """A king castled on ``wing``, or still free to castle there, with pieces on the board."""
+    def relevance(analysis):
+        if analysis.phase <= 0.3:
+            return 0
+        kings = analysis.kings.values()
+        return analysis.phase * (1.5 * sum(k.castled == wing for k in kings) + 0.5 * sum(wing in k.castling
+                                                                                          for k in kings))
+    return relevance
+
+
+def _pawns(analysis):
+    return 1.0 if any(analysis.material[c][chess.PAWN] for c in chess.COLORS) else 0
+
+
+def _king_safety(analysis):
+    return 2.0 * analysis.phase if analysis.phase > 0.3 else 0
+
+
+def _bishop_pair(analysis):
+    """Someone has the pair, or both sides have bishops (a pair can be won or lost)."""
+    bishops = [analysis.material[c][chess.BISHOP] for c in chess.COLORS]
+    return 1.0 if max(bishops) >= 2 else 0.5 if min(bishops) >= 1 else 0
+
+
+def _insufficient(analysis):
+    """Few pieces left: a side may come down to a lone minor piece."""
+    minors_and_less = [sum(analysis.material[c][t] for t in (chess.PAWN, chess.ROOK, chess.QUEEN)) <= 1
+                       and analysis.material[c][chess.KNIGHT] + analysis.material[c][chess.BISHOP] <= 2
+                       for c in chess.COLORS]
+    return 3.0 if any(minors_and_less) else 0
+
+
+LIBRARY = {
+    "shelter-king": Entry(_shelter("king"), lambda analysis, board: ShelterRecognizer("king")),
+    "shelter-queen": Entry(_shelter("queen"), lambda analysis, board: ShelterRecognizer("queen")),
+    "pawn-structure": Entry(_pawns, lambda analysis, board: PawnStructure()),
+    "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety()),
+    "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair()),
+    "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial()),
+    **{name: Entry(cls.relevance, cls) for name, cls in ROOT_PATTERNS.items()},
+}

@@ -1,0 +1,84 @@
+"""The Oracle's choice (host/oracle.py): the fixed lists of the ``phase`` knowledge; with
+``root`` knowledge, king safety chosen where the kings need it and dropped where they do not,
+pawn endings and mating nets given their patterns, what does not fit left out with the reason;
+and every allocation's tables equal the sum of the chosen patterns' definitions."""
+
+import random
+
+import chess
+import pytest
+
+from hdl.eval.tables import FULL, HITECH, SMALL
+from host.oracle import KNOWLEDGE, Oracle
+from models.evaluator import static_value
+from sim.testing import REFERENCE_FILES, reference_positions
+
+ROOTS = {
+    "castled": "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+    "opposite-wings": "2kr3r/ppp2ppp/2n5/3q4/3P4/2P2N2/P4PPP/R2QR1K1 b - - 0 1",
+    "queen-ending": "8/5pk1/6p1/3Q4/8/6P1/5PK1/4q3 w - - 0 1",
+    "pawn-ending": "8/5pk1/6p1/1P6/8/6P1/5PK1/8 w - - 0 1",
+    "krk": "8/8/8/4k3/8/8/8/4K2R w - - 0 1",
+    "kbnk": "8/8/8/4k3/8/8/8/4KBN1 w - - 0 1",
+}
+
+
+def _chosen(fen, params=FULL, knowledge="root"):
+    return [name for name, _ in Oracle(params, knowledge).allocate(chess.Board(fen)).chosen]
+
+
+def test_the_phase_knowledge_is_the_two_fixed_lists():
+    oracle = Oracle(FULL)
+    assert oracle.knowledge == KNOWLEDGE[0] == "phase"
+    middle = oracle.allocate(chess.Board())
+    assert middle.label == "middlegame" and middle.recognizers == [
+        "shelter-king", "shelter-king", "pawn-structure", "pawn-structure", "king-safety"]
+    end = oracle.allocate(chess.Board(ROOTS["pawn-ending"]))
+    assert end.label == "endgame" and end.recognizers == ["pawn-structure", "pawn-structure"]
+    assert oracle.allocate(chess.Board()) is middle             # compiled once per phase
+    assert Oracle(FULL, "material").allocate(chess.Board()).chosen == [("material-piece-square", None)]
+    with pytest.raises(ValueError, match="no knowledge 'wisdom'"):
+        Oracle(FULL, "wisdom")
+
+
+def test_king_safety_where_the_kings_need_it():
+    assert "king-safety" in _chosen(ROOTS["castled"])
+    assert "king-safety" not in _chosen(ROOTS["pawn-ending"]) and "king-safety" not in _chosen(ROOTS["krk"])
+    opposite = _chosen(ROOTS["opposite-wings"])
+    assert "shelter-king" in opposite and "shelter-queen" in opposite
+    assert "shelter-queen" not in _chosen("r1bq1rk1/pp3ppp/2n1pn2/3p4/3P4/2N1PN2/PP3PPP/R2Q1RK1 w - - 0 9")
+
+
+def test_endings_get_their_patterns():
+    pawns = _chosen(ROOTS["pawn-ending"])
+    assert "passed-pawns" in pawns and "pawn-structure" in pawns and "development" not in pawns
+    for net in ("krk", "kbnk"):
+        assert _chosen(ROOTS[net])[:2] == ["material-piece-square", "bare-king-to-the-edge"]
+    assert "bare-king-to-the-edge" not in _chosen(ROOTS["queen-ending"])
+
+
+def test_what_does_not_fit_is_left_out_with_the_reason():
+    allocation = Oracle(SMALL, "root").allocate(chess.Board(ROOTS["castled"]))
+    reasons = dict(allocation.left_out)
+    assert "king-safety" in reasons and ("bits" in reasons["king-safety"] or "taken" in reasons["king-safety"])
+    assert len(allocation.recognizers) <= SMALL.recognizers
+    lines = allocation.explain()
+    assert lines[0].startswith("root knowledge, middlegame: material-piece-square, ")
+    assert any(line.startswith("left out king-safety: ") for line in lines)
+
+
+@pytest.mark.parametrize("params", [FULL, HITECH, SMALL], ids=["full", "hitech", "small"])
+@pytest.mark.parametrize("knowledge", KNOWLEDGE)
+def test_the_tables_equal_the_chosen_patterns(params, knowledge):
+    """At every root of ``ROOTS`` and twelve reference positions as roots: the evaluator model
+    with the allocation's tables equals the sum of the chosen patterns' definitions on forty
+    reference positions (the search goes far from its root: the tables hold everywhere)."""
+    rng = random.Random(3)
+    records = [r for name in REFERENCE_FILES for r in reference_positions(name)]
+    roots = [chess.Board(fen) for fen in ROOTS.values()] + [r.board for r in rng.sample(records, 12)]
+    boards = [r.board for r in rng.sample(records, 40)]
+    oracle = Oracle(params, knowledge)
+    for root in roots:
+        allocation = oracle.allocate(root)
+        for board in boards:
+            assert static_value(allocation.store, board) == allocation.definition(board), (root.fen(), board.fen())
