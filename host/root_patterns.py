@@ -16,12 +16,14 @@ Values are from White's side (positive good for White), in centipawns.
 
 import chess
 
+from hdl.eval.tables import ExtSource
+
 from .analysis import PHASE_TOTAL, PHASE_WEIGHTS
 from .tables import FirstOrder, Recognizer
 
 __all__ = ["RootPattern", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
            "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "RookBehindPassers", "KingNearPassers",
-           "KingsClose", "ROOT_PATTERNS"]
+           "KingsClose", "RuleOfTheSquare", "ROOT_PATTERNS"]
 
 
 def _sign(colour):
@@ -399,6 +401,87 @@ class KingsClose:
         return type(self).__name__
 
 
+class RuleOfTheSquare:
+    """Pawn endings: a passed pawn the enemy king cannot catch. For each side's most advanced
+    passer at the root (its file), while exactly one pawn of that side stands on the file: if
+    the enemy king is farther from the queening square (in king steps) than the pawn is from
+    queening (a pawn on its second rank as if on its third), with one step more when the king's
+    side is to move, the pawn's side gains 400. A recognizer: per side, in one branch, its pawns
+    on that file (count and rank) and the enemy king's square; the side to move is the branch's
+    external bit."""
+
+    family = "endgame"
+    GAIN = 400
+
+    def __init__(self, analysis, board):
+        self.files = {}
+        for colour in chess.COLORS:
+            passers = analysis.pawns[colour].passed
+            if passers:
+                lead = max(passers, key=lambda s: (_relative_rank(colour, s), -s))
+                self.files[colour] = chess.square_file(lead)
+
+    def unstoppable(self, colour, pawn_rank, king, mover):
+        """Whether ``colour``'s lone pawn on its file at relative rank ``pawn_rank`` outruns the
+        enemy king on ``king`` (``mover``: the side to move)."""
+        moves = 7 - max(pawn_rank, 2)
+        goal = chess.square(self.files[colour], 7 if colour == chess.WHITE else 0)
+        return chess.square_distance(king, goal) > moves + (mover != colour)
+
+    def side_value(self, board, colour):
+        if colour not in self.files:
+            return 0
+        pawns = [s for s in board.pieces(chess.PAWN, colour) if chess.square_file(s) == self.files[colour]]
+        king = board.king(not colour)
+        if len(pawns) != 1 or king is None:
+            return 0
+        return _sign(colour) * self.GAIN * self.unstoppable(colour, _relative_rank(colour, pawns[0]), king,
+                                                            board.turn)
+
+    def definition(self, board):
+        return sum(self.side_value(board, colour) for colour in chess.COLORS)
+
+    def _branch(self, colour):
+        tag = "w" if colour == chess.WHITE else "b"
+        # (the rank field wraps when two pawns or more share the file: the count says so)
+        fields = [(f"{tag}n", 3), (f"{tag}rank", 3), (f"{tag}king", 6)]
+
+        def summary(v, ext):
+            if colour not in self.files or v[f"{tag}n"] != 1:
+                return 0
+            mover = chess.BLACK if ext else chess.WHITE
+            return self.unstoppable(colour, v[f"{tag}rank"], v[f"{tag}king"], mover)
+        return fields, summary, (lambda v: v[f"{tag}n"] <= 6)
+
+    def install(self, image):
+        def description(piece, square):
+            if piece.piece_type == chess.KING:
+                return {("b" if piece.color == chess.WHITE else "w") + "king": square}
+            if (piece.piece_type == chess.PAWN and piece.color in self.files
+                    and chess.square_file(square) == self.files[piece.color]):
+                tag = "w" if piece.color == chess.WHITE else "b"
+                return {f"{tag}n": 1, f"{tag}rank": _relative_rank(piece.color, square)}
+            return {}
+
+        fields_w, summary_w, where_w = self._branch(chess.WHITE)
+        fields_b, summary_b, where_b = self._branch(chess.BLACK)
+        image.add_recognizer(Recognizer(
+            fields_a=fields_w, fields_b=fields_b, description=description,
+            summary_a=summary_w, summary_b=summary_b, where_a=where_w, where_b=where_b,
+            ext_a=ExtSource.SIDE, ext_b=ExtSource.SIDE,
+            combine=lambda white, black: self.GAIN * (white - black), final=lambda value, contexts: value, shift=4))
+
+    @staticmethod
+    def relevance(analysis):
+        pieces = sum(analysis.material[c][t] for c in chess.COLORS for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
+                                                                             chess.QUEEN))
+        passers = sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
+        return 8.0 if not pieces and passers else 0
+
+    def __repr__(self):
+        return type(self).__name__
+
+
 #: The library's root-specific patterns, by name.
 ROOT_PATTERNS = {
     "rooks-on-open-files": RooksOnOpenFiles,
@@ -413,4 +496,5 @@ ROOT_PATTERNS = {
     "rook-behind-passers": RookBehindPassers,
     "king-near-passers": KingNearPassers,
     "kings-close": KingsClose,
+    "rule-of-the-square": RuleOfTheSquare,
 }

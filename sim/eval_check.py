@@ -123,6 +123,7 @@ def definition_mismatches(pattern, store, boards, rng, walks=150, plies=8):
         model = EvaluatorModel(store.params, store)
         for h in setup_halfmoves(board):
             model.apply(h)
+        model.set_side(0 if board.turn else 1)
         want = pattern.definition(board)
         values.add(want)
         if model.value() != want:
@@ -130,9 +131,10 @@ def definition_mismatches(pattern, store, boards, rng, walks=150, plies=8):
     for board in boards[:walks]:
         model = EvaluatorModel(store.params, store)
         played = board.copy(stack=False)
-        for label, halfmoves, _side in walk_steps(board, plies, rng):
+        for label, halfmoves, side in walk_steps(board, plies, rng):
             for h in halfmoves:
                 model.apply(h)
+            model.set_side(side)
             if label.startswith("make"):
                 played.push(chess.Move.from_uci(label.split()[1]))
             elif label.startswith("unmake"):
