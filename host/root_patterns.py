@@ -23,7 +23,8 @@ from .tables import FirstOrder, Recognizer
 
 __all__ = ["RootPattern", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
            "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "RookBehindPassers", "KingNearPassers",
-           "KingsClose", "RuleOfTheSquare", "ROOT_PATTERNS"]
+           "KingsClose", "RuleOfTheSquare", "PawnStorm", "OpenFilesAtTheKing", "Blockade", "TrappedBishop",
+           "OppositeBishops", "EarlyQueen", "ROOT_PATTERNS"]
 
 
 def _sign(colour):
@@ -210,10 +211,7 @@ class Development(RootPattern):
     @staticmethod
     def relevance(analysis):
         board = analysis.board()
-        home = sum(1 for kind, squares in Development.HOME.items() for colour in chess.COLORS for square in squares
-                   if board.piece_at(square if colour == chess.WHITE else chess.square_mirror(square))
-                   == chess.Piece(kind, colour))
-        return max(0.0, 2 * analysis.phase - 1) * home
+        return max(0.0, 2 * analysis.phase - 1) * sum(_minors_home(board, c) for c in chess.COLORS)
 
 
 class CentrePawns(RootPattern):
@@ -366,6 +364,166 @@ class KingNearPassers(RootPattern):
 
 
 
+class PawnStorm(RootPattern):
+    """Kings castled on opposite wings (at the root): each side's pawns on the three files
+    around the enemy king's file gain as they advance — 5, 10, 20, 30 on its fourth to seventh
+    rank (relative) — scaled by the root's phase."""
+
+    family = "king"
+    GAIN = (0, 0, 0, 5, 10, 20, 30, 0)
+
+    def __init__(self, analysis, board):
+        self.files = {c: _files_around(analysis.kings[not c].square) for c in chess.COLORS}
+        self.weight = _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.PAWN or chess.square_file(square) not in self.files[piece.color]:
+            return 0
+        return _sign(piece.color) * self.GAIN[_relative_rank(piece.color, square)] * self.weight // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        files = [chess.square_file(analysis.kings[c].square) for c in chess.COLORS]
+        return 2.0 * analysis.phase if analysis.phase > 0.4 and abs(files[0] - files[1]) >= 3 else 0
+
+
+class OpenFilesAtTheKing(RootPattern):
+    """Rooks and queens on the files around the enemy king (its file and the two beside it)
+    that are open, or half-open for their side, at the root: 20 (rook) or 12 (queen), scaled by
+    the root's phase."""
+
+    family = "king"
+    BONUS = {chess.ROOK: 20, chess.QUEEN: 12}
+
+    def __init__(self, analysis, board):
+        self.files = {c: {f for f in _files_around(analysis.kings[not c].square)
+                          if f in analysis.open_files or f in analysis.half_open[c]} for c in chess.COLORS}
+        self.weight = _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type not in self.BONUS or chess.square_file(square) not in self.files[piece.color]:
+            return 0
+        return _sign(piece.color) * self.BONUS[piece.piece_type] * self.weight // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        if analysis.phase <= 0.3:
+            return 0
+        return analysis.phase * sum(
+            1 for c in chess.COLORS for f in _files_around(analysis.kings[not c].square)
+            if f in analysis.open_files or f in analysis.half_open[c])
+
+
+class Blockade(RootPattern):
+    """A piece on the square in front of an enemy passed pawn (the root's): a knight 25, a
+    bishop 15, the king 10 — the best blockaders first (Nimzowitsch)."""
+
+    family = "pawns"
+    BONUS = {chess.KNIGHT: 25, chess.BISHOP: 15, chess.KING: 10}
+
+    def __init__(self, analysis, board):
+        self.stops = {c: set() for c in chess.COLORS}     # squares where ``c`` blockades
+        for colour in chess.COLORS:
+            step = 8 if colour == chess.WHITE else -8
+            for passer in analysis.pawns[colour].passed:
+                if 0 <= passer + step < 64:
+                    self.stops[not colour].add(passer + step)
+
+    def g(self, piece, square):
+        if square not in self.stops[piece.color]:
+            return 0
+        return _sign(piece.color) * self.BONUS.get(piece.piece_type, 0)
+
+    @staticmethod
+    def relevance(analysis):
+        return 0.7 * sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
+
+
+class TrappedBishop(RootPattern):
+    """A bishop on a7 or h7 (a2 or h2 for Black) with an enemy pawn on b6 or g6 (b3, g3) at the
+    root — the pawn cuts its way out: 80."""
+
+    family = "pieces"
+    PENALTY = 80
+    TRAPS = ((chess.A7, chess.B6), (chess.H7, chess.G6), (chess.B8, chess.C7), (chess.G8, chess.F7))
+
+    def __init__(self, analysis, board):
+        self.traps = {c: {trap for trap, pawn in self.TRAPS
+                          if board.piece_at(_mirror_for(c, pawn)) == chess.Piece(chess.PAWN, not c)}
+                      for c in chess.COLORS}
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.BISHOP or _mirror_for(piece.color, square) not in self.traps[piece.color]:
+            return 0
+        return -_sign(piece.color) * self.PENALTY
+
+    @staticmethod
+    def relevance(analysis):
+        board = analysis.board()
+        return 1.0 if any(board.pieces(chess.BISHOP, c) and board.piece_at(_mirror_for(c, pawn))
+                          == chess.Piece(chess.PAWN, not c) for c in chess.COLORS
+                          for _, pawn in TrappedBishop.TRAPS) else 0
+
+
+class OppositeBishops(RootPattern):
+    """Bishops of opposite colours and no other pieces (at the root): the endings are drawish,
+    so every pawn counts 30 less for its side — a pawn up is worth 70, not 100."""
+
+    family = "endgame"
+    DISCOUNT = 30
+
+    def __init__(self, analysis, board):
+        pass
+
+    def g(self, piece, square):
+        return -_sign(piece.color) * self.DISCOUNT if piece.piece_type == chess.PAWN else 0
+
+    @staticmethod
+    def relevance(analysis):
+        board = analysis.board()
+        bishops = [list(board.pieces(chess.BISHOP, c)) for c in chess.COLORS]
+        others = any(analysis.material[c][t] for c in chess.COLORS for t in (chess.KNIGHT, chess.ROOK, chess.QUEEN))
+        if others or [len(b) for b in bishops] != [1, 1] or _light(bishops[0][0]) == _light(bishops[1][0]):
+            return 0
+        return 5.0
+
+
+class EarlyQueen(RootPattern):
+    """In the opening, with two or more of its side's minor pieces still at home (at the
+    root): a queen beyond its side's second rank, 15 — it gets chased while the others sleep."""
+
+    family = "pieces"
+    PENALTY = 15
+
+    def __init__(self, analysis, board):
+        self.sleepy = {c: _minors_home(board, c) >= 2 for c in chess.COLORS}
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.QUEEN or not self.sleepy[piece.color] or _relative_rank(piece.color, square) < 2:
+            return 0
+        return -_sign(piece.color) * self.PENALTY
+
+    @staticmethod
+    def relevance(analysis):
+        board = analysis.board()
+        return 1.5 if analysis.phase > 0.7 and any(_minors_home(board, c) >= 2 for c in chess.COLORS) else 0
+
+
+def _files_around(square):
+    file = chess.square_file(square)
+    return {f for f in (file - 1, file, file + 1) if 0 <= f < 8}
+
+
+def _mirror_for(colour, square):
+    """``square`` as ``colour`` sees it (White's squares unchanged, Black's mirrored)."""
+    return square if colour == chess.WHITE else chess.square_mirror(square)
+
+
+def _minors_home(board, colour):
+    return sum(board.piece_at(_mirror_for(colour, square)) == chess.Piece(kind, colour)
+               for kind, squares in Development.HOME.items() for square in squares)
+
+
 class KingsClose:
     """The mating nets' second half (a recognizer): against a bare king, the stronger side's
     king comes close — 6 per step nearer than seven (the kings' distance), for the side with
@@ -497,4 +655,10 @@ ROOT_PATTERNS = {
     "king-near-passers": KingNearPassers,
     "kings-close": KingsClose,
     "rule-of-the-square": RuleOfTheSquare,
+    "pawn-storm": PawnStorm,
+    "open-files-at-the-king": OpenFilesAtTheKing,
+    "blockade": Blockade,
+    "trapped-bishop": TrappedBishop,
+    "opposite-bishops": OppositeBishops,
+    "early-queen": EarlyQueen,
 }

@@ -25,13 +25,17 @@ from sim.testing import REFERENCE_FILES, reference_positions
 
 #: Roots that make every pattern apply somewhere: an isolated queen's pawn middlegame (open
 #: files), an opening with a target (e4), the Sveshnikov's d5 outpost, a pawn ending and a
-#: rook ending with passers, two mating nets.
+#: rook ending with passers, a pawn race, kings on opposite wings, a bishop that can be
+#: trapped on h7, bishops of opposite colours, two mating nets.
 ROOTS = {
     "iqp": "r2qr1k1/pp1b1ppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R2Q1RK1 w - - 0 12",
     "opening": "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
     "sveshnikov": "r1bqkb1r/5ppp/p1np1n2/1p2p1B1/4P3/N1N5/PPP2PPP/R2QKB1R w KQkq - 0 9",
     "pawn-ending": "8/5pk1/6p1/1P6/8/6P1/5PK1/8 w - - 0 1",
     "pawn-race": "8/p7/8/8/8/7k/4K2P/8 w - - 0 1",
+    "opposite-wings": "2kr3r/ppp2ppp/2n5/3q4/3P4/2P2N2/P4PPP/R2QR1K1 b - - 0 1",
+    "fianchetto-trap": "r1bq1rk1/pp3pp1/2n1p1p1/3p4/3P4/2PBPN2/PP3PPP/R2QK2R w KQ - 0 10",
+    "opposite-bishops": "8/5pk1/4b1p1/8/8/2B3P1/5PK1/8 w - - 0 1",
     "rook-ending": "8/5pk1/6p1/1P6/8/6P1/r4PK1/1R6 w - - 0 1",
     "kbnk": "8/8/8/4k3/8/8/8/4KBN1 w - - 0 1",
     "krk": "8/8/8/4k3/8/8/8/4K2R w - - 0 1",
@@ -54,7 +58,9 @@ def _store(*patterns):
 
 
 def _boards():
-    return [r.board for name in REFERENCE_FILES for r in reference_positions(name)]
+    """A seeded fifth of the reference positions (every file represented)."""
+    rng = random.Random(5)
+    return [r.board for name in REFERENCE_FILES for r in reference_positions(name) if rng.random() < 0.2]
 
 
 def test_every_pattern_applies_at_some_root():
@@ -64,7 +70,7 @@ def test_every_pattern_applies_at_some_root():
 @pytest.mark.parametrize("root, name", CASES)
 def test_model_equals_definition(root, name):
     pattern = _pattern(root, name)
-    problems, values = definition_mismatches(pattern, _store(pattern), _boards(), random.Random(name), walks=60)
+    problems, values = definition_mismatches(pattern, _store(pattern), _boards(), random.Random(name), walks=30)
     assert not problems, f"{name} at {root}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
     assert len(values) >= 2, f"{name} at {root} takes only the values {sorted(values)}"
 
@@ -76,14 +82,14 @@ def full_evaluator():
 
 
 def test_hardware_equals_definition(full_evaluator):
-    """Each pattern alone on 150 random positions, then each root's relevant patterns together
-    (their sum) on 300."""
-    boards = [r.board for r in reference_positions("random-positions.epd", limit=300)]
+    """Each pattern alone on 40 random positions, then each root's relevant patterns together
+    (their sum) on 200."""
+    boards = [r.board for r in reference_positions("random-positions.epd", limit=200)]
     problems = []
     for root, name in CASES:
         pattern = _pattern(root, name)
         problems += [f"{name} at {root}: {p}" for p in
-                     hardware_mismatches(full_evaluator, pattern, _store(pattern), boards[:150])]
+                     hardware_mismatches(full_evaluator, pattern, _store(pattern), boards[:40])]
     for root in ROOTS:
         patterns = _Sum([_pattern(r, n) for r, n in CASES if r == root])
         problems += [f"all at {root}: {p}" for p in
