@@ -45,6 +45,16 @@ def test_a_match_in_parts_is_scored_from_its_games(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("SUPREM: 1.5/3 (50.0 %), Elo difference +0")
 
 
+def test_oracle_benchmark_times_each_knowledge_over_a_games_roots(capsys):
+    from benchmarks import oracle
+    roots = oracle.game_roots(oracle.GAME)
+    assert len(roots) > 20 and all(root.move_stack for root in roots[1:])
+    assert oracle.main(["--positions", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["phase", "root", "material"]
+    assert all(" 3 roots: choose and compile " in line for line in lines), lines
+
+
 def test_solved_by_bm_and_am():
     board, ops = parse_position("6k1/4pp2/Kb4p1/2p3Pp/7P/8/8/8 b - - bm c4; id \"DEV.001\";")
     assert solved(board, ops, board.parse_san("c4"))
