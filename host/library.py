@@ -1,9 +1,10 @@
 """The Oracle's pattern library: every pattern it can choose, with how much it matters at a
 root and how to make it for that root.
 
-Each entry is ``(relevance, make)``: ``relevance(analysis)`` scores the pattern for the root of
-a :class:`~host.analysis.RootAnalysis` (0: it does not apply there), ``make(analysis, board)``
-builds it. The patterns themselves are in :mod:`host.patterns` (general ones, the same at every
+Each entry is ``(relevance, make, general)``: ``relevance(analysis)`` scores the pattern for the
+root of a :class:`~host.analysis.RootAnalysis` (0: it does not apply there), ``make(analysis,
+board)`` builds it, and ``general`` says it is the same at every root (the Oracle makes and
+compiles it once). The patterns themselves are in :mod:`host.patterns` (general ones, the same at every
 root) and :mod:`host.root_patterns` (made for one root).
 """
 
@@ -16,7 +17,7 @@ from .root_patterns import ROOT_PATTERNS
 
 __all__ = ["LIBRARY", "Entry"]
 
-Entry = namedtuple("Entry", "relevance make")
+Entry = namedtuple("Entry", "relevance make general", defaults=(False,))
 
 
 def _shelter(wing):
@@ -53,11 +54,11 @@ def _insufficient(analysis):
 
 
 LIBRARY = {
-    "shelter-king": Entry(_shelter("king"), lambda analysis, board: ShelterRecognizer("king")),
-    "shelter-queen": Entry(_shelter("queen"), lambda analysis, board: ShelterRecognizer("queen")),
-    "pawn-structure": Entry(_pawns, lambda analysis, board: PawnStructure()),
-    "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety()),
-    "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair()),
-    "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial()),
+    "shelter-king": Entry(_shelter("king"), lambda analysis, board: ShelterRecognizer("king"), True),
+    "shelter-queen": Entry(_shelter("queen"), lambda analysis, board: ShelterRecognizer("queen"), True),
+    "pawn-structure": Entry(_pawns, lambda analysis, board: PawnStructure(), True),
+    "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety(), True),
+    "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair(), True),
+    "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial(), True),
     **{name: Entry(cls.relevance, cls) for name, cls in ROOT_PATTERNS.items()},
 }

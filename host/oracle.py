@@ -88,6 +88,9 @@ class Oracle:
             raise ValueError(f"no knowledge {knowledge!r} (there are {', '.join(KNOWLEDGE)})")
         self.params, self.knowledge = params, knowledge
         self._kept = {}             # (knowledge, phase) -> Allocation, for the fixed kinds
+        self._general = {}          # library name -> its pattern (the same at every root)
+        self._units = {}            # a general pattern -> the units it installs, made once
+        self._compiled = {}         # the general patterns' units' compiled tables, kept
 
     def patterns(self, phase):
         return self.PHASE_PATTERNS[phase]()
@@ -103,7 +106,7 @@ class Oracle:
                 candidates = [(_NAMES[type(p)], None, p) for p in self.patterns(phase)]
             else:
                 candidates = [("material-piece-square", None, MaterialPieceSquare(endgame=phase == "endgame"))]
-            self._kept[key] = _install(self.params, self.knowledge, phase, candidates)
+            self._kept[key] = self._install(phase, candidates)
         return self._kept[key]
 
     def tables_for(self, board):
@@ -115,9 +118,79 @@ class Oracle:
         analysis = analyse(board)
         relevant = sorted(((name, entry.relevance(analysis), entry) for name, entry in LIBRARY.items()),
                           key=lambda c: -c[1])
-        made = [(name, relevance, entry.make(analysis, board)) for name, relevance, entry in relevant if relevance > 0]
+        made = []
+        for name, relevance, entry in relevant:
+            if relevance <= 0:
+                continue
+            if entry.general:
+                if name not in self._general:
+                    self._general[name] = entry.make(analysis, board)
+                made.append((name, relevance, self._general[name]))
+            else:
+                made.append((name, relevance, entry.make(analysis, board)))
         base = ("material-piece-square", None, MaterialPieceSquare(endgame=phase == "endgame"))
-        return _install(self.params, "root", phase, [base] + made)
+        order = list(LIBRARY)
+        return self._install(phase, [base] + made, placed=lambda name: order.index(name) if name in order else -1)
+
+    def _install(self, label, candidates, placed=None):
+        """Choose from ``[(name, relevance, pattern)]`` in that order each pattern that fits
+        with those chosen before it (one that does not is left out with the builder's reason),
+        then install the chosen in the order ``placed(name)`` gives (default: as chosen) — a
+        fixed order keeps a unit in its place from root to root while its pattern stays, so
+        that its tables need not be sent again."""
+        image = self._image()
+        chosen, left_out = [], []
+        for name, relevance, pattern in candidates:
+            trial = image.copy()
+            try:
+                self._add(trial, pattern)
+            except TableError as error:
+                left_out.append((name, str(error)))
+                continue
+            chosen.append((name, relevance, pattern))
+            image = trial
+        if placed is not None:
+            chosen.sort(key=lambda c: placed(c[0]))
+            image = self._image()
+            for _, _, pattern in chosen:
+                self._add(image, pattern)
+        recognizers = []
+        for unit in image.recognizers:
+            recognizers.append(next(name for name, _, pattern in chosen if unit in self._units_of(pattern)[1]))
+        store = image.store()
+        general = set(self._general.values())
+        self._units = {p: units for p, units in self._units.items() if p in general}
+        kept = {id(u) for units in self._units.values() for kind in units for u in kind}
+        kept |= {id(c.unit) for _, recognizers in self._units.values() for r in recognizers for c in r.contexts}
+        for key in [k for k in self._compiled if k[0] not in kept]:
+            del self._compiled[key]
+        return Allocation(self.knowledge, label, [(n, r) for n, r, _ in chosen], recognizers, left_out,
+                          [p for _, _, p in chosen], store)
+
+    def _image(self):
+        return EvaluatorImage(self.params, compiled=self._compiled)
+
+    def _units_of(self, pattern):
+        """``(first-order tables, recognizers)`` the pattern installs, made once: a general
+        pattern installs the same units at every root (their compiled tables are kept), a
+        root's own for this allocation."""
+        if pattern not in self._units:
+            collector = _Units()
+            pattern.install(collector)
+            self._units[pattern] = (collector.first_order_terms, collector.recognizers)
+        return self._units[pattern]
+
+    def _add(self, image, pattern):
+        """Install ``pattern``'s units into ``image`` and compile what it added (``TableError``
+        if it does not fit)."""
+        terms, recognizers = self._units_of(pattern)
+        before_globals, before = len(image.globals), len(image.recognizers)
+        for term in terms:
+            image.add_first_order(term)
+        for unit in recognizers:
+            image.add_recognizer(unit)
+        for unit in image.globals[before_globals:] + image.recognizers[before:]:
+            image.compiled(unit)
 
 
 #: The fixed lists' patterns by their library names.
@@ -125,23 +198,14 @@ _NAMES = {MaterialPieceSquare: "material-piece-square", ShelterRecognizer: "shel
           PawnStructure: "pawn-structure", KingSafety: "king-safety"}
 
 
-def _install(params, knowledge, label, candidates):
-    """Install ``[(name, relevance, pattern)]`` in order into an image for ``params``, each
-    where it fits; a pattern that does not fit is left out with the builder's reason."""
-    image = EvaluatorImage(params)
-    chosen, recognizers, left_out, patterns = [], [], [], []
-    for name, relevance, pattern in candidates:
-        trial = image.copy()
-        try:
-            pattern.install(trial)
-            for unit in trial.globals[len(image.globals):] + trial.recognizers[len(image.recognizers):]:
-                trial.compiled(unit)
-        except TableError as error:
-            left_out.append((name, str(error)))
-            continue
-        recognizers += [name] * (len(trial.recognizers) - len(image.recognizers))
-        chosen.append((name, relevance))
-        patterns.append(pattern)
-        image = trial
-    return Allocation(knowledge, label, chosen, recognizers, left_out, patterns, image.store())
+class _Units:
+    """Stands in for an image to collect the units a pattern installs."""
 
+    def __init__(self):
+        self.first_order_terms, self.recognizers = [], []
+
+    def add_first_order(self, table):
+        self.first_order_terms.append(table)
+
+    def add_recognizer(self, unit):
+        self.recognizers.append(unit)

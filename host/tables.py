@@ -231,29 +231,34 @@ def _signed16(word):
 class EvaluatorImage:
     """Everything to download to an evaluator: units allocated in the order they are added."""
 
-    def __init__(self, params):
+    def __init__(self, params, compiled=None):
         self.params = params
         self.first_order_terms = []
         self.globals = []
         self.recognizers = []
-        self._compiled = {}         # id(unit) -> its tables, compiled once
+        # (id(unit), its contexts' global units' indices) -> its tables: a unit compiles once
+        # per placement (the caller may share the cache between images; it must keep the units
+        # alive while their entries stand)
+        self.compiled_tables = {} if compiled is None else compiled
 
     def copy(self):
         """A copy to try more units on (the compiled tables are shared: a unit compiles once)."""
         copy = EvaluatorImage(self.params)
         copy.first_order_terms, copy.globals = list(self.first_order_terms), list(self.globals)
-        copy.recognizers, copy._compiled = list(self.recognizers), self._compiled
+        copy.recognizers, copy.compiled_tables = list(self.recognizers), self.compiled_tables
         return copy
 
     def compiled(self, unit):
         """``unit``'s tables (a global unit or a recognizer of this image), compiled the first
         time they are asked for; ``TableError`` if they do not fit the configuration."""
-        if id(unit) not in self._compiled:
+        key = (id(unit), () if isinstance(unit, GlobalState) else
+               tuple(self.globals.index(c.unit) for c in unit.contexts))
+        if key not in self.compiled_tables:
             if isinstance(unit, GlobalState):
-                self._compiled[id(unit)] = unit.tables(self.params)
+                self.compiled_tables[key] = unit.tables(self.params)
             else:
-                self._compiled[id(unit)] = unit.tables(self.params, self.globals.index)
-        return self._compiled[id(unit)]
+                self.compiled_tables[key] = unit.tables(self.params, self.globals.index)
+        return self.compiled_tables[key]
 
     def add_first_order(self, table):
         """Add a first-order table to the sum; refused (``TableError``) if an entry of the sum
