@@ -7,10 +7,12 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
   structure and phase-scaled king safety. Endgame: material and piece-square with the king
   seeking the centre, and pawn structure.
 * ``root`` — Hitech's way: the root analysis (:mod:`host.analysis`) scores every pattern of
-  the library for this root (its ``relevance``: 0 leaves it out), and the patterns go into the
-  board's evaluator most relevant first while they fit (the recognizers and global units of
-  the configuration STATUS reported); the root-specific first-order patterns
-  (:mod:`host.root_patterns`) cost no unit, only first-order table range.
+  the library for this root (its ``relevance``: 0 leaves it out), and the patterns are chosen
+  most relevant first while they fit (the recognizers, global units, field widths and
+  first-order range of the configuration STATUS reported), then installed in the library's
+  order, so that a unit keeps its place from root to root while its pattern stays; the
+  root-specific first-order patterns (:mod:`host.root_patterns`) cost no unit. The general
+  patterns are made and compiled once per Oracle.
 * ``material`` — material and piece-square only (the baseline the others are measured
   against).
 

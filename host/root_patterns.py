@@ -24,7 +24,7 @@ from .tables import FirstOrder, Recognizer
 __all__ = ["RootPattern", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
            "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "RookBehindPassers", "KingNearPassers",
            "KingsClose", "RuleOfTheSquare", "PawnStorm", "OpenFilesAtTheKing", "Blockade", "TrappedBishop",
-           "OppositeBishops", "EarlyQueen", "ROOT_PATTERNS"]
+           "OppositeBishops", "EarlyQueen", "MajorityAdvance", "BackwardPawns", "KingInTheCentre", "ROOT_PATTERNS"]
 
 
 def _sign(colour):
@@ -509,6 +509,82 @@ class EarlyQueen(RootPattern):
         return 1.5 if analysis.phase > 0.7 and any(_minors_home(board, c) >= 2 for c in chess.COLORS) else 0
 
 
+class MajorityAdvance(RootPattern):
+    """A pawn majority on a wing (at the root) makes a passer: the majority's pawns on that
+    wing gain 4 per rank advanced beyond their second, scaled from nothing with all the pieces
+    on the board to x1 with none (the root's phase)."""
+
+    family = "pawns"
+    STEP = 4
+    WINGS = {"queen": range(0, 4), "king": range(4, 8)}
+
+    def __init__(self, analysis, board):
+        self.files = {c: {f for wing in analysis.pawns[c].majorities for f in self.WINGS[wing]} for c in chess.COLORS}
+        self.scale = PHASE_TOTAL - _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.PAWN or chess.square_file(square) not in self.files[piece.color]:
+            return 0
+        gain = self.STEP * max(0, _relative_rank(piece.color, square) - 1)
+        return _sign(piece.color) * gain * self.scale // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        return (1 - analysis.phase) * sum(len(analysis.pawns[c].majorities) for c in chess.COLORS)
+
+
+class BackwardPawns(RootPattern):
+    """The root's backward pawns: each still on its square loses 12 (it stays weak while it
+    stays there), and an enemy knight or rook on the hole in front of it gains 10."""
+
+    family = "pawns"
+    PENALTY, HOLE = 12, 10
+
+    def __init__(self, analysis, board):
+        self.backward = {c: set(analysis.pawns[c].backward) for c in chess.COLORS}
+        self.holes = {c: set() for c in chess.COLORS}     # where ``c``'s pieces sit in front of them
+        for owner in chess.COLORS:
+            step = 8 if owner == chess.WHITE else -8
+            self.holes[not owner] |= {s + step for s in analysis.pawns[owner].backward}
+
+    def g(self, piece, square):
+        if piece.piece_type == chess.PAWN and square in self.backward[piece.color]:
+            return -_sign(piece.color) * self.PENALTY
+        if piece.piece_type in (chess.KNIGHT, chess.ROOK) and square in self.holes[piece.color]:
+            return _sign(piece.color) * self.HOLE
+        return 0
+
+    @staticmethod
+    def relevance(analysis):
+        return 0.8 * sum(len(analysis.pawns[c].backward) for c in chess.COLORS)
+
+
+class KingInTheCentre(RootPattern):
+    """A king that has lost its castling rights at the root and stands on the centre files (c
+    to f) of its first two ranks loses 30, scaled by the root's phase: it is cut off from
+    castling while the pieces are on."""
+
+    family = "king"
+    PENALTY = 30
+
+    def __init__(self, analysis, board):
+        self.stuck = {c: not analysis.kings[c].castling and not analysis.kings[c].castled for c in chess.COLORS}
+        self.weight = _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.KING or not self.stuck[piece.color]:
+            return 0
+        if 2 <= chess.square_file(square) <= 5 and _relative_rank(piece.color, square) <= 1:
+            return -_sign(piece.color) * self.PENALTY * self.weight // PHASE_TOTAL
+        return 0
+
+    @staticmethod
+    def relevance(analysis):
+        if analysis.phase <= 0.4:
+            return 0
+        return 2.0 * sum(not k.castling and not k.castled for k in analysis.kings.values())
+
+
 def _files_around(square):
     file = chess.square_file(square)
     return {f for f in (file - 1, file, file + 1) if 0 <= f < 8}
@@ -661,4 +737,7 @@ ROOT_PATTERNS = {
     "trapped-bishop": TrappedBishop,
     "opposite-bishops": OppositeBishops,
     "early-queen": EarlyQueen,
+    "majority-advance": MajorityAdvance,
+    "backward-pawns": BackwardPawns,
+    "king-in-the-centre": KingInTheCentre,
 }

@@ -26,7 +26,7 @@ from sim.testing import REFERENCE_FILES, reference_positions
 #: Roots that make every pattern apply somewhere: an isolated queen's pawn middlegame (open
 #: files), an opening with a target (e4), the Sveshnikov's d5 outpost, a pawn ending and a
 #: rook ending with passers, a pawn race, kings on opposite wings, a bishop that can be
-#: trapped on h7, bishops of opposite colours, two mating nets.
+#: trapped on h7, bishops of opposite colours, a king that walked, two mating nets.
 ROOTS = {
     "iqp": "r2qr1k1/pp1b1ppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R2Q1RK1 w - - 0 12",
     "opening": "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
@@ -36,6 +36,7 @@ ROOTS = {
     "opposite-wings": "2kr3r/ppp2ppp/2n5/3q4/3P4/2P2N2/P4PPP/R2QR1K1 b - - 0 1",
     "fianchetto-trap": "r1bq1rk1/pp3pp1/2n1p1p1/3p4/3P4/2PBPN2/PP3PPP/R2QK2R w KQ - 0 10",
     "opposite-bishops": "8/5pk1/4b1p1/8/8/2B3P1/5PK1/8 w - - 0 1",
+    "king-walk": "r1bq1b1r/ppppkppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQ - 4 4",
     "rook-ending": "8/5pk1/6p1/1P6/8/6P1/r4PK1/1R6 w - - 0 1",
     "kbnk": "8/8/8/4k3/8/8/8/4KBN1 w - - 0 1",
     "krk": "8/8/8/4k3/8/8/8/4K2R w - - 0 1",
