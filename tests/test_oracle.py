@@ -88,13 +88,13 @@ def test_what_does_not_fit_is_left_out_with_the_reason():
 @pytest.mark.parametrize("params", [FULL, HITECH, SMALL], ids=["full", "hitech", "small"])
 @pytest.mark.parametrize("knowledge", KNOWLEDGE)
 def test_the_tables_equal_the_chosen_patterns(params, knowledge):
-    """At every root of ``ROOTS`` and twelve reference positions as roots: the evaluator model
-    with the allocation's tables equals the sum of the chosen patterns' definitions on forty
+    """At every root of ``ROOTS`` and six reference positions as roots: the evaluator model
+    with the allocation's tables equals the sum of the chosen patterns' definitions on thirty
     reference positions (the search goes far from its root: the tables hold everywhere)."""
     rng = random.Random(3)
     records = [r for name in REFERENCE_FILES for r in reference_positions(name)]
-    roots = [chess.Board(fen) for fen in ROOTS.values()] + [r.board for r in rng.sample(records, 12)]
-    boards = [r.board for r in rng.sample(records, 40)]
+    roots = [chess.Board(fen) for fen in ROOTS.values()] + [r.board for r in rng.sample(records, 6)]
+    boards = [r.board for r in rng.sample(records, 30)]
     oracle = Oracle(params, knowledge)
     for root in roots:
         allocation = oracle.allocate(root)

@@ -83,14 +83,14 @@ def full_evaluator():
 
 
 def test_hardware_equals_definition(full_evaluator):
-    """Each pattern alone on 40 random positions, then each root's relevant patterns together
-    (their sum) on 200."""
-    boards = [r.board for r in reference_positions("random-positions.epd", limit=200)]
+    """Each pattern alone on 20 random positions, then each root's relevant patterns together
+    (their sum) on 120."""
+    boards = [r.board for r in reference_positions("random-positions.epd", limit=120)]
     problems = []
     for root, name in CASES:
         pattern = _pattern(root, name)
         problems += [f"{name} at {root}: {p}" for p in
-                     hardware_mismatches(full_evaluator, pattern, _store(pattern), boards[:40])]
+                     hardware_mismatches(full_evaluator, pattern, _store(pattern), boards[:20])]
     for root in ROOTS:
         patterns = _Sum([_pattern(r, n) for r, n in CASES if r == root])
         problems += [f"all at {root}: {p}" for p in

@@ -335,9 +335,9 @@ def test_a_root_restricted_to_one_move(patterns):
     from one move's job to the next. Node for node with the reference; the root's best move is
     the one given, its value stored nowhere; keeping the killers changes the nodes searched."""
     nodes = {False: 0, True: 0}
-    for record in _positions(5, seed=21):
+    for record in _positions(4, seed=21):
         board = record.board
-        moves = list(board.legal_moves)[:8]
+        moves = list(board.legal_moves)[:6]
         for keep in (False, True):
             for depth in (1, 2, 3):
                 _assert_equal(patterns, board, depth, clear_table=depth == 1)
