@@ -12,7 +12,7 @@ from collections import namedtuple
 
 import chess
 
-from .patterns import BishopPair, InsufficientMaterial, KingSafety, PawnStructure, ShelterRecognizer
+from .patterns import BishopPair, InsufficientMaterial, KingSafety, PawnStructure, ShelterRecognizer, Tempo
 from .root_patterns import ROOT_PATTERNS
 
 __all__ = ["LIBRARY", "Entry"]
@@ -60,5 +60,6 @@ LIBRARY = {
     "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety(), True),
     "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair(), True),
     "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial(), True),
+    "tempo": Entry(lambda analysis: 0.4, lambda analysis, board: Tempo(), True),
     **{name: Entry(cls.relevance, cls) for name, cls in ROOT_PATTERNS.items()},
 }

@@ -14,16 +14,19 @@ value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
   a global-state unit's count of non-pawn material.
 - :class:`BishopPair`         30 for two bishops.
 - :class:`InsufficientMaterial` a lone minor piece's material taken back (it cannot mate).
+- :class:`Tempo`              12 for the side to move.
 
 Values are from White's side (positive good for White).
 """
 
 import chess
 
+from hdl.eval.tables import ExtSource
+
 from .tables import Context, FirstOrder, GlobalState, Recognizer
 
 __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
-           "BishopPair", "InsufficientMaterial", "PATTERNS", "WINGS"]
+           "BishopPair", "InsufficientMaterial", "Tempo", "PATTERNS", "WINGS"]
 
 #: The files of each wing's shelter.
 WINGS = {"king": (5, 6, 7), "queen": (0, 1, 2)}
@@ -376,6 +379,22 @@ class InsufficientMaterial:
             combine=lambda white, black: black - white, final=lambda value, contexts: value, shift=3))
 
 
+class Tempo:
+    """The side to move gains 12 (it moves first: a static value is worth more to it). A
+    recognizer with no fields: its branch's external bit is the side to move."""
+
+    BONUS = 12
+
+    def definition(self, board):
+        return self.BONUS if board.turn == chess.WHITE else -self.BONUS
+
+    def install(self, image):
+        image.add_recognizer(Recognizer(
+            description=lambda piece, square: {}, summary_a=lambda v, ext: ext, ext_a=ExtSource.SIDE,
+            combine=lambda black_to_move, b: -self.BONUS if black_to_move else self.BONUS,
+            final=lambda value, contexts: value))
+
+
 def _sign(colour):
     return 1 if colour == chess.WHITE else -1
 
@@ -388,4 +407,5 @@ PATTERNS = {
     "king-safety": KingSafety,
     "bishop-pair": BishopPair,
     "insufficient-material": InsufficientMaterial,
+    "tempo": Tempo,
 }

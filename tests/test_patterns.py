@@ -73,16 +73,16 @@ def test_hardware_equals_definition_on_1000_positions(full_evaluator, name):
     assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:10])
 
 
-@pytest.mark.parametrize("name", ["bishop-pair", "insufficient-material"])
+@pytest.mark.parametrize("name", ["bishop-pair", "insufficient-material", "tempo"])
 def test_material_patterns_equal_their_definitions(full_evaluator, name):
-    """The bishop pair and insufficient material, in the model (reference positions, walks and
+    """The bishop pair, insufficient material and the tempo, in the model (reference positions, walks and
     the endings above) and in the Verilated evaluator (the endings and 300 random positions)."""
     pattern = PATTERNS[name]()
     store = _store(pattern)
     endings = [chess.Board(fen) for fen in MATERIAL_ENDINGS]
     problems, values = definition_mismatches(pattern, store, endings + _boards(), random.Random(name), walks=60)
     assert not problems, f"{name}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
-    assert len(values) >= 3, values
+    assert len(values) >= 2, values
     boards = endings + [r.board for r in reference_positions("random-positions.epd", limit=300)]
     problems = hardware_mismatches(full_evaluator, pattern, store, boards)
     assert not problems, f"{len(problems)} mismatches:\n" + "\n".join(problems[:10])
