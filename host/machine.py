@@ -22,7 +22,7 @@ from hdl.search.hashtable import GENERATION_BITS
 from models.ordering import move_of_word, move_word
 from models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
 from models.repetition import game_history
-from models.search import follow_best_moves
+from models.search import follow_best_moves, root_move_word
 from models.zobrist import position_key
 
 from .link import LinkError
@@ -137,12 +137,7 @@ class RemoteMachine:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
             raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
-        word = 0
-        if root_move is not None:
-            if self.position is None or root_move not in self.position.legal_moves or depth < 1:
-                raise ValueError(f"a root move must be legal in the position set and the depth at least 1, "
-                                 f"not {root_move} at depth {depth}")
-            word = move_word(self.position, root_move)
+        word = root_move_word(self.position, root_move, depth)
         features = SearchFeatures() if features is None else features
         self.client.start(Job.SEARCH, depth, alpha, beta, node_limit, generation % (1 << GENERATION_BITS),
                           features, root_move=word, keep_killers=keep_killers)

@@ -46,6 +46,10 @@ class RootPattern:
     #: The family the pattern belongs to (for the Oracle's report and the family matches).
     family = ""
 
+    def __init__(self, analysis, board):
+        """Built from the root's ``analysis`` and ``board`` (a pattern that needs neither keeps
+        nothing)."""
+
     def g(self, piece, square):
         raise NotImplementedError
 
@@ -471,9 +475,6 @@ class OppositeBishops(RootPattern):
 
     family = "endgame"
     DISCOUNT = 30
-
-    def __init__(self, analysis, board):
-        pass
 
     def g(self, piece, square):
         return -_sign(piece.color) * self.DISCOUNT if piece.piece_type == chess.PAWN else 0

@@ -185,6 +185,18 @@ def follow_best_moves(board, best_word, play=None, limit=64):
     return line
 
 
+def root_move_word(board, root_move, depth):
+    """START's root move field for a search of ``board`` ``depth`` plies deep restricted to
+    ``root_move`` (None: every move, 0); ``ValueError`` unless the move is legal there and the
+    depth at least 1."""
+    if root_move is None:
+        return 0
+    if board is None or root_move not in board.legal_moves or depth < 1:
+        raise ValueError(f"a root move must be legal in the position and the depth at least 1, "
+                         f"not {root_move} at depth {depth}")
+    return move_word(board, root_move)
+
+
 @dataclass(frozen=True)
 class ReferenceResult:
     score: int
@@ -212,10 +224,8 @@ class ReferenceSearch:
         restricts the root to that one move: searched as its hash move would be, nothing else,
         the root not stored (the host's root loop). ``keep_killers``: the killer moves of the
         search before stay (a root loop's searches of sibling moves share them)."""
-        if root_move is not None and (depth < 1 or root_move not in board.legal_moves):
-            raise ValueError(f"a root move needs depth >= 1 and a legal move, not {root_move} at depth {depth}")
+        self.root_word = root_move_word(board, root_move, depth)
         self.features = SearchFeatures() if features is None else features
-        self.root_word = move_word(board, root_move) if root_move is not None else 0
         self.trace = trace
         self.board = board.copy(stack=False)
         self.evaluator = EvaluatorModel(self.params, self.store)

@@ -13,10 +13,10 @@ from hdl.search.hashtable import GENERATION_BITS, HashEntry
 from hdl.search.microsequencer import microcode_entries
 from hdl.search.repetition import StackEntry
 from hdl.top import MICROCODE_UNIT, Machine
-from models.ordering import move_of_word, move_word
+from models.ordering import move_of_word
 from models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from models.repetition import game_history
-from models.search import follow_best_moves
+from models.search import follow_best_moves, root_move_word
 
 from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
@@ -162,12 +162,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
             raise ValueError(f"the window ({alpha}, {beta}) must satisfy -{INFINITY} <= alpha < beta <= {INFINITY}")
-        root_word = 0
-        if root_move is not None:
-            if self.position is None or root_move not in self.position.legal_moves or depth < 1:
-                raise ValueError(f"a root move must be legal in the position loaded and the depth at least 1, "
-                                 f"not {root_move} at depth {depth}")
-            root_word = move_word(self.position, root_move)
+        root_word = root_move_word(self.position, root_move, depth)
         features = SearchFeatures() if features is None else features
         self._send(f"search {depth} {alpha} {beta} {generation % (1 << GENERATION_BITS)} {features.word()} "
                    f"{root_word} {int(keep_killers)}")

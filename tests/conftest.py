@@ -14,3 +14,12 @@ def machine_hw():
     from sim.machine_sim import VerilatedMachine
     with VerilatedMachine() as hw:
         yield hw
+
+
+@pytest.fixture(scope="session")
+def full_evaluator():
+    """The Verilated evaluator of the full configuration, shared by the pattern tests."""
+    from hdl.eval.tables import FULL
+    from sim.eval_sim import VerilatedEvaluator
+    with VerilatedEvaluator(FULL) as hw:
+        yield hw

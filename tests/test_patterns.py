@@ -13,7 +13,6 @@ from hdl.eval.tables import FULL, SMALL, TableKind
 from host.patterns import PATTERNS, KingSafety, MaterialPieceSquare, PawnStructure, ShelterFirstOrder, ShelterRecognizer
 from host.tables import Context, EvaluatorImage, FirstOrder, GlobalState, Recognizer, TableError
 from sim.eval_check import definition_mismatches, hardware_mismatches
-from sim.eval_sim import VerilatedEvaluator
 from sim.testing import REFERENCE_FILES, reference_positions
 
 PATTERN_CASES = {
@@ -52,12 +51,6 @@ def test_model_equals_definition_on_every_reference_position_and_walks(name):
     problems, values = definition_mismatches(pattern, _store(pattern), _boards(), random.Random(name))
     assert not problems, f"{name}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
     assert len(values) >= 8, f"{name} takes only the values {sorted(values)} on the reference positions"
-
-
-@pytest.fixture(scope="module")
-def full_evaluator():
-    with VerilatedEvaluator(FULL) as hw:
-        yield hw
 
 
 @pytest.mark.parametrize("name", sorted(set(PATTERNS) & set(PATTERN_CASES)))

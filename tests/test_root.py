@@ -105,7 +105,7 @@ def test_a_stopped_iteration_answers_with_moves_searched_in_full(store):
 
 def test_a_root_move_must_be_legal(store):
     search = ReferenceSearch(FULL, store)
-    with pytest.raises(ValueError, match="legal move"):
+    with pytest.raises(ValueError, match="must be legal"):
         search.search(chess.Board(), 2, root_move=chess.Move.from_uci("e2e5"))
-    with pytest.raises(ValueError, match="depth >= 1"):
+    with pytest.raises(ValueError, match="depth at least 1"):
         search.search(chess.Board(), 0, root_move=chess.Move.from_uci("e2e4"))

@@ -20,7 +20,6 @@ from host.root_patterns import (
 )
 from host.tables import EvaluatorImage
 from sim.eval_check import definition_mismatches, hardware_mismatches
-from sim.eval_sim import VerilatedEvaluator
 from sim.testing import REFERENCE_FILES, reference_positions
 
 #: Roots that make every pattern apply somewhere: an isolated queen's pawn middlegame (open
@@ -74,12 +73,6 @@ def test_model_equals_definition(root, name):
     problems, values = definition_mismatches(pattern, _store(pattern), _boards(), random.Random(name), walks=30)
     assert not problems, f"{name} at {root}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
     assert len(values) >= 2, f"{name} at {root} takes only the values {sorted(values)}"
-
-
-@pytest.fixture(scope="module")
-def full_evaluator():
-    with VerilatedEvaluator(FULL) as hw:
-        yield hw
 
 
 def test_hardware_equals_definition(full_evaluator):

@@ -407,6 +407,8 @@ class Controller(wiring.Component):
         # the node's frame is loaded again instead, deeper or with the parent's full window.
         at_root = Signal()
         m.d.comb += at_root.eq(ply == 0)
+        one_move_root = Signal()        # the root, restricted by START to one move
+        m.d.comb += one_move_root.eq(at_root & (root_move.as_value() != 0))
         root_return = Signal()
         m.d.comb += root_return.eq((control.ply == PlyStep.UP) & at_root)
         ascending = Signal()
@@ -535,7 +537,7 @@ class Controller(wiring.Component):
         # A root restricted to one move searches it as its hash move (the LEGAL query's answer
         # stands) and generates nothing: once it generates, every answer is "no more moves".
         generated = Signal()
-        m.d.comb += generated.eq(response.found & ~(at_root & (root_move.as_value() != 0) & frame.generating))
+        m.d.comb += generated.eq(response.found & ~(one_move_root & frame.generating))
         found = Signal()
         m.d.comb += found.eq(generated & ~self.job.stopped & ~(frame.revisiting & ~response.move.flags.capture))
         killer_due = Signal()
@@ -697,8 +699,7 @@ class Controller(wiring.Component):
         m.d.comb += [
             self.hash.slot_index.eq(frame.slot),
             self.hash.store.valid.eq(control.hash_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)
-                                      & ~self.job.stopped & ~verify_due & ~frame.excluding
-                                      & ~(at_root & (root_move.as_value() != 0))),
+                                      & ~self.job.stopped & ~verify_due & ~frame.excluding & ~one_move_root),
             self.hash.store.payload.check.eq(frame.check),
             self.hash.store.payload.generation.eq(generation),
             self.hash.store.payload.depth.eq(frame.depth),
@@ -804,7 +805,7 @@ class Controller(wiring.Component):
                              updated.excluding.eq(0), updated.excluded.eq(0), updated.singular.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
-                             updated.hash_move.eq(Mux(at_root & (root_move.as_value() != 0), root_move,
+                             updated.hash_move.eq(Mux(one_move_root, root_move,
                                                       Mux(self.hash.hit & (frame.depth != 0), probe.move, 0))),
                              frames.load.eq(1)]
                 with m.If(frame.reduced & self.gen.in_check):      # a late move giving check
