@@ -12,7 +12,15 @@ from collections import namedtuple
 
 import chess
 
-from .patterns import BishopPair, InsufficientMaterial, KingSafety, PawnStructure, ShelterRecognizer, Tempo
+from .patterns import (
+    BishopPair,
+    InsufficientMaterial,
+    KingSafety,
+    PawnIslands,
+    PawnStructure,
+    ShelterRecognizer,
+    Tempo,
+)
 from .root_patterns import ROOT_PATTERNS
 
 __all__ = ["LIBRARY", "Entry"]
@@ -33,6 +41,11 @@ def _shelter(wing):
 
 def _pawns(analysis):
     return 1.0 if any(analysis.material[c][chess.PAWN] for c in chess.COLORS) else 0
+
+
+def _islands(analysis):
+    """Islands beyond the first, of both sides: splits to keep or mend."""
+    return 0.6 * sum(max(0, analysis.pawns[c].islands - 1) for c in chess.COLORS)
 
 
 def _king_safety(analysis):
@@ -61,5 +74,6 @@ LIBRARY = {
     "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair(), True),
     "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial(), True),
     "tempo": Entry(lambda analysis: 0.4, lambda analysis, board: Tempo(), True),
+    "pawn-islands": Entry(_islands, lambda analysis, board: PawnIslands(), True),
     **{name: Entry(cls.relevance, cls) for name, cls in ROOT_PATTERNS.items()},
 }

@@ -93,6 +93,7 @@ class Oracle:
         self._general = {}          # library name -> its pattern (the same at every root)
         self._units = {}            # a general pattern -> the units it installs, made once
         self._compiled = {}         # the general patterns' units' compiled tables, kept
+        self._global_slots = {}     # id of a general pattern's global unit -> its slot
 
     def patterns(self, phase):
         return self.PHASE_PATTERNS[phase]()
@@ -186,13 +187,24 @@ class Oracle:
         """Install ``pattern``'s units into ``image`` and compile what it added (``TableError``
         if it does not fit)."""
         terms, recognizers = self._units_of(pattern)
-        before_globals, before = len(image.globals), len(image.recognizers)
+        before_globals, before = {id(g) for g in image.globals}, len(image.recognizers)
         for term in terms:
             image.add_first_order(term)
         for unit in recognizers:
-            image.add_recognizer(unit)
-        for unit in image.globals[before_globals:] + image.recognizers[before:]:
+            image.add_recognizer(unit, slots=self._slot if pattern in self._units_general() else None)
+        for unit in [g for g in image.globals if g is not None and id(g) not in before_globals]:
             image.compiled(unit)
+        for unit in image.recognizers[before:]:
+            image.compiled(unit)
+
+    def _units_general(self):
+        return set(self._general.values())
+
+    def _slot(self, unit):
+        """The global unit a general pattern's global-state unit goes to: the order in which the
+        Oracle first met it, so that it keeps its place (and its readers their tables) from root
+        to root."""
+        return self._global_slots.setdefault(id(unit), len(self._global_slots))
 
 
 #: The fixed lists' patterns by their library names.

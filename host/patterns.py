@@ -14,6 +14,7 @@ value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
   a global-state unit's count of non-pawn material.
 - :class:`BishopPair`         30 for two bishops.
 - :class:`InsufficientMaterial` a lone minor piece's material taken back (it cannot mate).
+- :class:`PawnIslands`        10 per pawn island beyond the first.
 - :class:`Tempo`              12 for the side to move.
 
 Values are from White's side (positive good for White).
@@ -26,7 +27,7 @@ from hdl.eval.tables import ExtSource
 from .tables import Context, FirstOrder, GlobalState, Recognizer
 
 __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
-           "BishopPair", "InsufficientMaterial", "Tempo", "PATTERNS", "WINGS"]
+           "BishopPair", "InsufficientMaterial", "PawnIslands", "Tempo", "NON_PAWN_MATERIAL", "PATTERNS", "WINGS"]
 
 #: The files of each wing's shelter.
 WINGS = {"king": (5, 6, 7), "queen": (0, 1, 2)}
@@ -301,10 +302,6 @@ class KingSafety:
         return fields, description, summary
 
     def install(self, image):
-        material = GlobalState(
-            fields=[("material", 8)],
-            description=lambda piece, square: {"material": self.MATERIAL.get(piece.piece_type, 0)},
-            output=lambda v: self.phase(v["material"]))
         fields_w, describe_w, summary_w = self._side(chess.WHITE, "w")
         fields_b, describe_b, summary_b = self._side(chess.BLACK, "b")
         image.add_recognizer(Recognizer(
@@ -313,7 +310,15 @@ class KingSafety:
             summary_a=summary_w, summary_b=summary_b,
             combine=lambda white, black: black - white,
             final=lambda diff, contexts: diff * (contexts[0] + 1) // 2,
-            contexts=[Context(material)]))
+            contexts=[Context(NON_PAWN_MATERIAL)]))
+
+
+#: The game's phase 0..3 from the non-pawn material on the board (:meth:`KingSafety.phase`): a
+#: global-state unit shared by the patterns that scale with it.
+NON_PAWN_MATERIAL = GlobalState(
+    fields=[("material", 8)],
+    description=lambda piece, square: {"material": KingSafety.MATERIAL.get(piece.piece_type, 0)},
+    output=lambda v: KingSafety.phase(v["material"]))
 
 
 class BishopPair:
@@ -379,6 +384,58 @@ class InsufficientMaterial:
             combine=lambda white, black: black - white, final=lambda value, contexts: value, shift=3))
 
 
+class PawnIslands:
+    """Pawn islands (groups of pawns on neighbouring files): 10 for each island beyond the
+    first, per side. Two recognizers, one per side: its pawns counted per file (2 bits each,
+    modulo 4: four pawns of one side on a file read as none), files a-d in branch A, e-h in B;
+    each branch's islands and whether its inner file (d, e) has pawns, combined across the
+    middle."""
+
+    family = "pawns"
+    PENALTY = 10
+    FILES = "abcdefgh"
+
+    @staticmethod
+    def islands(occupied):
+        """The islands of a run of files (``occupied``: one flag per file, in order)."""
+        return sum(1 for f, here in enumerate(occupied) if here and (f == 0 or not occupied[f - 1]))
+
+    def penalty(self, total):
+        return self.PENALTY * max(0, total - 1)
+
+    def side_penalty(self, board, colour):
+        counts = [0] * 8
+        for square in board.pieces(chess.PAWN, colour):
+            counts[chess.square_file(square)] += 1
+        return self.penalty(self.islands([n % 4 != 0 for n in counts]))
+
+    def definition(self, board):
+        return self.side_penalty(board, chess.BLACK) - self.side_penalty(board, chess.WHITE)
+
+    def _unit(self, colour):
+        def description(piece, square):
+            if piece != chess.Piece(chess.PAWN, colour):
+                return {}
+            return {self.FILES[chess.square_file(square)]: 1}
+
+        def half(names, inner):
+            def summary(v, ext):
+                occupied = [v[n] != 0 for n in names]
+                return self.islands(occupied), occupied[inner]
+            return summary
+
+        sign = -1 if colour == chess.WHITE else 1
+        return Recognizer(
+            fields_a=[(f, 2) for f in "abcd"], fields_b=[(f, 2) for f in "efgh"], description=description,
+            summary_a=half("abcd", 3), summary_b=half("efgh", 0),
+            combine=lambda a, b: self.penalty(a[0] + b[0] - (a[1] and b[1])),
+            final=lambda value, contexts: sign * value)
+
+    def install(self, image):
+        for colour in COLOURS:
+            image.add_recognizer(self._unit(colour))
+
+
 class Tempo:
     """The side to move gains 12 (it moves first: a static value is worth more to it). A
     recognizer with no fields: its branch's external bit is the side to move."""
@@ -408,4 +465,5 @@ PATTERNS = {
     "bishop-pair": BishopPair,
     "insufficient-material": InsufficientMaterial,
     "tempo": Tempo,
+    "pawn-islands": PawnIslands,
 }

@@ -19,12 +19,16 @@ import chess
 from hdl.eval.tables import ExtSource
 
 from .analysis import PHASE_TOTAL, PHASE_WEIGHTS
-from .tables import FirstOrder, Recognizer
+from .patterns import NON_PAWN_MATERIAL, KingSafety
+from .tables import Context, FirstOrder, Recognizer
 
 __all__ = ["RootPattern", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
            "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "RookBehindPassers", "KingNearPassers",
            "KingsClose", "RuleOfTheSquare", "PawnStorm", "OpenFilesAtTheKing", "Blockade", "TrappedBishop",
-           "OppositeBishops", "EarlyQueen", "MajorityAdvance", "BackwardPawns", "KingInTheCentre", "ROOT_PATTERNS"]
+           "OppositeBishops", "EarlyQueen", "MajorityAdvance", "BackwardPawns", "KingInTheCentre",
+           "RookOnTheSeventh", "KingActivity", "CentreControl", "Mobility", "KingTropism", "TrappedRook",
+           "TradeWhenAhead", "KeySquares", "DoubledRooks", "WrongBishop", "ConnectedPassers", "KingAttack",
+           "ChainBase", "chain_bases", "key_squares", "ROOT_PATTERNS"]
 
 
 def _sign(colour):
@@ -267,9 +271,24 @@ class BadBishop(RootPattern):
 def _attacks_from(board, piece, square):
     """The squares ``piece`` would attack from ``square`` on the root's ``board`` (its lines
     blocked by the root's pieces)."""
-    placed = board.copy(stack=False)
-    placed.set_piece_at(square, piece)
-    return chess.SquareSet(placed.attacks_mask(square))
+    return chess.SquareSet(_attack_mask(piece, square, board.occupied))
+
+
+def _attack_mask(piece, square, occupied):
+    """The attack mask of ``piece`` on ``square`` with ``occupied`` in the way."""
+    kind, mask = piece.piece_type, 0
+    if kind == chess.PAWN:
+        return chess.BB_PAWN_ATTACKS[piece.color][square]
+    if kind == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[square]
+    if kind == chess.KING:
+        return chess.BB_KING_ATTACKS[square]
+    if kind in (chess.BISHOP, chess.QUEEN):
+        mask |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+    if kind in (chess.ROOK, chess.QUEEN):
+        mask |= (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+                 | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
+    return mask
 
 
 def _light(square):
@@ -717,6 +736,553 @@ class RuleOfTheSquare:
         return type(self).__name__
 
 
+class RookOnTheSeventh(RootPattern):
+    """A rook on its seventh rank (relative) where, at the root, the enemy king stands on its
+    back rank or enemy pawns on their second: 20; a queen there, 10."""
+
+    family = "pieces"
+    BONUS = {chess.ROOK: 20, chess.QUEEN: 10}
+
+    def __init__(self, analysis, board):
+        self.active = {c: _seventh_matters(board, c) for c in chess.COLORS}
+
+    def g(self, piece, square):
+        if piece.piece_type not in self.BONUS or not self.active[piece.color]:
+            return 0
+        return _sign(piece.color) * self.BONUS[piece.piece_type] * (_relative_rank(piece.color, square) == 6)
+
+    @staticmethod
+    def relevance(analysis):
+        board = analysis.board()
+        return (1.2 - analysis.phase) * sum(
+            1 for c in chess.COLORS if _seventh_matters(board, c)
+            and (analysis.material[c][chess.ROOK] or analysis.material[c][chess.QUEEN]))
+
+
+def _seventh_matters(board, colour):
+    """Whether ``colour``'s seventh rank holds a target: the enemy king on its back rank or
+    enemy pawns on their second."""
+    back = 7 if colour == chess.WHITE else 0
+    second = 6 if colour == chess.WHITE else 1
+    king = board.king(not colour)
+    return (king is not None and chess.square_rank(king) == back) or any(
+        chess.square_rank(s) == second for s in board.pieces(chess.PAWN, not colour))
+
+
+class KingActivity(RootPattern):
+    """In the ending the king is a fighting piece: each king gains 8 per step its mean
+    distance to the root's pawns (of both sides) is below seven, scaled from nothing with all
+    the pieces on the board to x1 with none (the root's phase)."""
+
+    family = "endgame"
+    STEP = 8
+
+    def __init__(self, analysis, board):
+        self.pawns = list(board.pieces(chess.PAWN, chess.WHITE)) + list(board.pieces(chess.PAWN, chess.BLACK))
+        self.scale = PHASE_TOTAL - _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.KING or not self.pawns:
+            return 0
+        near = sum(7 - chess.square_distance(square, p) for p in self.pawns)
+        return _sign(piece.color) * self.STEP * near * self.scale // (len(self.pawns) * PHASE_TOTAL)
+
+    @staticmethod
+    def relevance(analysis):
+        pawns = any(analysis.material[c][chess.PAWN] for c in chess.COLORS)
+        return 3.0 * (1 - analysis.phase) if pawns and analysis.phase < 0.5 else 0
+
+
+class CentreControl(RootPattern):
+    """In the opening and middlegame, pieces that bear on the four centre squares (with the
+    root's pieces in the way): 4 per square for a pawn or a knight, 3 for a bishop, 1 for a
+    rook or queen, scaled by the root's phase."""
+
+    family = "pieces"
+    CENTRE = chess.SquareSet([chess.D4, chess.E4, chess.D5, chess.E5])
+    WEIGHT = {chess.PAWN: 4, chess.KNIGHT: 4, chess.BISHOP: 3, chess.ROOK: 1, chess.QUEEN: 1}
+
+    def __init__(self, analysis, board):
+        self.occupied = board.occupied
+        self.weight = _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type not in self.WEIGHT:
+            return 0
+        count = len(chess.SquareSet(_attack_mask(piece, square, self.occupied)) & self.CENTRE)
+        return _sign(piece.color) * self.WEIGHT[piece.piece_type] * count * self.weight // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        return 2.0 * analysis.phase if analysis.phase > 0.6 else 0
+
+
+class Mobility(RootPattern):
+    """A piece's room to move, frozen at the root: for each square a knight, bishop, rook or
+    queen could stand on, the squares it would attack there not held by its own side's root
+    pawns (the root's pieces in the way), against a typical count — knight 4 and bishop 3 per
+    square above or below 4 and 6, rook 2 above or below 7, queen 1 above or below 13."""
+
+    family = "pieces"
+    WEIGHT = {chess.KNIGHT: (4, 4), chess.BISHOP: (3, 6), chess.ROOK: (2, 7), chess.QUEEN: (1, 13)}
+
+    def __init__(self, analysis, board):
+        self.occupied = board.occupied
+        self.own_pawns = {c: board.pieces_mask(chess.PAWN, c) for c in chess.COLORS}
+
+    def g(self, piece, square):
+        if piece.piece_type not in self.WEIGHT:
+            return 0
+        weight, typical = self.WEIGHT[piece.piece_type]
+        moves = chess.popcount(_attack_mask(piece, square, self.occupied) & ~self.own_pawns[piece.color])
+        return _sign(piece.color) * weight * (moves - typical)
+
+    @staticmethod
+    def relevance(analysis):
+        pieces = sum(analysis.material[c][t] for c in chess.COLORS for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
+                                                                             chess.QUEEN))
+        return 1.0 + analysis.phase if pieces else 0
+
+
+class KingTropism(RootPattern):
+    """Pieces near the enemy king (its square at the root): per king step nearer than seven, a
+    queen 3, a rook or knight 2, a bishop 1, scaled by the root's phase."""
+
+    family = "king"
+    WEIGHT = {chess.QUEEN: 3, chess.ROOK: 2, chess.KNIGHT: 2, chess.BISHOP: 1}
+
+    def __init__(self, analysis, board):
+        self.kings = {c: analysis.kings[c].square for c in chess.COLORS}
+        self.weight = _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type not in self.WEIGHT:
+            return 0
+        near = 7 - chess.square_distance(square, self.kings[not piece.color])
+        return _sign(piece.color) * self.WEIGHT[piece.piece_type] * near * self.weight // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        return 1.5 * analysis.phase if analysis.phase > 0.4 else 0
+
+
+class TrappedRook(RootPattern):
+    """A king that has lost its castling rights and stepped towards a corner (f1 or g1; b1, c1
+    or d1 for the queen's wing) at the root shuts its rook in: a rook on that corner's two
+    files of the first two ranks loses 40."""
+
+    family = "pieces"
+    PENALTY = 40
+    BOXES = {"king": ((chess.F1, chess.G1), (chess.G1, chess.H1, chess.G2, chess.H2)),
+             "queen": ((chess.B1, chess.C1, chess.D1), (chess.A1, chess.B1, chess.A2, chess.B2))}
+
+    def __init__(self, analysis, board):
+        self.boxes = {c: _rook_box(c, analysis.kings[c]) for c in chess.COLORS}
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.ROOK or _mirror_for(piece.color, square) not in self.boxes[piece.color]:
+            return 0
+        return -_sign(piece.color) * self.PENALTY
+
+    @staticmethod
+    def relevance(analysis):
+        board = analysis.board()
+        return sum(2.0 for c in chess.COLORS for s in _rook_box(c, analysis.kings[c])
+                   if board.piece_at(_mirror_for(c, s)) == chess.Piece(chess.ROOK, c))
+
+
+def _rook_box(colour, king):
+    """The squares (as White sees them) where ``colour``'s rook is shut in by its king (a
+    KingState)."""
+    if king.castling:
+        return ()
+    own = _mirror_for(colour, king.square)
+    return next((box for kings, box in TrappedRook.BOXES.values() if own in kings), ())
+
+
+class TradeWhenAhead(RootPattern):
+    """The side ahead in material at the root (by 150 or more) trades pieces, not pawns: every
+    knight, bishop, rook or queen on the board, of either side, counts 8 against it, and each of
+    its own pawns 4 for it."""
+
+    family = "material"
+    PIECE, PAWN = 8, 4
+    MARGIN = 150
+
+    def __init__(self, analysis, board):
+        balance = analysis.balance
+        self.ahead = None if abs(balance) < self.MARGIN else chess.WHITE if balance > 0 else chess.BLACK
+
+    def g(self, piece, square):
+        if self.ahead is None or piece.piece_type == chess.KING:
+            return 0
+        if piece.piece_type == chess.PAWN:
+            return _sign(self.ahead) * self.PAWN if piece.color == self.ahead else 0
+        return -_sign(self.ahead) * self.PIECE
+
+    @staticmethod
+    def relevance(analysis):
+        return min(3.0, abs(analysis.balance) / 100) if abs(analysis.balance) >= TradeWhenAhead.MARGIN else 0
+
+
+class KeySquares(RootPattern):
+    """Pawn endings are won by the king on the passer's key squares: for each of the root's
+    passed pawns, its side's king gains 30 on the three squares two ranks ahead of the pawn (a
+    pawn on its fifth or sixth rank: one and two ranks ahead); a rook pawn's are the square
+    beside its queening square and the one below that. Scaled from nothing with all the
+    pieces on the board to x1 with none."""
+
+    family = "endgame"
+    BONUS = 30
+
+    def __init__(self, analysis, board):
+        self.keys = {c: set() for c in chess.COLORS}
+        for colour in chess.COLORS:
+            for passer in analysis.pawns[colour].passed:
+                self.keys[colour] |= key_squares(colour, passer)
+        self.scale = PHASE_TOTAL - _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type != chess.KING or square not in self.keys[piece.color]:
+            return 0
+        return _sign(piece.color) * self.BONUS * self.scale // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        passers = sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
+        return 4.0 * (1 - analysis.phase) ** 2 * passers if analysis.phase < 0.3 else 0
+
+
+def key_squares(colour, pawn):
+    """The key squares of ``colour``'s pawn on ``pawn``: where its king wins the ending."""
+    file, rank = chess.square_file(pawn), _relative_rank(colour, pawn)
+    if file in (0, 7):
+        aside = 1 if file == 0 else 6
+        ranks = {(aside, 7), (aside, 6)}
+    else:
+        ahead = (rank + 2,) if rank < 4 else (rank + 1, rank + 2)
+        ranks = {(f, r) for f in (file - 1, file, file + 1) for r in ahead if r <= 7}
+    return {chess.square(f, r if colour == chess.WHITE else 7 - r) for f, r in ranks}
+
+
+class DoubledRooks:
+    """Rooks (or a rook and the queen) doubled on a file open or half-open for their side at
+    the root: 16 per such file with two heavy pieces or more of one side. A recognizer: per
+    side, in one branch, its rooks and queens counted on each of up to four of those files
+    (2 bits each: four heavy pieces of one side on one file, which takes two promotions,
+    read as none); White's in branch A, Black's in B."""
+
+    family = "pieces"
+    BONUS = 16
+
+    def __init__(self, analysis, board):
+        self.files = {c: _doubling_files(analysis, c) for c in chess.COLORS}
+
+    def side_files(self, board, colour):
+        heavy = board.pieces_mask(chess.ROOK, colour) | board.pieces_mask(chess.QUEEN, colour)
+        return sum(chess.popcount(heavy & chess.BB_FILES[f]) % 4 >= 2 for f in self.files[colour])
+
+    def definition(self, board):
+        return self.BONUS * (self.side_files(board, chess.WHITE) - self.side_files(board, chess.BLACK))
+
+    def install(self, image):
+        def description(piece, square):
+            if piece.piece_type not in (chess.ROOK, chess.QUEEN):
+                return {}
+            file = chess.square_file(square)
+            files = self.files[piece.color]
+            return {f"{_tag(piece.color)}{files.index(file)}": 1} if file in files else {}
+
+        def branch(colour):
+            names = [f"{_tag(colour)}{k}" for k in range(len(self.files[colour]))]
+            return [(n, 2) for n in names], (lambda v, ext: sum(v[n] >= 2 for n in names))
+
+        fields_w, summary_w = branch(chess.WHITE)
+        fields_b, summary_b = branch(chess.BLACK)
+        image.add_recognizer(Recognizer(
+            fields_a=fields_w, fields_b=fields_b, description=description, summary_a=summary_w,
+            summary_b=summary_b, combine=lambda white, black: self.BONUS * (white - black),
+            final=lambda value, contexts: value))
+
+    @staticmethod
+    def relevance(analysis):
+        return sum(1.5 for c in chess.COLORS if _doubling_files(analysis, c)
+                   and analysis.material[c][chess.ROOK] + analysis.material[c][chess.QUEEN] >= 2)
+
+    def __repr__(self):
+        return type(self).__name__
+
+
+def _doubling_files(analysis, colour):
+    """Up to four files ``colour`` may double on: the root's open ones, then its half-open
+    ones, centre files first."""
+    def order(files):
+        return sorted(files, key=lambda f: (abs(2 * f - 7), f))
+    return (order(analysis.open_files) + order(analysis.half_open[colour] - analysis.open_files))[:4]
+
+
+def _tag(colour):
+    return "w" if colour == chess.WHITE else "b"
+
+
+class WrongBishop:
+    """The wrong rook pawn: a side with only a bishop and pawns, all of them on one rook file,
+    whose bishop does not cover the queening square, against a bare king within a step of that
+    square, cannot win — its bishop's and pawns' material is taken back (to a multiple of 16).
+    The root decides the side and the file (the pattern applies when the root has that
+    material). A recognizer: the stronger side's material in branch A (bishops on the wrong
+    colour, any other piece, pawns on the file, pawns off it), the bare side's king and other
+    men in B."""
+
+    family = "endgame"
+
+    def __init__(self, analysis, board):
+        self.strong, self.file = _wrong_bishop(analysis, board)
+        if self.strong is not None:
+            self.corner = chess.square(self.file, 7 if self.strong == chess.WHITE else 0)
+
+    def drawn_pawns(self, wrong, others, on_file, off_file):
+        """The stronger side's pawns on the file if its material is the drawn one, else 0
+        (its men counted as the recognizer's fields hold them: bishops of the wrong colour
+        modulo 4, other pieces and pawns modulo 8)."""
+        return on_file if (wrong, others, off_file) == (1, 0, 0) else 0
+
+    def corner_held(self, king, men):
+        """Whether the bare side (``men`` besides its king, modulo 32) holds the corner."""
+        return not men and chess.square_distance(king, self.corner) <= 1
+
+    def taken(self, pawns, held):
+        return 16 * ((330 + 100 * pawns) // 16) if pawns and held else 0
+
+    def definition(self, board):
+        if self.strong is None:
+            return 0
+        s, weak = self.strong, not self.strong
+        bishops = board.pieces(chess.BISHOP, s)
+        wrong = sum(_light(b) != _light(self.corner) for b in bishops)
+        others = len(bishops) - wrong + sum(len(board.pieces(t, s)) for t in (chess.KNIGHT, chess.ROOK, chess.QUEEN))
+        pawns = board.pieces(chess.PAWN, s)
+        on_file = sum(chess.square_file(p) == self.file for p in pawns)
+        drawn = self.drawn_pawns(wrong % 4, others % 8, on_file % 8, (len(pawns) - on_file) % 8)
+        held = self.corner_held(board.king(weak), (chess.popcount(board.occupied_co[weak]) - 1) % 32)
+        return -_sign(s) * self.taken(drawn, held)
+
+    def install(self, image):
+        if self.strong is None:
+            return
+
+        def description(piece, square):
+            if piece.color != self.strong:
+                return {"king": square} if piece.piece_type == chess.KING else {"men": 1}
+            if piece.piece_type == chess.BISHOP:
+                return {"wrong": 1} if _light(square) != _light(self.corner) else {"others": 1}
+            if piece.piece_type in (chess.KNIGHT, chess.ROOK, chess.QUEEN):
+                return {"others": 1}
+            if piece.piece_type == chess.PAWN:
+                return {"on": 1} if chess.square_file(square) == self.file else {"off": 1}
+            return {}
+
+        image.add_recognizer(Recognizer(
+            fields_a=[("wrong", 2), ("others", 3), ("on", 3), ("off", 3)], fields_b=[("king", 6), ("men", 5)],
+            description=description,
+            summary_a=lambda v, ext: self.drawn_pawns(v["wrong"], v["others"], v["on"], v["off"]),
+            summary_b=lambda v, ext: self.corner_held(v["king"], v["men"]),
+            combine=lambda pawns, held: -_sign(self.strong) * self.taken(pawns, held),
+            final=lambda value, contexts: value, shift=4))
+
+    @staticmethod
+    def relevance(analysis):
+        return 6.0 if _wrong_bishop(analysis, analysis.board())[0] is not None else 0
+
+    def __repr__(self):
+        return type(self).__name__
+
+
+def _wrong_bishop(analysis, board):
+    """(the side, the rook file) of a wrong-bishop ending at the root, or (None, None)."""
+    for colour in chess.COLORS:
+        own, other = analysis.material[colour], analysis.material[not colour]
+        pawns = board.pieces(chess.PAWN, colour)
+        files = {chess.square_file(p) for p in pawns}
+        if (own[chess.BISHOP] != 1 or any(own[t] for t in (chess.KNIGHT, chess.ROOK, chess.QUEEN))
+                or len(files) != 1 or not files <= {0, 7} or any(other.values())):
+            continue
+        file = files.pop()
+        corner = chess.square(file, 7 if colour == chess.WHITE else 0)
+        if _light(next(iter(board.pieces(chess.BISHOP, colour)))) != _light(corner):
+            return colour, file
+    return None, None
+
+
+class ConnectedPassers:
+    """Two passed pawns side by side (at the root, on neighbouring files) that stay within a
+    rank of each other defend each other and walk on together: 10 plus 8 per rank the rear one
+    has advanced beyond its second. A recognizer: per side, its most advanced such pair's two
+    files — the pawns on each, their count (modulo 4) and the sum of their ranks (modulo 8:
+    the rank when the pawn is alone) — White's in branch A, Black's in B."""
+
+    family = "pawns"
+    BASE, STEP = 10, 8
+
+    def __init__(self, analysis, board):
+        self.pairs = {}
+        for colour in chess.COLORS:
+            pair = _passer_pair(analysis, colour)
+            if pair:
+                self.pairs[colour] = pair
+
+    def side_value(self, colour, counts, ranks):
+        """``counts``/``ranks``: the side's pawns on the pair's two files and their relative
+        ranks (the sum, exact when one)."""
+        if colour not in self.pairs or counts != (1, 1) or abs(ranks[0] - ranks[1]) > 1:
+            return 0
+        return self.BASE + self.STEP * (min(ranks) - 1)
+
+    def definition(self, board):
+        total = 0
+        for colour, files in self.pairs.items():
+            pawns = [[_relative_rank(colour, p) for p in board.pieces(chess.PAWN, colour)
+                      if chess.square_file(p) == f] for f in files]
+            counts = tuple(len(p) % 4 for p in pawns)
+            total += _sign(colour) * self.side_value(colour, counts, tuple(sum(p) % 8 for p in pawns))
+        return total
+
+    def install(self, image):
+        def description(piece, square):
+            files = self.pairs.get(piece.color, ())
+            if piece.piece_type != chess.PAWN or chess.square_file(square) not in files:
+                return {}
+            k = files.index(chess.square_file(square))
+            return {f"{_tag(piece.color)}n{k}": 1, f"{_tag(piece.color)}r{k}": _relative_rank(piece.color, square)}
+
+        def branch(colour):
+            t = _tag(colour)
+            fields = [(f"{t}n0", 2), (f"{t}r0", 3), (f"{t}n1", 2), (f"{t}r1", 3)]
+            return fields, lambda v, ext: self.side_value(colour, (v[f"{t}n0"], v[f"{t}n1"]),
+                                                          (v[f"{t}r0"], v[f"{t}r1"]))
+
+        fields_w, summary_w = branch(chess.WHITE)
+        fields_b, summary_b = branch(chess.BLACK)
+        image.add_recognizer(Recognizer(
+            fields_a=fields_w, fields_b=fields_b, description=description, summary_a=summary_w,
+            summary_b=summary_b, combine=lambda white, black: white - black,
+            final=lambda value, contexts: value))
+
+    @staticmethod
+    def relevance(analysis):
+        return sum(3.0 * (1.5 - analysis.phase) for c in chess.COLORS if _passer_pair(analysis, c))
+
+    def __repr__(self):
+        return type(self).__name__
+
+
+def _passer_pair(analysis, colour):
+    """The files of ``colour``'s most advanced pair of passed pawns on neighbouring files at
+    the root, or None."""
+    passers = analysis.pawns[colour].passed
+    pairs = [(a, b) for a in passers for b in passers if chess.square_file(b) == chess.square_file(a) + 1]
+    if not pairs:
+        return None
+    a, b = max(pairs, key=lambda p: (min(_relative_rank(colour, s) for s in p), -p[0]))
+    return chess.square_file(a), chess.square_file(b)
+
+
+class KingAttack:
+    """Attackers gather at the enemy king: per side, its knights, bishops, rooks and queens
+    that bear (with the root's pieces in the way) on the enemy king's zone at the root — its
+    square and those around it — weigh 2, 2, 3 and 5; with two attackers or more the side gains
+    16 x UNITS[weight] (the square of the weight over eight, at most 30), scaled by the non-pawn
+    material on the board (the global unit :data:`~host.patterns.NON_PAWN_MATERIAL`: x1/4 to
+    x4/4). A recognizer: each side's attackers (count modulo 8, weight modulo 32) in one branch,
+    White's in A."""
+
+    family = "king"
+    WEIGHT = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 5}
+    UNITS = tuple(min(30, w * w // 8) for w in range(32))
+
+    def __init__(self, analysis, board):
+        zones = {c: chess.BB_KING_ATTACKS[analysis.kings[c].square] | chess.BB_SQUARES[analysis.kings[c].square]
+                 for c in chess.COLORS}
+        self.bears = {c: {(t, s) for t in self.WEIGHT for s in chess.SQUARES
+                          if _attack_mask(chess.Piece(t, c), s, board.occupied) & zones[not c]}
+                      for c in chess.COLORS}
+
+    def units(self, count, weight):
+        return self.UNITS[weight] if count >= 2 else 0
+
+    def definition(self, board):
+        phase = KingSafety.phase(sum(KingSafety.MATERIAL.get(p.piece_type, 0) for p in board.piece_map().values()))
+        total = 0
+        for colour in chess.COLORS:
+            attackers = [p.piece_type for s, p in board.piece_map().items()
+                         if p.color == colour and (p.piece_type, s) in self.bears[colour]]
+            total += _sign(colour) * self.units(len(attackers) % 8, sum(self.WEIGHT[t] for t in attackers) % 32)
+        return 4 * (phase + 1) * total
+
+    def install(self, image):
+        def description(piece, square):
+            if (piece.piece_type, square) not in self.bears[piece.color]:
+                return {}
+            t = _tag(piece.color)
+            return {f"{t}n": 1, f"{t}w": self.WEIGHT[piece.piece_type]}
+
+        image.add_recognizer(Recognizer(
+            fields_a=[("wn", 3), ("ww", 5)], fields_b=[("bn", 3), ("bw", 5)], description=description,
+            summary_a=lambda v, ext: self.units(v["wn"], v["ww"]),
+            summary_b=lambda v, ext: self.units(v["bn"], v["bw"]),
+            combine=lambda white, black: white - black,
+            final=lambda units, contexts: 4 * (contexts[0] + 1) * units,
+            contexts=[Context(NON_PAWN_MATERIAL)], shift=2))
+
+    @staticmethod
+    def relevance(analysis):
+        attackers = sum(k.attackers for k in analysis.kings.values())
+        return analysis.phase * (1.5 + 0.5 * min(4, attackers)) if analysis.phase > 0.3 else 0
+
+    def __repr__(self):
+        return type(self).__name__
+
+
+class ChainBase(RootPattern):
+    """Attack a pawn chain at its base (Nimzowitsch): the enemy's chain bases at the root —
+    pawns that defend another pawn and have no pawn defending them — are the points to hit. A
+    pawn on a square from which it attacks a base (a lever) gains 12; a knight or bishop
+    bearing on one (the root's pieces in the way) 8, a rook or queen 5; at most two bases
+    counted; scaled by the root's phase."""
+
+    family = "pawns"
+    WEIGHT = {chess.PAWN: 12, chess.KNIGHT: 8, chess.BISHOP: 8, chess.ROOK: 5, chess.QUEEN: 5}
+
+    def __init__(self, analysis, board):
+        self.bases = {c: chain_bases(board, not c) for c in chess.COLORS}    # what ``c`` aims at
+        self.occupied = board.occupied
+        self.weight = _phase_weight(board)
+
+    def g(self, piece, square):
+        if piece.piece_type not in self.WEIGHT or not self.bases[piece.color]:
+            return 0
+        hits = chess.popcount(_attack_mask(piece, square, self.occupied) & self.bases[piece.color])
+        return _sign(piece.color) * self.WEIGHT[piece.piece_type] * min(2, hits) * self.weight // PHASE_TOTAL
+
+    @staticmethod
+    def relevance(analysis):
+        board = analysis.board()
+        return analysis.phase * sum(chess.popcount(chain_bases(board, c)) for c in chess.COLORS)
+
+
+def chain_bases(board, colour):
+    """The mask of ``colour``'s chain bases: pawns defending another of its pawns that no pawn
+    of its own defends."""
+    pawns = board.pieces_mask(chess.PAWN, colour)
+    bases = 0
+    for square in chess.scan_forward(pawns):
+        defends = chess.BB_PAWN_ATTACKS[colour][square] & pawns
+        defended = chess.BB_PAWN_ATTACKS[not colour][square] & pawns
+        if defends and not defended:
+            bases |= chess.BB_SQUARES[square]
+    return bases
+
+
 #: The library's root-specific patterns, by name.
 ROOT_PATTERNS = {
     "rooks-on-open-files": RooksOnOpenFiles,
@@ -741,4 +1307,17 @@ ROOT_PATTERNS = {
     "majority-advance": MajorityAdvance,
     "backward-pawns": BackwardPawns,
     "king-in-the-centre": KingInTheCentre,
+    "rook-on-the-seventh": RookOnTheSeventh,
+    "king-activity": KingActivity,
+    "centre-control": CentreControl,
+    "mobility": Mobility,
+    "king-tropism": KingTropism,
+    "trapped-rook": TrappedRook,
+    "trade-when-ahead": TradeWhenAhead,
+    "key-squares": KeySquares,
+    "doubled-rooks": DoubledRooks,
+    "wrong-bishop": WrongBishop,
+    "connected-passers": ConnectedPassers,
+    "king-attack": KingAttack,
+    "chain-base": ChainBase,
 }

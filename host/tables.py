@@ -272,18 +272,25 @@ class EvaluatorImage:
                                  f"is {total}: not a signed 16-bit value")
         self.first_order_terms.append(table)
 
-    def add_global(self, unit):
+    def add_global(self, unit, slot=None):
+        """Place a global-state unit (once: a unit already placed stays where it is) in global
+        unit ``slot`` if that is free, else in the first free one."""
         if unit not in self.globals:
-            if len(self.globals) == self.params.globals:
+            free = [k for k in range(self.params.globals) if k >= len(self.globals) or self.globals[k] is None]
+            if not free:
                 raise TableError(f"all {self.params.globals} global-state units are taken")
-            self.globals.append(unit)
+            k = slot if slot in free else free[0]
+            self.globals += [None] * (k + 1 - len(self.globals))
+            self.globals[k] = unit
         return unit
 
-    def add_recognizer(self, unit):
+    def add_recognizer(self, unit, slots=None):
+        """Add a recognizer in the next unit, and the global units its contexts read (placed by
+        ``slots``, a function of a global unit giving the slot it would have, if given)."""
         if len(self.recognizers) == self.params.recognizers:
             raise TableError(f"all {self.params.recognizers} recognizers are taken")
         for needed in [c.unit for c in unit.contexts]:
-            self.add_global(needed)
+            self.add_global(needed, slots(needed) if slots else None)
         self.recognizers.append(unit)
         return unit
 
@@ -296,6 +303,8 @@ class EvaluatorImage:
             g = [(a + b) & 0xFFFF for a, b in zip(g, term.entries)]
         store.load(0, TableKind.DESCRIPTION, g)
         for k, unit in enumerate(self.globals):
+            if unit is None:
+                continue
             for kind, entries in self.compiled(unit).items():
                 store.load(p.global_unit(k), kind, entries)
         for k, unit in enumerate(self.recognizers):

@@ -1,4 +1,4 @@
-"""The four patterns of host/patterns.py: compiled with the table-building API and loaded alone,
+"""The patterns of host/patterns.py: compiled with the table-building API and loaded alone,
 the evaluator's value equals each pattern's plain Python definition — in the model on every
 reference position and on walks, in the Verilated hardware on 1000 positions — and the builder
 refuses what the tables cannot hold."""
@@ -66,10 +66,11 @@ def test_hardware_equals_definition_on_1000_positions(full_evaluator, name):
     assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:10])
 
 
-@pytest.mark.parametrize("name", ["bishop-pair", "insufficient-material", "tempo"])
+@pytest.mark.parametrize("name", ["bishop-pair", "insufficient-material", "tempo", "pawn-islands"])
 def test_material_patterns_equal_their_definitions(full_evaluator, name):
-    """The bishop pair, insufficient material and the tempo, in the model (reference positions, walks and
-    the endings above) and in the Verilated evaluator (the endings and 300 random positions)."""
+    """The bishop pair, insufficient material, the tempo and the pawn islands, in the model
+    (reference positions, walks and the endings above) and in the Verilated evaluator (the
+    endings and 300 random positions)."""
     pattern = PATTERNS[name]()
     store = _store(pattern)
     endings = [chess.Board(fen) for fen in MATERIAL_ENDINGS]

@@ -3,6 +3,7 @@ compiled alone equals its plain definition in the evaluator model (reference pos
 walks) and in the Verilated evaluator; all of a root's together equal the sum of their
 definitions; each says it matters where it should and not where it should not."""
 
+import functools
 import random
 
 import chess
@@ -39,6 +40,10 @@ ROOTS = {
     "rook-ending": "8/5pk1/6p1/1P6/8/6P1/r4PK1/1R6 w - - 0 1",
     "kbnk": "8/8/8/4k3/8/8/8/4KBN1 w - - 0 1",
     "krk": "8/8/8/4k3/8/8/8/4K2R w - - 0 1",
+    "trapped-rook": "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P2P/5N2/PPPP1PP1/RNBQ1K1R w kq - 0 6",
+    "kpk": "8/8/3k4/8/8/2K5/2P5/8 w - - 0 1",
+    "wrong-bishop": "k7/8/8/8/8/8/P7/2B1K3 w - - 0 1",
+    "connected-passers": "8/8/4k3/r7/2PP4/8/5K2/1R6 w - - 0 1",
 }
 
 CASES = [(root, name) for root in ROOTS for name in ROOT_PATTERNS
@@ -57,10 +62,27 @@ def _store(*patterns):
     return image.store()
 
 
+@functools.cache
 def _boards():
     """A seeded fifth of the reference positions (every file represented)."""
     rng = random.Random(5)
-    return [r.board for name in REFERENCE_FILES for r in reference_positions(name) if rng.random() < 0.2]
+    return tuple(r.board for name in REFERENCE_FILES for r in reference_positions(name) if rng.random() < 0.2)
+
+
+def _region(root, count=40, plies=12):
+    """Positions the search below ``root`` may see: the root and the ends of ``count`` seeded
+    random games of up to ``plies`` plies from it."""
+    rng = random.Random(root)
+    boards = [chess.Board(ROOTS[root])]
+    while len(boards) <= count:
+        board = chess.Board(ROOTS[root])
+        for _ in range(rng.randrange(1, plies + 1)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        boards.append(board)
+    return boards
 
 
 def test_every_pattern_applies_at_some_root():
@@ -70,24 +92,33 @@ def test_every_pattern_applies_at_some_root():
 @pytest.mark.parametrize("root, name", CASES)
 def test_model_equals_definition(root, name):
     pattern = _pattern(root, name)
-    problems, values = definition_mismatches(pattern, _store(pattern), _boards(), random.Random(name), walks=30)
+    boards = _region(root) + list(_boards())
+    problems, _ = definition_mismatches(pattern, _store(pattern), boards, random.Random(name), walks=30)
     assert not problems, f"{name} at {root}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
-    assert len(values) >= 2, f"{name} at {root} takes only the values {sorted(values)}"
+
+
+@pytest.mark.parametrize("name", ROOT_PATTERNS)
+def test_every_pattern_varies_where_it_applies(name):
+    """A pattern constant on every position it is tested on would test nothing."""
+    patterns = [(root, _pattern(root, name)) for root, n in CASES if n == name]
+    values = {pattern.definition(board) for root, pattern in patterns for board in _region(root) + list(_boards())}
+    assert len(values) >= 2, f"{name} takes only the values {sorted(values)}"
 
 
 def test_hardware_equals_definition(full_evaluator):
-    """Each pattern alone on 20 random positions, then each root's relevant patterns together
-    (their sum) on 120."""
+    """Each pattern alone on 20 positions of its root's region and 20 random positions, then
+    each root's relevant patterns together (their sum) on 120 random positions and 20 of the
+    region."""
     boards = [r.board for r in reference_positions("random-positions.epd", limit=120)]
     problems = []
     for root, name in CASES:
         pattern = _pattern(root, name)
         problems += [f"{name} at {root}: {p}" for p in
-                     hardware_mismatches(full_evaluator, pattern, _store(pattern), boards[:20])]
+                     hardware_mismatches(full_evaluator, pattern, _store(pattern), _region(root, 20) + boards[:20])]
     for root in ROOTS:
         patterns = _Sum([_pattern(r, n) for r, n in CASES if r == root])
-        problems += [f"all at {root}: {p}" for p in
-                     hardware_mismatches(full_evaluator, patterns, _store(*patterns.patterns), boards)]
+        problems += [f"all at {root}: {p}" for p in hardware_mismatches(
+            full_evaluator, patterns, _store(*patterns.patterns), _region(root, 20) + boards)]
     assert not problems, f"{len(problems)} mismatches:\n" + "\n".join(problems[:10])
 
 
