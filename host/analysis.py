@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 
 import chess
 
-__all__ = ["analyse", "RootAnalysis", "PawnStructureClasses", "Bearing", "swap_off", "game_phase_fraction",
+__all__ = ["analyse", "RootAnalysis", "PawnStructureClasses", "Bearing", "pawn_classes", "swap_off",
+           "game_phase_fraction",
            "PIECE_VALUES", "RELATIONS"]
 
 #: Centipawn values for swap-offs and targets (the king is worth more than anything).

@@ -135,13 +135,25 @@ class SearchDriver:
         self.generation = -1            # the searches from new roots so far, less one
         self.features = SearchFeatures()    # the searches' control word
         self.aspiration = True              # aspiration windows (off: every iteration full width)
+        self._last_line = None              # (the last root's moves, its search's principal variation)
 
     def prepare(self, game):
         """The Oracle's tables for ``game``'s position downloaded, the position set."""
-        label, store = self.oracle.tables_for(game)
+        label, store = self.oracle.tables_for(game, self.expected_line(game))
         self.machine.set_position(game)
         self.machine.download(store)
         return label
+
+    def expected_line(self, game):
+        """The moves the last search expects from ``game``'s position: the rest of its principal
+        variation when the game went on along it (empty otherwise)."""
+        if self._last_line is None:
+            return []
+        root, pv = self._last_line
+        played = game.move_stack[len(root):]
+        if game.move_stack[:len(root)] != root or played != pv[:len(played)]:
+            return []
+        return pv[len(played):]
 
     def update_limits(self, limits):
         """New limits for the search in progress, counted from now."""
@@ -199,6 +211,8 @@ class SearchDriver:
                 break
             if len(legal) == 1 and self._budget.limits.target_ms is not None:
                 break                       # under a clock, the only move is played at once
+        if finished:
+            self._last_line = (list(game.move_stack), list(finished[-1].pv))
         return finished
 
     def _iterate(self, game, depth, total_nodes, total_cycles, stop_event, first, previous, loop):

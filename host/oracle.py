@@ -7,7 +7,9 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
   structure and phase-scaled king safety. Endgame: material and piece-square with the king
   seeking the centre, and pawn structure.
 * ``root`` — Hitech's way: the root analysis (:mod:`host.analysis`) scores every pattern of
-  the library for this root (its ``relevance``: 0 leaves it out), and the patterns are chosen
+  the library for this root (its ``relevance``: 0 leaves it out) and for the region the search
+  will reach (:func:`region_boards`: the rest of the last principal variation, near
+  promotions made; counted x ``REGION_WEIGHT``), and the patterns are chosen
   most relevant first while they fit (the recognizers, global units, field widths and
   first-order range of the configuration STATUS reported), then installed in the library's
   order, so that a unit keeps its place from root to root while its pattern stays; the
@@ -26,12 +28,12 @@ from dataclasses import dataclass, field
 
 import chess
 
-from .analysis import analyse
+from .analysis import analyse, pawn_classes
 from .library import LIBRARY
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from .tables import EvaluatorImage, TableError
 
-__all__ = ["Oracle", "Allocation", "game_phase", "ENDGAME_MATERIAL", "KNOWLEDGE"]
+__all__ = ["Oracle", "Allocation", "game_phase", "region_boards", "ENDGAME_MATERIAL", "KNOWLEDGE", "REGION_WEIGHT"]
 
 #: Piece material (in pawns, both sides) at or below which the game is an endgame.
 ENDGAME_MATERIAL = 13
@@ -61,6 +63,7 @@ class Allocation:
     left_out: list
     patterns: list = field(repr=False)
     store: object = field(repr=False)
+    from_region: set = field(default_factory=set)   # chosen for the region the search will reach
 
     def definition(self, board):
         """What the tables make the evaluator's value of ``board``: the sum of the chosen
@@ -70,8 +73,8 @@ class Allocation:
     def explain(self):
         """The allocation in lines of text."""
         lines = [f"{self.knowledge} knowledge, {self.label}: "
-                 + ", ".join(f"{name} ({relevance:.2f})" if relevance is not None else name
-                             for name, relevance in self.chosen)]
+                 + ", ".join(f"{name} ({relevance:.2f}{', region' if name in self.from_region else ''})"
+                             if relevance is not None else name for name, relevance in self.chosen)]
         lines += [f"recognizer {unit}: {name}" for unit, name in enumerate(self.recognizers)]
         lines += [f"left out {name}: {why}" for name, why in self.left_out]
         return lines
@@ -98,11 +101,13 @@ class Oracle:
     def patterns(self, phase):
         return self.PHASE_PATTERNS[phase]()
 
-    def allocate(self, board):
-        """The :class:`Allocation` for the root ``board``."""
+    def allocate(self, board, expected=()):
+        """The :class:`Allocation` for the root ``board``; ``expected``: the moves the search is
+        expected to play from it (the rest of the last search's principal variation), which
+        ``root`` knowledge counts in the region the search will reach."""
         phase = game_phase(board)
         if self.knowledge == "root":
-            return self._root(board, phase)
+            return self._root(board, phase, expected)
         key = (self.knowledge, phase)
         if key not in self._kept:
             if self.knowledge == "phase":
@@ -112,15 +117,22 @@ class Oracle:
             self._kept[key] = self._install(phase, candidates)
         return self._kept[key]
 
-    def tables_for(self, board):
-        """``(label, TableStore)`` for a root position."""
-        allocation = self.allocate(board)
+    def tables_for(self, board, expected=()):
+        """``(label, TableStore)`` for a root position (``expected`` as for :meth:`allocate`)."""
+        allocation = self.allocate(board, expected)
         return allocation.label, allocation.store
 
-    def _root(self, board, phase):
+    def _root(self, board, phase, expected):
         analysis = analyse(board)
-        relevant = sorted(((name, entry.relevance(analysis), entry) for name, entry in LIBRARY.items()),
-                          key=lambda c: -c[1])
+        region = [analyse(b) for b in region_boards(board, expected)]
+        scored, from_region = [], set()
+        for name, entry in LIBRARY.items():
+            here = entry.relevance(analysis)
+            there = REGION_WEIGHT * max((entry.relevance(a) for a in region), default=0)
+            scored.append((name, max(here, there), entry))
+            if there > here:
+                from_region.add(name)
+        relevant = sorted(scored, key=lambda c: -c[1])
         made = []
         for name, relevance, entry in relevant:
             if relevance <= 0:
@@ -133,7 +145,10 @@ class Oracle:
                 made.append((name, relevance, entry.make(analysis, board)))
         base = ("material-piece-square", None, MaterialPieceSquare(endgame=phase == "endgame"))
         order = list(LIBRARY)
-        return self._install(phase, [base] + made, placed=lambda name: order.index(name) if name in order else -1)
+        allocation = self._install(phase, [base] + made,
+                                   placed=lambda name: order.index(name) if name in order else -1)
+        allocation.from_region = from_region & {name for name, _ in allocation.chosen}
+        return allocation
 
     def _install(self, label, candidates, placed=None):
         """Choose from ``[(name, relevance, pattern)]`` in that order each pattern that fits
@@ -144,6 +159,10 @@ class Oracle:
         image = self._image()
         chosen, left_out = [], []
         for name, relevance, pattern in candidates:
+            terms, recognizers = self._units_of(pattern)
+            if not recognizers and not any(entry for term in terms for entry in term.entries):
+                left_out.append((name, "nothing to install at this root"))
+                continue
             trial = image.copy()
             try:
                 self._add(trial, pattern)
@@ -205,6 +224,37 @@ class Oracle:
         Oracle first met it, so that it keeps its place (and its readers their tables) from root
         to root."""
         return self._global_slots.setdefault(id(unit), len(self._global_slots))
+
+
+#: How much a pattern's relevance in the region the search will reach counts against its
+#: relevance at the root.
+REGION_WEIGHT = 0.75
+
+
+def region_boards(board, expected=()):
+    """Positions the search from ``board`` is expected to reach, beyond the root: the end of the
+    ``expected`` line (its legal prefix), and the root with every passed pawn on its sixth or
+    seventh rank queened (where the queening square is empty) — Hitech's example: king safety,
+    dropped when the pieces come off, comes back when a promotion is near."""
+    out = []
+    line = board.copy(stack=False)
+    for move in expected:
+        if move not in line.legal_moves:
+            break
+        line.push(move)
+    if line.move_stack:
+        out.append(line)
+    promoted = board.copy(stack=False)
+    for colour in chess.COLORS:
+        for pawn in pawn_classes(board, colour).passed:
+            rank = chess.square_rank(pawn) if colour == chess.WHITE else 7 - chess.square_rank(pawn)
+            goal = chess.square(chess.square_file(pawn), 7 if colour == chess.WHITE else 0)
+            if rank >= 5 and promoted.piece_at(goal) is None:
+                promoted.remove_piece_at(pawn)
+                promoted.set_piece_at(goal, chess.Piece(chess.QUEEN, colour))
+    if promoted.board_fen() != board.board_fen():
+        out.append(promoted)
+    return out
 
 
 #: The fixed lists' patterns by their library names.

@@ -259,6 +259,13 @@ def test_a_stopped_search_answers_only_with_root_moves_searched_in_full(board):
     assert last.pv and last.pv[0] in game.legal_moves
     assert all(it.complete for it in iterations[:-1])
     assert last.total_nodes <= 20_000 + 200
+    # the rest of the principal variation is what the next root expects (the Oracle's region)
+    assert len(last.pv) >= 3
+    along, aside = game.copy(), game.copy()
+    along.push(last.pv[0])
+    along.push(last.pv[1])
+    aside.push(next(m for m in game.legal_moves if m != last.pv[0]))
+    assert driver.expected_line(along) == last.pv[2:] and driver.expected_line(aside) == []
 
 
 def test_the_root_loop_over_the_link_equals_the_reference_loop(board):

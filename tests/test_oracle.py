@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from hdl.eval.tables import FULL, HITECH, SMALL
-from host.oracle import KNOWLEDGE, Oracle
+from host.oracle import KNOWLEDGE, Oracle, region_boards
 from models.evaluator import static_value
 from sim.testing import REFERENCE_FILES, reference_positions
 
@@ -100,3 +100,30 @@ def test_the_tables_equal_the_chosen_patterns(params, knowledge):
         allocation = oracle.allocate(root)
         for board in boards:
             assert static_value(allocation.store, board) == allocation.definition(board), (root.fen(), board.fen())
+
+
+def test_the_region_the_search_will_reach():
+    """Hitech's example: king safety, dropped once the pieces are off, comes back while a
+    promotion is near (the root with the passer queened is in the region); the rest of the
+    last principal variation is in it too, and what a region brings is marked so."""
+    near = chess.Board("r5k1/1P3ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")        # b7 queens next move
+    promoted, = region_boards(near)
+    assert promoted.piece_at(chess.B8) == chess.Piece(chess.QUEEN, chess.WHITE) and not promoted.pieces(
+        chess.PAWN, chess.WHITE) & chess.BB_B7
+    allocation = Oracle(FULL, "root").allocate(near)
+    assert "king-safety" in allocation.from_region and "king-safety" in [n for n, _ in allocation.chosen]
+    far = chess.Board("r5k1/5ppp/8/1P6/8/8/5PPP/R5K1 w - - 0 1")          # the same, the pawn on b5
+    assert region_boards(far) == [] and "king-safety" not in _chosen(far.fen())
+    assert any(", region)" in part for part in allocation.explain()[0].split("("))
+    # an expected line: its legal prefix is played, the position at its end is in the region
+    line = [chess.Move.from_uci(m) for m in ("e2e4", "e7e5", "g1f3", "e1e2")]
+    reached, = region_boards(chess.Board(), line)
+    assert reached.fen().startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b")
+
+
+def test_a_pattern_with_nothing_at_its_root_is_left_out():
+    """A root pattern chosen for the region may be empty at the root itself (it is built from
+    the root's analysis): it is left out, saying so, not installed as zeros."""
+    allocation = Oracle(FULL, "root").allocate(chess.Board("r5k1/1P3ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"))
+    reasons = dict(allocation.left_out)
+    assert reasons.get("trade-when-ahead") == "nothing to install at this root"
