@@ -1,6 +1,8 @@
-"""Make a tactical test suite from Stockfish self-play, the way ``tactics-dev.epd`` was made.
+"""Make a tactical or positional test suite from Stockfish self-play, the way ``tactics-dev.epd``
+was made.
 
-    python data/make_tactics.py [--count 100] [--seed 1] [--nodes 300000] [--out data/tactics-selfplay.epd]
+    python data/make_tactics.py [--kind tactical|positional] [--count 100] [--seed 1] [--nodes 300000]
+                                [--out FILE]
 
 Needs Stockfish (``apt-get install stockfish``); the tests never run it. Games start from the
 balanced openings of ``openings.txt`` (one in turn per game) and go on with Stockfish's moves at
@@ -11,6 +13,12 @@ than the second — by at least ``GAP`` centipawns, a forced mate in at most fiv
 the second is none, or a move where the second is mated — and a shallow search (depth 2)
 picks another move. At most two positions a game are kept, at least six plies apart, so one
 game does not fill the suite.
+
+``--kind positional`` keeps instead a quiet best move (no capture, check or promotion) in a
+position still in the balance (the best line within ``BALANCE`` centipawns of level) that is
+better than the second by at least ``QUIET_GAP`` centipawns, where the second is no capture
+either and a depth-2 search picks another move: the knowledge to find, not a combination
+(ids ``PD.NNN``, into ``positional-selfplay.epd``).
 
 A line: ``FEN bm SAN; id "SP.NNN"; c0 "gap N cp";`` (or ``"mate N"``, ``"the second move is
 mated in N"``), read by
@@ -37,6 +45,8 @@ from benchmarks.peers import engine_command  # noqa: E402
 
 GAP = 150           # centipawns between the best move and the second
 MATE_MOVES = 5      # a forced mate in at most this many moves counts as clear
+QUIET_GAP = 50      # centipawns, positional: between the quiet best move and the second
+BALANCE = 250       # centipawns, positional: the best line's score at most this far from level
 PLAY_NODES = 20000
 RANDOM_MOVES = 0.1
 FIRST_PLY = 12
@@ -58,13 +68,34 @@ def _clear(infos):
     return f"gap {gap} cp" if gap >= GAP else None
 
 
+def _quiet(board, infos):
+    """The gap text if the first line is a quiet move, better than the second (no capture
+    either) by ``QUIET_GAP`` in a position still in the balance, else None."""
+    if len(infos) < 2:
+        return None
+    best, second = infos[0]["score"].relative, infos[1]["score"].relative
+    if best.is_mate() or second.is_mate() or abs(best.score()) > BALANCE:
+        return None
+    move, other = infos[0]["pv"][0], infos[1]["pv"][0]
+    if board.is_capture(move) or board.gives_check(move) or move.promotion or board.is_capture(other):
+        return None
+    gap = best.score() - second.score()
+    return f"gap {gap} cp" if gap >= QUIET_GAP else None
+
+
+KINDS = {"tactical": ("SP", "tactics-selfplay.epd"), "positional": ("PD", "positional-selfplay.epd")}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--nodes", type=int, default=300000)
-    parser.add_argument("--out", default=str(HERE / "tactics-selfplay.epd"))
+    parser.add_argument("--kind", choices=KINDS, default="tactical")
+    parser.add_argument("--out", help="the file to write (tactics-selfplay.epd or positional-selfplay.epd here)")
     args = parser.parse_args(argv)
+    prefix, name = KINDS[args.kind]
+    args.out = args.out or str(HERE / name)
     rng = random.Random(args.seed)
     openings = read_openings()
     engine = chess.engine.SimpleEngine.popen_uci(engine_command("stockfish"))
@@ -80,13 +111,13 @@ def main(argv=None):
             while not board.is_game_over() and board.ply() < MAX_PLIES and kept < 2 and len(lines) < args.count:
                 if board.ply() >= FIRST_PLY and board.ply() - last_kept >= 6:
                     infos = engine.analyse(board, chess.engine.Limit(nodes=args.nodes), multipv=2)
-                    gap = _clear(infos)
+                    gap = _clear(infos) if args.kind == "tactical" else _quiet(board, infos)
                     best = infos[0]["pv"][0]
                     if gap is not None:
                         shallow = engine.play(board, chess.engine.Limit(depth=2)).move
                         if shallow != best:
                             kept, last_kept = kept + 1, board.ply()
-                            lines.append(f'{board.epd()} bm {board.san(best)}; id "SP.{len(lines) + 1:03d}"; '
+                            lines.append(f'{board.epd()} bm {board.san(best)}; id "{prefix}.{len(lines) + 1:03d}"; '
                                          f'c0 "{gap}";')
                             print(lines[-1], f"(game {game_index}: {name})", flush=True)
                             Path(args.out).write_text("\n".join(lines) + "\n")     # kept if the run is cut short

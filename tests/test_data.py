@@ -73,3 +73,16 @@ def test_the_tactics_maker_keeps_only_a_clear_best_move():
     assert make_tactics._clear(lines(Cp(300), Mate(-2))) == "the second move is mated in 2"
     assert make_tactics._clear(lines(Cp(-300), Mate(2))) is None
     assert make_tactics._clear(lines(Cp(300))) is None
+    # positional: a quiet best move, in the balance, better by QUIET_GAP than a second that takes nothing
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    quiet, capture, other = (chess.Move.from_uci(m) for m in ("f1b5", "f3e5", "f1c4"))
+
+    def moves(first, second, best=Cp(40), gap=make_tactics.QUIET_GAP):
+        return [{"score": chess.engine.PovScore(best, chess.WHITE), "pv": [first]},
+                {"score": chess.engine.PovScore(Cp(best.score() - gap), chess.WHITE), "pv": [second]}]
+    gap = make_tactics.QUIET_GAP
+    assert make_tactics._quiet(board, moves(quiet, other)) == f"gap {gap} cp"
+    assert make_tactics._quiet(board, moves(quiet, other, gap=gap - 1)) is None
+    assert make_tactics._quiet(board, moves(capture, quiet)) is None        # the best takes
+    assert make_tactics._quiet(board, moves(quiet, capture)) is None        # the second takes
+    assert make_tactics._quiet(board, moves(quiet, other, best=Cp(make_tactics.BALANCE + 1))) is None
