@@ -4,7 +4,8 @@
                                [--elo E] [--max-plies P] [--pgn FILE]
                                [--features SET] [--opponent-features SET]
                                [--root board|host] [--opponent-root board|host]
-                               [--knowledge K] [--opponent-knowledge K] [--first N]
+                               [--knowledge K] [--opponent-knowledge K] [--without F,...]
+                               [--opponent-without F,...] [--first N] [--movetime MS]
     python -m benchmarks.match --score FILE.pgn ...
 
 Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
@@ -15,11 +16,18 @@ move of either engine is a search of ``--nodes`` nodes (``go nodes``); a game en
 difference and its 95 % interval (normal approximation over the games' scores). The machine
 runs on a simulated board: its node budget is the same as on a real one, only slower.
 
+``--movetime MS`` gives each move a time instead (``go movetime``): the opponent its wall
+time, the machine its *hardware* time — its cycles at its board's clock, which a simulated
+board counts as a real one would spend them — so that, against Stockfish with ``--elo``, the
+machine plays with the time a board would have.
+
 ``--features`` sets the machine's search features (``all``, ``none``, ``-lmr``...: the UCI
 check options); against ``--opponent suprem`` with ``--opponent-features`` the machine plays
 itself with a feature switched off, which measures that feature on one build; ``--root`` and
 ``--opponent-root`` the same for who searches the root (the board, or the host's root loop),
-``--knowledge`` and ``--opponent-knowledge`` for the Oracle's knowledge (phase, root, material).
+``--knowledge`` and ``--opponent-knowledge`` for the Oracle's knowledge (phase, root, material),
+``--without`` and ``--opponent-without`` for pattern families root knowledge leaves out (a
+family's worth: ``--knowledge root --opponent-knowledge root --opponent-without king``).
 
 A long match can be played in parts: ``--first N`` starts at game N (its opening and colours
 as in the whole match), and ``--score`` adds up the games of the parts' PGN files (the
@@ -35,6 +43,7 @@ import chess.engine
 import chess.pgn
 
 from hdl.search.features import SearchFeatures
+from host.library import FAMILIES
 from host.oracle import KNOWLEDGE
 from sim.testing import DATA
 
@@ -76,15 +85,16 @@ def elo_difference(scores):
     return elo(mean), elo(mean - 1.96 * deviation), elo(mean + 1.96 * deviation)
 
 
-def play(white, black, start, nodes, max_plies):
-    """One game from ``start``; returns the finished ``chess.Board`` and the result text."""
+def play(white, black, start, limit, max_plies):
+    """One game from ``start``, each move searched to ``limit`` (a ``chess.engine.Limit``);
+    returns the finished ``chess.Board`` and the result text."""
     board = start.copy()
     engines = {chess.WHITE: white, chess.BLACK: black}
     game_id = object()
     while not board.is_game_over(claim_draw=True):
         if len(board.move_stack) - len(start.move_stack) >= max_plies:
             return board, "1/2-1/2"
-        result = engines[board.turn].play(board, chess.engine.Limit(nodes=nodes), game=game_id)
+        result = engines[board.turn].play(board, limit, game=game_id)
         if result.move is None or result.move not in board.legal_moves:
             side = "White" if board.turn else "Black"
             raise RuntimeError(f"{side} played {result.move} in {board.fen()}")
@@ -108,37 +118,50 @@ def main(argv=None):
     parser.add_argument("--opponent-root", choices=ROOTS, help="with --opponent suprem: the opponent's root")
     parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
     parser.add_argument("--opponent-knowledge", choices=KNOWLEDGE, help="with --opponent suprem: the opponent's")
+    parser.add_argument("--without", type=_families, default=(), help="families root knowledge leaves out")
+    parser.add_argument("--opponent-without", type=_families, default=(),
+                        help="with --opponent suprem: the families its root knowledge leaves out")
     parser.add_argument("--first", type=int, default=1, help="the first game's number (a match played in parts)")
     parser.add_argument("--score", nargs="+", metavar="PGN", help="only add up the games of these PGN files")
+    parser.add_argument("--movetime", type=int, metavar="MS",
+                        help="milliseconds per move instead of nodes (the machine's: hardware time)")
     args = parser.parse_args(argv)
     if args.score:
         return _score(args.score)
-    if (args.opponent_features is not None or args.opponent_root or args.opponent_knowledge) \
-            and args.opponent != "suprem":
-        parser.error("--opponent-features, --opponent-root and --opponent-knowledge need --opponent suprem")
+    if (args.opponent_features is not None or args.opponent_root or args.opponent_knowledge
+            or args.opponent_without) and args.opponent != "suprem":
+        parser.error("--opponent-features, --opponent-root, --opponent-knowledge and --opponent-without need "
+                     "--opponent suprem")
+    for families, knowledge in ((args.without, args.knowledge), (args.opponent_without, args.opponent_knowledge)):
+        if families and knowledge != "root":
+            parser.error("--without and --opponent-without need that side's knowledge to be root")
+    if args.movetime is not None and args.movetime <= 0:
+        parser.error("--movetime must be a positive number of milliseconds")
+    limit = chess.engine.Limit(time=args.movetime / 1000) if args.movetime else chess.engine.Limit(nodes=args.nodes)
+    budget = f"{args.movetime} ms per move" if args.movetime else f"{args.nodes} nodes per move"
     openings = read_openings()
     machine = open_engine("suprem")
-    machine.configure(machine_options(args.features, args.root, args.knowledge))
+    machine.configure(machine_options(args.features, args.root, args.knowledge, args.without))
     opponent = open_engine(args.opponent, args.elo)
     if args.opponent == "suprem":
         opponent.configure(machine_options(args.opponent_features or SearchFeatures(), args.opponent_root,
-                                           args.opponent_knowledge))
+                                           args.opponent_knowledge, args.opponent_without))
         args.opponent = (f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'}"
-                         f", knowledge {args.opponent_knowledge or 'default'})")
+                         f", knowledge {args.opponent_knowledge or 'default'}{_without(args.opponent_without)})")
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
     try:
         for number in range(args.first - 1, args.games):
             name, start = openings[(number // 2) % len(openings)]
             machine_white = number % 2 == 0
             white, black = (machine, opponent) if machine_white else (opponent, machine)
-            board, result = play(white, black, start, args.nodes, args.max_plies)
+            board, result = play(white, black, start, limit, args.max_plies)
             points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
             scores.append(points if machine_white else 1 - points)
             print(f"game {number + 1}: {name}, SUPREM {'White' if machine_white else 'Black'}: {result} "
                   f"({len(board.move_stack)} plies); score {sum(scores)}/{len(scores)}", flush=True)
             if pgn:
                 game = chess.pgn.Game.from_board(board)
-                game.headers.update(Event=f"SUPREM vs {args.opponent}, {args.nodes} nodes per move", Opening=name,
+                game.headers.update(Event=f"SUPREM vs {args.opponent}, {budget}", Opening=name,
                                     White="SUPREM" if machine_white else args.opponent,
                                     Black=args.opponent if machine_white else "SUPREM", Result=result)
                 print(game, file=pgn, end="\n\n", flush=True)
@@ -148,13 +171,26 @@ def main(argv=None):
         if pgn:
             pgn.close()
     elo, low, high = elo_difference(scores)
-    print(f"SUPREM ({args.features}, root {args.root or 'default'}, knowledge {args.knowledge or 'default'}) "
+    print(f"SUPREM ({args.features}, root {args.root or 'default'}, knowledge {args.knowledge or 'default'}"
+          f"{_without(args.without)}) "
           f"vs {args.opponent}"
           f"{f' (Elo {args.elo})' if args.elo else ''}, "
-          f"{args.nodes} nodes per move: "
+          f"{budget}: "
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
     return 0
+
+
+def _families(text):
+    families = tuple(f.strip() for f in text.split(",") if f.strip())
+    unknown = [f for f in families if f not in FAMILIES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no pattern family {', '.join(unknown)} (there are {', '.join(FAMILIES)})")
+    return families
+
+
+def _without(families):
+    return f" without {','.join(families)}" if families else ""
 
 
 def pgn_scores(paths):

@@ -64,7 +64,7 @@ def main(argv=None):
                 allocation = oracle.allocate(board)
                 choose.append(time.perf_counter() - start)
                 patterns += len(allocation.chosen)
-                recognizers += len(allocation.recognizers)
+                recognizers += sum(name is not None for name in allocation.recognizers)
                 if machine is not None:
                     start = time.perf_counter()
                     machine.set_position(board)

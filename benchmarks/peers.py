@@ -57,12 +57,15 @@ def open_engine(name, elo=None):
 ROOTS = ("board", "host")
 
 
-def machine_options(features, root=None, knowledge=None):
+def machine_options(features, root=None, knowledge=None, without=()):
     """The machine's UCI options for a feature set (a ``SearchFeatures``) and, if given, who
-    searches the root (one of ``ROOTS``) and the Oracle's knowledge (``host.oracle.KNOWLEDGE``)."""
+    searches the root (one of ``ROOTS``), the Oracle's knowledge (``host.oracle.KNOWLEDGE``) and
+    the pattern families it leaves out (``host.library.FAMILIES``)."""
     options = {name: bool(on) for name, on in features.fields().items()}
     if root is not None:
         options["RootLoop"] = root == "host"
     if knowledge is not None:
         options["Knowledge"] = knowledge
+    if without:
+        options["KnowledgeWithout"] = ",".join(without)
     return options

@@ -17,7 +17,7 @@ game does not fill the suite.
 ``--kind positional`` keeps instead a quiet best move (no capture, check or promotion) in a
 position still in the balance (the best line within ``BALANCE`` centipawns of level) that is
 better than the second by at least ``QUIET_GAP`` centipawns, where the second is no capture
-either and a depth-2 search picks another move: the knowledge to find, not a combination
+either and a depth-1 search picks another move: the knowledge to find, not a combination
 (ids ``PD.NNN``, into ``positional-selfplay.epd``).
 
 A line: ``FEN bm SAN; id "SP.NNN"; c0 "gap N cp";`` (or ``"mate N"``, ``"the second move is
@@ -45,7 +45,7 @@ from benchmarks.peers import engine_command  # noqa: E402
 
 GAP = 150           # centipawns between the best move and the second
 MATE_MOVES = 5      # a forced mate in at most this many moves counts as clear
-QUIET_GAP = 50      # centipawns, positional: between the quiet best move and the second
+QUIET_GAP = 40      # centipawns, positional: between the quiet best move and the second
 BALANCE = 250       # centipawns, positional: the best line's score at most this far from level
 PLAY_NODES = 20000
 RANDOM_MOVES = 0.1
@@ -83,7 +83,8 @@ def _quiet(board, infos):
     return f"gap {gap} cp" if gap >= QUIET_GAP else None
 
 
-KINDS = {"tactical": ("SP", "tactics-selfplay.epd"), "positional": ("PD", "positional-selfplay.epd")}
+#: Per kind: the ids' prefix, the file, the depth of the shallow search that must miss the move.
+KINDS = {"tactical": ("SP", "tactics-selfplay.epd", 2), "positional": ("PD", "positional-selfplay.epd", 1)}
 
 
 def main(argv=None):
@@ -94,7 +95,7 @@ def main(argv=None):
     parser.add_argument("--kind", choices=KINDS, default="tactical")
     parser.add_argument("--out", help="the file to write (tactics-selfplay.epd or positional-selfplay.epd here)")
     args = parser.parse_args(argv)
-    prefix, name = KINDS[args.kind]
+    prefix, name, shallow_depth = KINDS[args.kind]
     args.out = args.out or str(HERE / name)
     rng = random.Random(args.seed)
     openings = read_openings()
@@ -114,7 +115,7 @@ def main(argv=None):
                     gap = _clear(infos) if args.kind == "tactical" else _quiet(board, infos)
                     best = infos[0]["pv"][0]
                     if gap is not None:
-                        shallow = engine.play(board, chess.engine.Limit(depth=2)).move
+                        shallow = engine.play(board, chess.engine.Limit(depth=shallow_depth)).move
                         if shallow != best:
                             kept, last_kept = kept + 1, board.ply()
                             lines.append(f'{board.epd()} bm {board.san(best)}; id "{prefix}.{len(lines) + 1:03d}"; '

@@ -154,7 +154,8 @@ def cmd_eval(args):
     first_order = ", ".join(name for name, _ in allocation.chosen if name not in allocation.recognizers)
     print(f"  first-order ({first_order}): {model.first_order}")
     for k, pattern in enumerate(allocation.recognizers):
-        print(f"  {f'recognizer {k}: {pattern}':40} {model.recognizer_output(k):6}")
+        if pattern:
+            print(f"  {f'recognizer {k}: {pattern}':40} {model.recognizer_output(k):6}")
     print(f"static value, White's view: board {on_board}, model {model.value()}")
     if on_board != model.value():
         print("suprem: the board and the bit-exact model DISAGREE", file=sys.stderr)

@@ -136,13 +136,14 @@ class SearchDriver:
         self.features = SearchFeatures()    # the searches' control word
         self.aspiration = True              # aspiration windows (off: every iteration full width)
         self._last_line = None              # (the last root's moves, its search's principal variation)
+        self.allocation = None              # the Oracle's choice for the last root
 
     def prepare(self, game):
         """The Oracle's tables for ``game``'s position downloaded, the position set."""
-        label, store = self.oracle.tables_for(game, self.expected_line(game))
+        self.allocation = self.oracle.allocate(game, self.expected_line(game))
         self.machine.set_position(game)
-        self.machine.download(store)
-        return label
+        self.machine.download(self.allocation.store)
+        return self.allocation.label
 
     def expected_line(self, game):
         """The moves the last search expects from ``game``'s position: the rest of its principal

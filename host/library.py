@@ -1,9 +1,10 @@
 """The Oracle's pattern library: every pattern it can choose, with how much it matters at a
 root and how to make it for that root.
 
-Each entry is ``(relevance, make, general)``: ``relevance(analysis)`` scores the pattern for the
-root of a :class:`~host.analysis.RootAnalysis` (0: it does not apply there), ``make(analysis,
-board)`` builds it, and ``general`` says it is the same at every root (the Oracle makes and
+Each entry is ``(relevance, make, family, general)``: ``relevance(analysis)`` scores the pattern
+for the root of a :class:`~host.analysis.RootAnalysis` (0: it does not apply there),
+``make(analysis, board)`` builds it, ``family`` is one of :data:`FAMILIES` (what a family
+match leaves out), and ``general`` says it is the same at every root (the Oracle makes and
 compiles it once). The patterns themselves are in :mod:`host.patterns` (general ones, the same at every
 root) and :mod:`host.root_patterns` (made for one root).
 """
@@ -23,9 +24,13 @@ from .patterns import (
 )
 from .root_patterns import ROOT_PATTERNS
 
-__all__ = ["LIBRARY", "Entry"]
+__all__ = ["LIBRARY", "Entry", "FAMILIES"]
 
-Entry = namedtuple("Entry", "relevance make general", defaults=(False,))
+Entry = namedtuple("Entry", "relevance make family general", defaults=(False,))
+
+#: The pattern families: pawn structure, king safety, the pieces' placement, endgame knowledge,
+#: material terms, and the root's own targets.
+FAMILIES = ("pawns", "king", "pieces", "endgame", "material", "root")
 
 
 def _shelter(wing):
@@ -67,13 +72,15 @@ def _insufficient(analysis):
 
 
 LIBRARY = {
-    "shelter-king": Entry(_shelter("king"), lambda analysis, board: ShelterRecognizer("king"), True),
-    "shelter-queen": Entry(_shelter("queen"), lambda analysis, board: ShelterRecognizer("queen"), True),
-    "pawn-structure": Entry(_pawns, lambda analysis, board: PawnStructure(), True),
-    "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety(), True),
-    "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair(), True),
-    "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial(), True),
-    "tempo": Entry(lambda analysis: 0.4, lambda analysis, board: Tempo(), True),
-    "pawn-islands": Entry(_islands, lambda analysis, board: PawnIslands(), True),
-    **{name: Entry(cls.relevance, cls) for name, cls in ROOT_PATTERNS.items()},
+    "shelter-king": Entry(_shelter("king"), lambda analysis, board: ShelterRecognizer("king"), "king", True),
+    "shelter-queen": Entry(_shelter("queen"), lambda analysis, board: ShelterRecognizer("queen"), "king", True),
+    "pawn-structure": Entry(_pawns, lambda analysis, board: PawnStructure(), "pawns", True),
+    "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety(), "king", True),
+    "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair(), "material", True),
+    "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial(), "material", True),
+    "tempo": Entry(lambda analysis: 0.4, lambda analysis, board: Tempo(), "material", True),
+    "pawn-islands": Entry(_islands, lambda analysis, board: PawnIslands(), "pawns", True),
+    **{name: Entry(cls.relevance, cls, cls.family) for name, cls in ROOT_PATTERNS.items()},
 }
+
+assert {entry.family for entry in LIBRARY.values()} == set(FAMILIES)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import chess
 
 from .analysis import analyse, pawn_classes
-from .library import LIBRARY
+from .library import FAMILIES, LIBRARY
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from .tables import EvaluatorImage, TableError
 
@@ -54,7 +54,7 @@ def game_phase(board):
 class Allocation:
     """The Oracle's choice for one root: ``label`` names it (the game's phase), ``chosen`` is
     ``[(name, relevance)]`` in the order installed (``patterns`` the patterns themselves),
-    ``recognizers`` the pattern each recognizer serves (in unit order), ``left_out``
+    ``recognizers`` the pattern each recognizer serves (in unit order, None if free), ``left_out``
     ``[(name, why)]``, and ``store`` the compiled tables."""
     knowledge: str
     label: str
@@ -64,6 +64,11 @@ class Allocation:
     patterns: list = field(repr=False)
     store: object = field(repr=False)
     from_region: set = field(default_factory=set)   # chosen for the region the search will reach
+    without: tuple = ()                                 # the families left out
+
+    @property
+    def without_text(self):
+        return f" without {', '.join(self.without)}" if self.without else ""
 
     def definition(self, board):
         """What the tables make the evaluator's value of ``board``: the sum of the chosen
@@ -72,10 +77,10 @@ class Allocation:
 
     def explain(self):
         """The allocation in lines of text."""
-        lines = [f"{self.knowledge} knowledge, {self.label}: "
+        lines = [f"{self.knowledge} knowledge{self.without_text}, {self.label}: "
                  + ", ".join(f"{name} ({relevance:.2f}{', region' if name in self.from_region else ''})"
                              if relevance is not None else name for name, relevance in self.chosen)]
-        lines += [f"recognizer {unit}: {name}" for unit, name in enumerate(self.recognizers)]
+        lines += [f"recognizer {unit}: {name}" for unit, name in enumerate(self.recognizers) if name]
         lines += [f"left out {name}: {why}" for name, why in self.left_out]
         return lines
 
@@ -88,10 +93,17 @@ class Oracle:
         "endgame": lambda: [MaterialPieceSquare(endgame=True), PawnStructure()],
     }
 
-    def __init__(self, params, knowledge=KNOWLEDGE[0]):
+    def __init__(self, params, knowledge=KNOWLEDGE[0], without=()):
+        """``without``: pattern families (:data:`~host.library.FAMILIES`) ``root`` knowledge
+        leaves out (to measure what they are worth)."""
         if knowledge not in KNOWLEDGE:
             raise ValueError(f"no knowledge {knowledge!r} (there are {', '.join(KNOWLEDGE)})")
-        self.params, self.knowledge = params, knowledge
+        unknown = set(without) - set(FAMILIES)
+        if unknown:
+            raise ValueError(f"no pattern family {', '.join(sorted(unknown))} (there are {', '.join(FAMILIES)})")
+        if without and knowledge != "root":
+            raise ValueError(f"only root knowledge leaves out families, not {knowledge}")
+        self.params, self.knowledge, self.without = params, knowledge, tuple(without)
         self._kept = {}             # (knowledge, phase) -> Allocation, for the fixed kinds
         self._general = {}          # library name -> its pattern (the same at every root)
         self._units = {}            # a general pattern -> the units it installs, made once
@@ -127,6 +139,8 @@ class Oracle:
         region = [analyse(b) for b in region_boards(board, expected)]
         scored, from_region = [], set()
         for name, entry in LIBRARY.items():
+            if entry.family in self.without:
+                continue
             here = entry.relevance(analysis)
             there = REGION_WEIGHT * max((entry.relevance(a) for a in region), default=0)
             scored.append((name, max(here, there), entry))
@@ -148,6 +162,7 @@ class Oracle:
         allocation = self._install(phase, [base] + made,
                                    placed=lambda name: order.index(name) if name in order else -1)
         allocation.from_region = from_region & {name for name, _ in allocation.chosen}
+        allocation.without = self.without
         return allocation
 
     def _install(self, label, candidates, placed=None):
@@ -176,9 +191,9 @@ class Oracle:
             image = self._image()
             for _, _, pattern in chosen:
                 self._add(image, pattern)
-        recognizers = []
-        for unit in image.recognizers:
-            recognizers.append(next(name for name, _, pattern in chosen if unit in self._units_of(pattern)[1]))
+        recognizers = [None if unit is None else
+                       next(name for name, _, pattern in chosen if unit in self._units_of(pattern)[1])
+                       for unit in image.recognizers]
         store = image.store()
         general = set(self._general.values())
         self._units = {p: units for p, units in self._units.items() if p in general}
@@ -206,14 +221,12 @@ class Oracle:
         """Install ``pattern``'s units into ``image`` and compile what it added (``TableError``
         if it does not fit)."""
         terms, recognizers = self._units_of(pattern)
-        before_globals, before = {id(g) for g in image.globals}, len(image.recognizers)
+        before = {id(g) for g in image.globals}
         for term in terms:
             image.add_first_order(term)
         for unit in recognizers:
             image.add_recognizer(unit, slots=self._slot if pattern in self._units_general() else None)
-        for unit in [g for g in image.globals if g is not None and id(g) not in before_globals]:
-            image.compiled(unit)
-        for unit in image.recognizers[before:]:
+        for unit in [g for g in image.globals if g is not None and id(g) not in before]:
             image.compiled(unit)
 
     def _units_general(self):

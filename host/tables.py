@@ -134,9 +134,10 @@ class Recognizer:
         self.contexts = list(contexts)
         self.shift = shift
 
-    def state_layout(self, params):
-        """The accumulator's fields: branch A's from bit 0, branch B's from bit 12."""
-        room = params.branch_bits - 1
+    def state_layout(self, shape):
+        """The accumulator's fields: branch A's from bit 0, branch B's from bit 12 (``shape``:
+        the unit's :class:`~hdl.eval.tables.RecognizerShape`)."""
+        room = shape.branch_bits - 1
         for name, fields in (("A", self.fields_a), ("B", self.fields_b)):
             used = sum(bits for _, bits in fields)
             if used > room:
@@ -147,30 +148,32 @@ class Recognizer:
         gap = HALF_BITS - sum(bits for _, bits in self.fields_a)
         return FieldLayout(self.fields_a + [("_gap", gap)] + self.fields_b, STATE_BITS)
 
-    def tables(self, params, global_index):
-        """Every table of the unit; ``global_index(GlobalState)`` numbers the global units."""
-        if len(self.contexts) > len(params.context_bits):
-            raise TableError(f"{len(self.contexts)} contexts; the evaluator has {len(params.context_bits)} selectors")
+    def tables(self, params, shape, global_index):
+        """Every table of the unit in a recognizer of ``shape`` (a
+        :class:`~hdl.eval.tables.RecognizerShape` of ``params``); ``global_index(GlobalState)``
+        numbers the global units."""
+        if len(self.contexts) > len(shape.context_bits):
+            raise TableError(f"{len(self.contexts)} contexts; the evaluator has {len(shape.context_bits)} selectors")
         if not 0 <= self.shift <= 7:
             raise TableError(f"shift {self.shift} is not 0..7")
-        layout = self.state_layout(params)
-        map_a, summaries_a = self._branch(params, layout, self.fields_a, 0, self.summary_a, self.where_a,
-                                          self.ext_a, params.combine_a, "A")
-        map_b, summaries_b = self._branch(params, layout, self.fields_b, HALF_BITS, self.summary_b,
-                                          self.where_b, self.ext_b, params.combine_b, "B")
+        layout = self.state_layout(shape)
+        map_a, summaries_a = self._branch(shape, layout, self.fields_a, 0, self.summary_a, self.where_a,
+                                          self.ext_a, shape.combine_a, "A")
+        map_b, summaries_b = self._branch(shape, layout, self.fields_b, HALF_BITS, self.summary_b,
+                                          self.where_b, self.ext_b, shape.combine_b, "B")
         combine, codes = [], {}
-        for address in range(1 << params.combine_bits):
-            a, b = address & ((1 << params.combine_a) - 1), address >> params.combine_a
+        for address in range(1 << shape.combine_bits):
+            a, b = address & ((1 << shape.combine_a) - 1), address >> shape.combine_a
             if a >= len(summaries_a) or b >= len(summaries_b):
                 combine.append(0)       # no branch gives this code
                 continue
             summary = self.combine(summaries_a[a], summaries_b[b])
-            combine.append(self._code(codes, summary, params.final_state_bits, "combined"))
+            combine.append(self._code(codes, summary, shape.final_state_bits, "combined"))
         summaries = list(codes)         # dicts keep insertion order: index = code
-        used = params.context_bits[:len(self.contexts)]
+        used = shape.context_bits[:len(self.contexts)]
         final = []
-        for address in range(1 << params.final_bits):
-            code, rest = address & ((1 << params.final_state_bits) - 1), address >> params.final_state_bits
+        for address in range(1 << shape.final_bits):
+            code, rest = address & ((1 << shape.final_state_bits) - 1), address >> shape.final_state_bits
             contexts = []
             for bits in used:
                 contexts.append(rest & ((1 << bits) - 1))
@@ -187,12 +190,12 @@ class Recognizer:
                 TableKind.CONFIG: config_words(
                     params.recognizer_config, field_tops=layout.tops, ext_a=self.ext_a, ext_b=self.ext_b,
                     context=[{"enable": 1, "unit": global_index(c.unit), "offset": c.offset} for c in self.contexts]
-                    + [off] * (len(params.context_bits) - len(self.contexts)),
+                    + [off] * (len(shape.context_bits) - len(self.contexts)),
                     shift=self.shift)}
 
-    def _branch(self, params, layout, fields, offset, summary, where, ext, code_bits, name):
+    def _branch(self, shape, layout, fields, offset, summary, where, ext, code_bits, name):
         """A first-level map, and its summaries in code order."""
-        room = params.branch_bits - 1
+        room = shape.branch_bits - 1
         own = {n for n, _ in fields}
         codes = {}
         table = []
@@ -229,16 +232,17 @@ def _signed16(word):
 
 
 class EvaluatorImage:
-    """Everything to download to an evaluator: units allocated in the order they are added."""
+    """Everything to download to an evaluator: units placed as they are added (recognizers in
+    the narrowest free unit their tables fit, global units where asked if free)."""
 
     def __init__(self, params, compiled=None):
         self.params = params
         self.first_order_terms = []
-        self.globals = []
-        self.recognizers = []
-        # (id(unit), its contexts' global units' indices) -> its tables: a unit compiles once
-        # per placement (the caller may share the cache between images; it must keep the units
-        # alive while their entries stand)
+        self.globals = []           # by global unit (None: free)
+        self.recognizers = []       # by recognizer unit (None: free)
+        # (id(unit), its shape, its contexts' global units' indices) -> its tables: a unit
+        # compiles once per placement (the caller may share the cache between images; it must
+        # keep the units alive while their entries stand)
         self.compiled_tables = {} if compiled is None else compiled
 
     def copy(self):
@@ -248,16 +252,20 @@ class EvaluatorImage:
         copy.recognizers, copy.compiled_tables = list(self.recognizers), self.compiled_tables
         return copy
 
-    def compiled(self, unit):
-        """``unit``'s tables (a global unit or a recognizer of this image), compiled the first
-        time they are asked for; ``TableError`` if they do not fit the configuration."""
-        key = (id(unit), () if isinstance(unit, GlobalState) else
-               tuple(self.globals.index(c.unit) for c in unit.contexts))
+    def compiled(self, unit, shape=None):
+        """``unit``'s tables (a global unit, or a recognizer of this image: in ``shape``, by
+        default its unit's), compiled the first time they are asked for; ``TableError`` if they
+        do not fit."""
+        if isinstance(unit, GlobalState):
+            key = (id(unit), None, ())
+        else:
+            shape = shape or self.params.shape(self.recognizers.index(unit))
+            key = (id(unit), shape, tuple(self.globals.index(c.unit) for c in unit.contexts))
         if key not in self.compiled_tables:
             if isinstance(unit, GlobalState):
                 self.compiled_tables[key] = unit.tables(self.params)
             else:
-                self.compiled_tables[key] = unit.tables(self.params, self.globals.index)
+                self.compiled_tables[key] = unit.tables(self.params, shape, self.globals.index)
         return self.compiled_tables[key]
 
     def add_first_order(self, table):
@@ -285,14 +293,30 @@ class EvaluatorImage:
         return unit
 
     def add_recognizer(self, unit, slots=None):
-        """Add a recognizer in the next unit, and the global units its contexts read (placed by
-        ``slots``, a function of a global unit giving the slot it would have, if given)."""
-        if len(self.recognizers) == self.params.recognizers:
-            raise TableError(f"all {self.params.recognizers} recognizers are taken")
+        """Place a recognizer, and the global units its contexts read (in the slots ``slots``
+        gives them, a function of a global unit, if given), and compile it: in the first free
+        unit of the narrowest shape its tables fit (``TableError`` if none is free, or with the
+        reason it fits none)."""
+        p = self.params
+        free = [k for k in range(p.recognizers) if k >= len(self.recognizers) or self.recognizers[k] is None]
+        if not free:
+            raise TableError(f"all {p.recognizers} recognizers are taken")
         for needed in [c.unit for c in unit.contexts]:
             self.add_global(needed, slots(needed) if slots else None)
-        self.recognizers.append(unit)
-        return unit
+        first = {}                  # shape -> its first free unit, narrowest (highest units) first
+        for k in reversed(free):
+            first[p.shape(k)] = k
+        error = None
+        for shape, k in sorted(first.items(), key=lambda item: -item[1]):
+            try:
+                self.compiled(unit, shape)
+            except TableError as e:
+                error = e
+                continue
+            self.recognizers += [None] * (k + 1 - len(self.recognizers))
+            self.recognizers[k] = unit
+            return unit
+        raise error
 
     def store(self):
         """The :class:`TableStore` holding every table (unused units all zero)."""
@@ -308,6 +332,8 @@ class EvaluatorImage:
             for kind, entries in self.compiled(unit).items():
                 store.load(p.global_unit(k), kind, entries)
         for k, unit in enumerate(self.recognizers):
+            if unit is None:
+                continue
             for kind, entries in self.compiled(unit).items():
                 store.load(p.recognizer_unit(k), kind, entries)
         return store

@@ -21,7 +21,8 @@ more when its best move changes or its score falls and less when one move stands
 ``stability``), and stopping an iteration at three times the share at most (its best move
 searched in full is played). The engine says so in an ``info string`` in its answer to ``uci`` (before
 any search, where an adapter shows no thinking line for it).
-Details per depth (wall time, cycles) go out as ``info string`` only after ``debug on``.
+Details per depth (wall time, cycles) and the Oracle's choice for the root (its patterns, their
+units, what was left out) go out as ``info string`` only after ``debug on``.
 
 Bad input (a malformed FEN, an impossible position, an illegal move in ``position ... moves``,
 a malformed number) is answered with an ``info string`` and changes nothing. Unknown tokens
@@ -41,6 +42,7 @@ from hdl.search.features import SearchFeatures
 from models.position import PositionError, validate_board
 
 from .driver import Limits, SearchDriver, score_text
+from .library import FAMILIES
 from .link import LinkError
 from .oracle import KNOWLEDGE, Oracle
 
@@ -90,7 +92,8 @@ class UciEngine:
         self._worker.start()
         self._jobs.put(("open",))       # connect (or start the simulated board) at once
         self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False,
-                        "RootLoop": SearchDriver.root_loop, "Knowledge": KNOWLEDGE[0], **SearchFeatures().fields()}
+                        "RootLoop": SearchDriver.root_loop, "Knowledge": KNOWLEDGE[0], "KnowledgeWithout": "",
+                        **SearchFeatures().fields()}
         self._combos = {"Knowledge": KNOWLEDGE}                # the options that take one of a list
         self._checks = {"Ponder", "RootLoop", *SearchFeatures.names()}  # the options that are true or false
 
@@ -132,6 +135,7 @@ class UciEngine:
             self.send(f"option name RootLoop type check default {'true' if SearchDriver.root_loop else 'false'}")
             self.send(f"option name Knowledge type combo default {KNOWLEDGE[0]} "
                       + " ".join(f"var {kind}" for kind in KNOWLEDGE))
+            self.send("option name KnowledgeWithout type string default <empty>")
             for name, on in SearchFeatures().fields().items():
                 self.send(f"option name {name} type check default {'true' if on else 'false'}")
             self.send("info string time is the board's hardware time (its cycles at its clock; a simulated board "
@@ -174,7 +178,10 @@ class UciEngine:
         if not text.startswith("name "):
             self.send(f"info string malformed setoption: {text}")
             return
-        name, _, value = text[5:].partition(" value ")
+        body = text[5:]
+        if body.endswith(" value"):             # an empty value (a string option cleared)
+            body += " "
+        name, _, value = body.partition(" value ")
         if name not in self.options:
             self.send(f"info string no option {name}")
             return
@@ -183,6 +190,15 @@ class UciEngine:
                 self.send(f"info string option {name} is true or false, not {value}")
                 return
             self.options[name] = value.lower() == "true"
+            return
+        if name == "KnowledgeWithout":         # pattern families root knowledge leaves out
+            families = [] if value in ("", "<empty>") else [f.strip() for f in value.split(",")]
+            unknown = [f for f in families if f not in FAMILIES]
+            if unknown:
+                self.send(f"info string option {name} takes families among {', '.join(FAMILIES)} "
+                          f"(comma-separated), not {', '.join(unknown)}")
+                return
+            self.options[name] = ",".join(families)
             return
         if name in self._combos:
             if value not in self._combos[name]:
@@ -370,16 +386,27 @@ class UciEngine:
             self.send("info string go searchmoves: none of these moves is legal here; searching them all")
             search.root_moves = None
 
+        told = []
+
         def report(it):
             self.send(f"info depth {it.depth} score {score_text(it.score)} nodes {it.total_nodes} "
                       f"nps {it.nps()} time {int(it.hardware_ms)} pv {' '.join(m.uci() for m in it.pv)}")
             if self.debug:
+                if not told:                    # the Oracle's choice, once the search is under way
+                    told.append(it)
+                    for text in self._driver.allocation.explain():
+                        self.send(f"info string oracle: {text}")
                 self.send(f"info string depth {it.depth}: wall {int(it.wall_ms)} ms, {it.cycles} cycles")
 
         self._driver.features = SearchFeatures(**{name: self.options[name] for name in SearchFeatures.names()})
         self._driver.root_loop = self.options["RootLoop"]
-        if self._driver.oracle.knowledge != self.options["Knowledge"]:
-            self._driver.oracle = Oracle(self._driver.machine.eval_params, self.options["Knowledge"])
+        knowledge = self.options["Knowledge"]
+        without = tuple(self.options["KnowledgeWithout"].split(",")) if self.options["KnowledgeWithout"] else ()
+        if knowledge != "root" and without:
+            self.send(f"info string KnowledgeWithout applies to root knowledge only; {knowledge} has no families")
+            without = ()
+        if (self._driver.oracle.knowledge, self._driver.oracle.without) != (knowledge, without):
+            self._driver.oracle = Oracle(self._driver.machine.eval_params, knowledge, without)
         iterations = self._driver.analyse(game, self._limits(search), on_iteration=report, stop_event=search.stop,
                                           root_moves=search.root_moves)
         while (search.infinite or search.pondering) and not search.stop.is_set():

@@ -115,7 +115,8 @@ class EvaluatorModel:
         unit = p.recognizer_unit(k)
         config = store.config(unit)
         state = self.recognizer_state[k]
-        low = p.branch_bits - 1
+        shape = p.shape(k)
+        low = shape.branch_bits - 1
         half_a = state & ((1 << low) - 1)
         half_b = (state >> HALF_BITS) & ((1 << low) - 1)
         ext_a = self.side if config["ext_a"] == ExtSource.SIDE.value else 0
@@ -123,10 +124,10 @@ class EvaluatorModel:
         out_a = store[(unit, TableKind.MAP_A)][half_a | ext_a << low]
         out_b = store[(unit, TableKind.MAP_B)][half_b | ext_b << low]
         combined = store[(unit, TableKind.MAP_COMBINE)][
-            (out_a & ((1 << p.combine_a) - 1)) | (out_b & ((1 << p.combine_b) - 1)) << p.combine_a]
-        address = combined & ((1 << p.final_state_bits) - 1)
-        position = p.final_state_bits
-        for select, bits in zip(config["context"], p.context_bits):
+            (out_a & ((1 << shape.combine_a) - 1)) | (out_b & ((1 << shape.combine_b) - 1)) << shape.combine_a]
+        address = combined & ((1 << shape.final_state_bits) - 1)
+        position = shape.final_state_bits
+        for select, bits in zip(config["context"], shape.context_bits):
             if select["enable"] and select["unit"] < p.globals:
                 address |= ((self.global_output(select["unit"]) >> select["offset"]) & ((1 << bits) - 1)) << position
             position += bits

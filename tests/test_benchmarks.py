@@ -43,6 +43,9 @@ def test_a_match_in_parts_is_scored_from_its_games(tmp_path, capsys):
     assert pgn_scores([part, part]) == [1.0, 0.0, 0.5] * 2
     assert main(["--score", str(part)]) == 0
     assert capsys.readouterr().out.startswith("SUPREM: 1.5/3 (50.0 %), Elo difference +0")
+    with pytest.raises(SystemExit):
+        main(["--movetime", "0"])
+    assert "--movetime must be a positive number" in capsys.readouterr().err
 
 
 def test_oracle_benchmark_times_each_knowledge_over_a_games_roots(capsys):

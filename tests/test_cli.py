@@ -115,9 +115,13 @@ def test_eval_prints_the_terms_and_agrees_with_the_model(capsys):
         assert main(["eval", fen, "--knowledge", knowledge]) == 0
         out = capsys.readouterr().out.splitlines()
         assert out[1].startswith(f"oracle: {knowledge} knowledge, middlegame: material-piece-square, "), out
-        assert any(line.strip().startswith("recognizer 0: ") for line in out)
+        assert any(line.strip().startswith("recognizer ") for line in out)
         assert out[-1] == f"static value, White's view: board {want}, model {want}" and want != 0
-    assert "oracle: recognizer 0: shelter-king" in out or "oracle: recognizer 0: king-safety" in out
+    # the shelter (few fields) in a narrow unit, king safety (four fields) in a wide one
+    narrow = FULL.recognizers - FULL.narrow
+    assert f"oracle: recognizer {narrow}: shelter-king" in out
+    assert any(line.startswith("oracle: recognizer ") and line.endswith(": king-safety")
+               and int(line.split()[2][:-1]) < narrow for line in out)
 
 
 def test_a_search_on_the_evaluation_station_is_refused_clearly(capsys):

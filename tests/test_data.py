@@ -77,12 +77,12 @@ def test_the_tactics_maker_keeps_only_a_clear_best_move():
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     quiet, capture, other = (chess.Move.from_uci(m) for m in ("f1b5", "f3e5", "f1c4"))
 
-    def moves(first, second, best=Cp(40), gap=make_tactics.QUIET_GAP):
-        return [{"score": chess.engine.PovScore(best, chess.WHITE), "pv": [first]},
-                {"score": chess.engine.PovScore(Cp(best.score() - gap), chess.WHITE), "pv": [second]}]
+    def moves(first, second, best=40, gap=make_tactics.QUIET_GAP):
+        return [{"score": chess.engine.PovScore(Cp(best), chess.WHITE), "pv": [first]},
+                {"score": chess.engine.PovScore(Cp(best - gap), chess.WHITE), "pv": [second]}]
     gap = make_tactics.QUIET_GAP
     assert make_tactics._quiet(board, moves(quiet, other)) == f"gap {gap} cp"
     assert make_tactics._quiet(board, moves(quiet, other, gap=gap - 1)) is None
     assert make_tactics._quiet(board, moves(capture, quiet)) is None        # the best takes
     assert make_tactics._quiet(board, moves(quiet, capture)) is None        # the second takes
-    assert make_tactics._quiet(board, moves(quiet, other, best=Cp(make_tactics.BALANCE + 1))) is None
+    assert make_tactics._quiet(board, moves(quiet, other, best=make_tactics.BALANCE + 1)) is None

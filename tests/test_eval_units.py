@@ -16,8 +16,9 @@ from models.evaluator import EvaluatorModel, field_add, field_sub, signed
 from sim.eval_check import random_tables, table_writes, walk_steps
 from sim.testing import play_halfmoves, simulate
 
-TINY = EvaluatorParams(recognizers=2, globals=2, branch_bits=6, combine_bits=6, final_bits=7,
-                       context_bits=(1, 2, 1), global_bits=6)
+#: Two wide recognizers and a narrow one.
+TINY = EvaluatorParams(recognizers=3, globals=2, branch_bits=6, combine_bits=6, final_bits=7,
+                       context_bits=(1, 2, 1), global_bits=6, narrow=1, narrow_bits=(5, 5, 6))
 
 
 @pytest.mark.parametrize("width", [8, 24])
@@ -137,7 +138,8 @@ def test_tiny_evaluator_equals_model_on_walks():
     async def bench(ctx):
         await _write_tables(ctx, dut, store)
         for unit, kind in [(0, TableKind.DESCRIPTION), (1, TableKind.MAP_A), (3, TableKind.CONFIG),
-                           (4, TableKind.MAP_FINAL), (4, TableKind.DESCRIPTION), (9, TableKind.MAP_A)]:
+                           (4, TableKind.MAP_FINAL), (4, TableKind.DESCRIPTION), (5, TableKind.MAP_A),
+                           (5, TableKind.MAP_FINAL), (9, TableKind.MAP_A)]:
             assert await _checksum(ctx, dut, unit, kind) == store.checksum(unit, kind), (unit, kind)
         for board in boards:
             model = EvaluatorModel(params, store)
@@ -167,6 +169,9 @@ def test_tiny_evaluator_equals_model_on_walks():
     ({"context_bits": (2, 2, 2, 2)}, "up to three context selectors"),
     ({"global_bits": 0}, "global_bits must be 1..13"),
     ({"tree_stages": -1}, "tree_stages must be >= 0"),
+    ({"recognizers": 2, "narrow": 3}, "0..2 narrow recognizers"),
+    ({"narrow_bits": (11, 11)}, r"narrow_bits is \(branch, combine, final\)"),
+    ({"narrow": 1, "narrow_bits": (11, 11, 5)}, "leave no room in a 5-bit final map"),
 ])
 def test_params_say_what_is_wrong(changes, message):
     with pytest.raises(ValueError, match=message):
@@ -183,3 +188,9 @@ def test_address_map_geometry():
     with pytest.raises(IndexError):
         p.recognizer_unit(p.recognizers)
     assert len(p.tables()) == 1 + 3 * p.globals + 6 * p.recognizers
+    mixed = EvaluatorParams(recognizers=4, narrow=3, narrow_bits=(9, 10, 11))
+    assert [mixed.shape(k).branch_bits for k in range(4)] == [13, 9, 9, 9]
+    assert mixed.table_geometry(mixed.recognizer_unit(0), TableKind.MAP_A) == (1 << 13, 8, False)
+    assert mixed.table_geometry(mixed.recognizer_unit(1), TableKind.MAP_COMBINE) == (1 << 10, 8, False)
+    assert mixed.table_geometry(mixed.recognizer_unit(3), TableKind.MAP_FINAL) == (1 << 11, 8, False)
+    assert mixed.shape(3).final_state_bits == 11 - sum(mixed.context_bits)

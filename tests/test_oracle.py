@@ -31,10 +31,14 @@ def test_the_phase_knowledge_is_the_two_fixed_lists():
     oracle = Oracle(FULL)
     assert oracle.knowledge == KNOWLEDGE[0] == "phase"
     middle = oracle.allocate(chess.Board())
-    assert middle.label == "middlegame" and middle.recognizers == [
-        "shelter-king", "shelter-king", "pawn-structure", "pawn-structure", "king-safety"]
+    placed = {k: name for k, name in enumerate(middle.recognizers) if name}
+    assert middle.label == "middlegame" and sorted(placed.values()) == [
+        "king-safety", "pawn-structure", "pawn-structure", "shelter-king", "shelter-king"]
+    # the shelter (7 state bits) goes to narrow units; the four-field patterns need wide ones
+    wide = FULL.recognizers - FULL.narrow
+    assert all((k >= wide) == (name == "shelter-king") for k, name in placed.items()), placed
     end = oracle.allocate(chess.Board(ROOTS["pawn-ending"]))
-    assert end.label == "endgame" and end.recognizers == ["pawn-structure", "pawn-structure"]
+    assert end.label == "endgame" and [n for n in end.recognizers if n] == ["pawn-structure", "pawn-structure"]
     assert oracle.allocate(chess.Board()) is middle             # compiled once per phase
     assert Oracle(FULL, "material").allocate(chess.Board()).chosen == [("material-piece-square", None)]
     with pytest.raises(ValueError, match="no knowledge 'wisdom'"):
@@ -67,7 +71,7 @@ def test_a_unit_keeps_its_place_while_its_pattern_stays():
     compared = 0
     for before, after in zip(allocations, allocations[1:]):
         for unit, name in enumerate(after.recognizers):
-            if unit < len(before.recognizers) and before.recognizers[unit] == name and LIBRARY[name].general:
+            if name and unit < len(before.recognizers) and before.recognizers[unit] == name and LIBRARY[name].general:
                 kinds = [kind for (u, kind) in after.store.tables if u == FULL.recognizer_unit(unit)]
                 assert all(after.store.tables[FULL.recognizer_unit(unit), kind]
                            == before.store.tables[FULL.recognizer_unit(unit), kind] for kind in kinds), name
@@ -127,3 +131,20 @@ def test_a_pattern_with_nothing_at_its_root_is_left_out():
     allocation = Oracle(FULL, "root").allocate(chess.Board("r5k1/1P3ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"))
     reasons = dict(allocation.left_out)
     assert reasons.get("trade-when-ahead") == "nothing to install at this root"
+
+
+def test_a_family_left_out():
+    """``without``: root knowledge leaves the named families out (a family match measures
+    them); an unknown family, or families with another knowledge, are refused."""
+    from host.library import FAMILIES, LIBRARY
+    oracle = Oracle(FULL, "root", without=("king", "endgame"))
+    for fen in (ROOTS["castled"], ROOTS["krk"], ROOTS["pawn-ending"]):
+        allocation = oracle.allocate(chess.Board(fen))
+        assert all(LIBRARY[name].family not in ("king", "endgame") for name, _ in allocation.chosen[1:])
+        assert allocation.explain()[0].startswith("root knowledge without king, endgame, ")
+    assert "king-safety" in _chosen(ROOTS["castled"]) and "bare-king-to-the-edge" in _chosen(ROOTS["krk"])
+    assert set(FAMILIES) == {entry.family for entry in LIBRARY.values()}
+    with pytest.raises(ValueError, match="no pattern family kings"):
+        Oracle(FULL, "root", without=("kings",))
+    with pytest.raises(ValueError, match="only root knowledge leaves out families"):
+        Oracle(FULL, "phase", without=("king",))

@@ -90,15 +90,25 @@ def test_material_patterns_values():
 
 
 def test_patterns_that_do_not_fit_are_refused():
-    # The small iCE40 evaluator has one global unit; the pawn structure needs one per colour.
-    with pytest.raises(TableError, match="all 1 global-state units are taken"):
+    # The small iCE40 evaluator's branches see 8 state bits; four 3-bit pawn counts, or a king
+    # square and six shield pawns, need 12.
+    with pytest.raises(TableError, match="branch A fields need 12 bits; the maps see 8"):
         _store(PawnStructure(), SMALL)
-    # Its global units have 8 bits; four 3-bit pawn counts need 12. Its branches see 8 state
-    # bits; a king square and six shield pawns need 12.
-    with pytest.raises(TableError, match="global fields need 12 bits; the unit has 8"):
-        _store(PawnStructure(), replace(SMALL, globals=2))
     with pytest.raises(TableError, match="branch A fields need 12 bits; the maps see 8"):
         _store(KingSafety(), SMALL)
+    # It has one global unit: a second recognizer reading another is refused. Its global
+    # units have 8 bits; the pawn structure's four 3-bit pawn counts need 12.
+    image = EvaluatorImage(SMALL)
+    for n in range(2):
+        unit = GlobalState([("n", 4)], lambda p, s: {}, lambda v: 0)
+        reader = Recognizer(description=lambda p, s: {}, final=lambda s, c: 0, contexts=[Context(unit)])
+        if n:
+            with pytest.raises(TableError, match="all 1 global-state units are taken"):
+                image.add_recognizer(reader)
+        else:
+            image.add_recognizer(reader)
+    with pytest.raises(TableError, match="global fields need 12 bits; the unit has 8"):
+        _store(PawnStructure(), replace(SMALL, globals=2, branch_bits=13, combine_bits=13, final_bits=13))
     # Two recognizers only: the third is refused.
     image = EvaluatorImage(SMALL)
     ShelterRecognizer().install(image)

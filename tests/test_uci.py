@@ -12,6 +12,7 @@ import chess
 import chess.engine
 import pytest
 
+from hdl.eval.tables import FULL
 from host.cli import main
 from host.driver import Iteration, score_text, stability
 from host.uci import time_budget_ms
@@ -108,7 +109,8 @@ def test_isready_and_stop_mid_search_and_bad_input():
         game.push_uci("e2e4"), game.push_uci("e7e5")
         assert chess.Move.from_uci(best.split()[1]) in game.legal_moves
         for bad in ("position fen this is not a fen", "position startpos moves e2e5",
-                    "position fen 8/8/8/8/8/8/8/8 w - - 0 1", "go depth x", "frobnicate"):
+                    "position fen 8/8/8/8/8/8/8/8 w - - 0 1", "go depth x", "frobnicate",
+                    "setoption name KnowledgeWithout value kingz", "setoption name Knowledge value wisdom"):
             uci.send(bad)
             line, _ = uci.expect("info string")
             assert line, bad
@@ -164,7 +166,8 @@ def test_analyze_explains_the_root_and_searches_it_from_the_host(capsys):
     assert main(["analyze", fen, "--depth", "3", "--explain", "--root", "host"]) == 0
     out = capsys.readouterr().out
     assert "analysis: phase 0.83" in out and "analysis: Black aims at:" in out, out
-    assert "oracle: recognizer 0: shelter-king" in out and "score mate 2" in out, out
+    narrow = FULL.recognizers - FULL.narrow             # the first narrow unit: the shelter's
+    assert f"oracle: recognizer {narrow}: shelter-king" in out and "score mate 2" in out, out
 
 
 def test_a_port_without_a_board_is_reported_and_the_engine_keeps_answering():
@@ -275,17 +278,26 @@ def test_searchmoves_through_python_chess(engine):
 
 def test_the_root_loop_and_knowledge_options_through_python_chess(engine):
     """``RootLoop``: the host searches the root move by move; ``Knowledge``: the Oracle's
-    knowledge (a combo); the mate is found the same with both."""
+    knowledge (a combo); ``KnowledgeWithout``: pattern families left out (a string, checked);
+    the mate is found the same with all."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     assert "RootLoop" in engine.options
     assert engine.options["Knowledge"].var == ["phase", "root", "material"]
-    engine.configure({"RootLoop": True, "Knowledge": "root"})
+    assert engine.options["KnowledgeWithout"].type == "string"
+    engine.configure({"RootLoop": True, "Knowledge": "root", "KnowledgeWithout": "king,pawns"})
     try:
-        info = engine.analyse(board, chess.engine.Limit(depth=3))
+        engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, True)
+        with engine.analysis(board, chess.engine.Limit(depth=3)) as analysis:
+            infos = list(analysis)
+        info = {k: v for i in infos for k, v in i.items()}
         assert info["pv"][0] == chess.Move.from_uci("f3f7") and info["score"].relative == chess.engine.Mate(1)
+        said = [i["string"] for i in infos if "string" in i]
+        assert any(text.startswith("oracle: root knowledge without king, pawns, ") for text in said), said
+        assert not any("king-safety" in text or "pawn-structure" in text for text in said)
         assert engine.play(chess.Board(), chess.engine.Limit(nodes=3000)).move in chess.Board().legal_moves
     finally:
-        engine.configure({"RootLoop": False, "Knowledge": "phase"})
+        engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, False)
+        engine.configure({"RootLoop": False, "Knowledge": "phase", "KnowledgeWithout": ""})
 
 
 def test_pondering_through_python_chess():
@@ -390,8 +402,8 @@ def test_thinking_through_polyglot_has_no_noise_lines(tmp_path):
 
 
 def test_debug_register_and_unknown_tokens_through_python_chess(engine):
-    """``debug on`` sent by python-chess's own client: the per-depth details arrive as the
-    info's ``string``; ``debug off`` takes them away again. ``register later`` and a line led by
+    """``debug on`` sent by python-chess's own client: the per-depth details and the Oracle's
+    choice arrive as the info's ``string``; ``debug off`` takes them away again. ``register later`` and a line led by
     an unknown token (``joho debug on``), sent through the same client, leave the engine
     answering (``isready``) and the rest of the line obeyed."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
@@ -406,10 +418,13 @@ def test_debug_register_and_unknown_tokens_through_python_chess(engine):
 
     protocol.loop.call_soon_threadsafe(protocol.debug, True)
     try:
-        assert any(text.startswith("depth 2: wall") for text in strings())
+        said = strings()
+        assert any(text.startswith("depth 2: wall") for text in said)
+        assert any(text.startswith("oracle: phase knowledge, middlegame: material-piece-square") for text in said)
     finally:
         protocol.loop.call_soon_threadsafe(protocol.debug, False)
-    assert not strings()
+    said = strings()
+    assert not said, said
     send("register later")
     engine.ping()
     send("joho debug on")

@@ -70,7 +70,7 @@ class Evaluator(wiring.Component):
 
         first_order = FirstOrderUnit()
         globals_ = [GlobalStateUnit(p) for _ in range(p.globals)]
-        recognizers = [RecognizerUnit(p) for _ in range(p.recognizers)]
+        recognizers = [RecognizerUnit(p, p.shape(k)) for k in range(p.recognizers)]
         m.submodules.first_order = first_order
         for k, unit in enumerate(globals_):
             m.submodules[f"global{k}"] = unit

@@ -46,6 +46,10 @@ Map addressing (bit 0 first)
 - final map: the low ``final_bits - sum(context_bits)`` bits of the combining map's output, then
   for each context selector k, ``context_bits[k]`` bits of the selected global unit's map
   output starting at the selector's offset (zero when the selector is off).
+
+Recognizers come in up to two shapes (:class:`RecognizerShape`): the first ones wide (the
+parameters' ``branch_bits``, ``combine_bits``, ``final_bits``), the last ``narrow`` ones with
+``narrow_bits``' narrower maps, which cost fewer block RAMs — most patterns need few state bits.
 """
 
 import zlib
@@ -57,7 +61,7 @@ from amaranth.lib import data, enum
 from ..encoding import PIECE_FIELDS, PieceType, pack, unpack
 
 __all__ = [
-    "EvaluatorParams", "TableKind", "ExtSource", "ContextSelect",
+    "EvaluatorParams", "RecognizerShape", "TableKind", "ExtSource", "ContextSelect",
     "TableAddress", "TableWrite", "TableSelect", "DATA_BITS", "INDEX_BITS", "UNIT_BITS",
     "STATE_BITS", "HALF_BITS", "PIECE_SQUARES", "piece_square_index", "FieldLayout",
     "config_words", "config_fields", "table_checksum", "TableStore", "FULL", "HITECH", "SMALL", "CONFIGS",
@@ -107,44 +111,15 @@ def piece_square_index(piece, square):
 
 
 @dataclass(frozen=True)
-class EvaluatorParams:
-    """The shape of an evaluator: how many units of each kind and how wide their maps are.
-
-    All recognizers share one shape, all global units another. ``tree_stages`` pipeline
-    registers in the adder tree add that many cycles to the latency and take its adders out of
-    the final map's path.
-    """
-    recognizers: int = 14
-    globals: int = 8
-    branch_bits: int = 13
-    combine_bits: int = 13
-    final_bits: int = 13
-    context_bits: tuple = (2, 2, 2)
-    global_bits: int = 13
-    tree_stages: int = 0
-
-    def __post_init__(self):
-        def check(ok, what):
-            if not ok:
-                raise ValueError(f"EvaluatorParams: {what}")
-        check(0 <= self.recognizers and 0 <= self.globals <= 8,
-              f"0..8 global units and any number of recognizers, not {self.globals} and {self.recognizers}")
-        check(1 + self.globals + self.recognizers <= 1 << UNIT_BITS,
-              f"at most {(1 << UNIT_BITS) - 1} units, not {self.globals + self.recognizers}")
-        for name in ("branch_bits", "combine_bits", "final_bits"):
-            check(2 <= getattr(self, name) <= INDEX_BITS, f"{name} must be 2..{INDEX_BITS}, not {getattr(self, name)}")
-        check(self.branch_bits - 1 <= HALF_BITS, f"branch_bits at most {HALF_BITS + 1}")
-        check(1 <= self.global_bits <= 13, f"global_bits must be 1..13, not {self.global_bits}")
-        check(len(self.context_bits) <= 3 and all(1 <= c <= 8 for c in self.context_bits),
-              f"up to three context selectors of 1..8 bits, not {self.context_bits}")
-        check(sum(self.context_bits) < self.final_bits,
-              f"context bits {self.context_bits} leave no room in a {self.final_bits}-bit final map")
-        check(self.tree_stages >= 0, "tree_stages must be >= 0")
-
-    # --- derived geometry --------------------------------------------------------------------
-    @property
-    def units(self):
-        return 1 + self.globals + self.recognizers
+class RecognizerShape:
+    """The address widths of a recognizer's maps: ``branch_bits`` (the first-level maps: that
+    many less one state bits and the external bit), ``combine_bits`` (split ``combine_a`` /
+    ``combine_b`` between the branches' outputs), ``final_bits`` (``final_state_bits`` of the
+    combining map's output, then ``context_bits``)."""
+    branch_bits: int
+    combine_bits: int
+    final_bits: int
+    context_bits: tuple
 
     @property
     def combine_a(self):
@@ -157,6 +132,69 @@ class EvaluatorParams:
     @property
     def final_state_bits(self):
         return self.final_bits - sum(self.context_bits)
+
+
+@dataclass(frozen=True)
+class EvaluatorParams:
+    """The shape of an evaluator: how many units of each kind and how wide their maps are.
+
+    Recognizers have the wide shape (``branch_bits``, ``combine_bits``, ``final_bits``) but for
+    the last ``narrow`` of them, which have ``narrow_bits`` (branch, combine, final); all share
+    ``context_bits``. Global units share one shape. ``tree_stages`` pipeline registers in the
+    adder tree add that many cycles to the latency and take its adders out of the final map's
+    path.
+    """
+    recognizers: int = 14
+    globals: int = 8
+    branch_bits: int = 13
+    combine_bits: int = 13
+    final_bits: int = 13
+    context_bits: tuple = (2, 2, 2)
+    global_bits: int = 13
+    tree_stages: int = 0
+    narrow: int = 0
+    narrow_bits: tuple = (11, 11, 11)
+
+    def __post_init__(self):
+        def check(ok, what):
+            if not ok:
+                raise ValueError(f"EvaluatorParams: {what}")
+        check(0 <= self.recognizers and 0 <= self.globals <= 8,
+              f"0..8 global units and any number of recognizers, not {self.globals} and {self.recognizers}")
+        check(1 + self.globals + self.recognizers <= 1 << UNIT_BITS,
+              f"at most {(1 << UNIT_BITS) - 1} units, not {self.globals + self.recognizers}")
+        check(0 <= self.narrow <= self.recognizers, f"0..{self.recognizers} narrow recognizers, not {self.narrow}")
+        check(len(self.narrow_bits) == 3, f"narrow_bits is (branch, combine, final), not {self.narrow_bits}")
+        widths = [("branch_bits", self.branch_bits), ("combine_bits", self.combine_bits),
+                  ("final_bits", self.final_bits)]
+        widths += [(f"narrow {name}", bits) for (name, _), bits in zip(widths, self.narrow_bits)]
+        for name, bits in widths:
+            check(2 <= bits <= INDEX_BITS, f"{name} must be 2..{INDEX_BITS}, not {bits}")
+        check(max(self.branch_bits, self.narrow_bits[0]) - 1 <= HALF_BITS, f"branch_bits at most {HALF_BITS + 1}")
+        check(1 <= self.global_bits <= 13, f"global_bits must be 1..13, not {self.global_bits}")
+        check(len(self.context_bits) <= 3 and all(1 <= c <= 8 for c in self.context_bits),
+              f"up to three context selectors of 1..8 bits, not {self.context_bits}")
+        for final in (self.final_bits, self.narrow_bits[2]):
+            check(sum(self.context_bits) < final,
+                  f"context bits {self.context_bits} leave no room in a {final}-bit final map")
+        check(self.tree_stages >= 0, "tree_stages must be >= 0")
+
+    # --- derived geometry --------------------------------------------------------------------
+    @property
+    def units(self):
+        return 1 + self.globals + self.recognizers
+
+    def shape(self, k):
+        """The :class:`RecognizerShape` of recognizer ``k`` (the last ``narrow`` are narrow)."""
+        if not 0 <= k < self.recognizers:
+            raise IndexError(f"no recognizer {k} (there are {self.recognizers})")
+        return self._shapes[k >= self.recognizers - self.narrow]
+
+    @cached_property
+    def _shapes(self):
+        """(the wide shape, the narrow shape)."""
+        return (RecognizerShape(self.branch_bits, self.combine_bits, self.final_bits, self.context_bits),
+                RecognizerShape(*self.narrow_bits, self.context_bits))
 
     @property
     def latency(self):
@@ -210,11 +248,12 @@ class EvaluatorParams:
                     TableKind.MAP_A: (1 << self.global_bits, MAP_WIDTH, False),
                     TableKind.CONFIG: (words(self.global_config), DATA_BITS, False)}.get(kind)
         if unit_kind == "recognizer":
+            shape = self.shape(unit - 1 - self.globals)
             return {TableKind.DESCRIPTION: (PIECE_SQUARES, STATE_BITS, False),
-                    TableKind.MAP_A: (1 << self.branch_bits, MAP_WIDTH, False),
-                    TableKind.MAP_B: (1 << self.branch_bits, MAP_WIDTH, False),
-                    TableKind.MAP_COMBINE: (1 << self.combine_bits, MAP_WIDTH, False),
-                    TableKind.MAP_FINAL: (1 << self.final_bits, MAP_WIDTH, False),
+                    TableKind.MAP_A: (1 << shape.branch_bits, MAP_WIDTH, False),
+                    TableKind.MAP_B: (1 << shape.branch_bits, MAP_WIDTH, False),
+                    TableKind.MAP_COMBINE: (1 << shape.combine_bits, MAP_WIDTH, False),
+                    TableKind.MAP_FINAL: (1 << shape.final_bits, MAP_WIDTH, False),
                     TableKind.CONFIG: (words(self.recognizer_config), DATA_BITS, False)}.get(kind)
         return None
 
@@ -224,10 +263,12 @@ class EvaluatorParams:
                 if self.table_geometry(unit, kind) is not None]
 
 
-#: The full configuration for the ULX3S-85F: 10 recognizers and 8 global units in 165 of the
-#: 208 block RAMs, leaving the rest to the search (BENCHMARKS.md has the arithmetic).
-FULL = EvaluatorParams(recognizers=10, globals=8, branch_bits=13, combine_bits=12, final_bits=12,
-                       context_bits=(2, 2, 1), global_bits=12)
+#: The full configuration for the ULX3S-85F: 16 recognizers — 5 wide (13-bit branches, 12-bit
+#: combining and final maps: 14 block RAMs each) for the patterns with four fields or more, 11
+#: narrow (11-bit maps: 6 block RAMs each) — and 8 global units, in 161 of the 208 block RAMs,
+#: leaving the rest to the search (BENCHMARKS.md has the arithmetic).
+FULL = EvaluatorParams(recognizers=16, globals=8, branch_bits=13, combine_bits=12, final_bits=12,
+                       context_bits=(2, 2, 1), global_bits=12, narrow=11, narrow_bits=(11, 11, 11))
 
 #: Hitech's complement, 14 recognizers and 8 global units, with maps narrow enough to fit the
 #: 85F (11-bit branches: the four-field patterns of host/patterns.py do not fit it).

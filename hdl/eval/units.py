@@ -105,7 +105,8 @@ class GlobalStateUnit(wiring.Component):
 
 
 class RecognizerUnit(wiring.Component):
-    """A recognizer: a 24-bit field accumulator and three levels of maps.
+    """A recognizer: a 24-bit field accumulator and three levels of maps (their widths: a
+    :class:`~hdl.eval.tables.RecognizerShape`).
 
     ``value`` is the final map's 8-bit output sign-extended and shifted left by the configured
     shift (signed 16, wrapping), combinational from the final map: valid 4 cycles after the
@@ -118,8 +119,8 @@ class RecognizerUnit(wiring.Component):
     value : Out(signed(16))
     """
 
-    def __init__(self, params):
-        self._params = params
+    def __init__(self, params, shape):
+        self._params, self._shape = params, shape
         globals_ = max(1, params.globals)
         super().__init__(_common_signature() | {
             "side": In(1),
@@ -129,12 +130,12 @@ class RecognizerUnit(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        p = self._params
+        p, shape = self._params, self._shape
         m.submodules.description = description = TableMemory(TableKind.DESCRIPTION, STATE_BITS, PIECE_SQUARES)
-        m.submodules.map_a = map_a = TableMemory(TableKind.MAP_A, MAP_WIDTH, 1 << p.branch_bits)
-        m.submodules.map_b = map_b = TableMemory(TableKind.MAP_B, MAP_WIDTH, 1 << p.branch_bits)
-        m.submodules.map_combine = combine = TableMemory(TableKind.MAP_COMBINE, MAP_WIDTH, 1 << p.combine_bits)
-        m.submodules.map_final = final = TableMemory(TableKind.MAP_FINAL, MAP_WIDTH, 1 << p.final_bits)
+        m.submodules.map_a = map_a = TableMemory(TableKind.MAP_A, MAP_WIDTH, 1 << shape.branch_bits)
+        m.submodules.map_b = map_b = TableMemory(TableKind.MAP_B, MAP_WIDTH, 1 << shape.branch_bits)
+        m.submodules.map_combine = combine = TableMemory(TableKind.MAP_COMBINE, MAP_WIDTH, 1 << shape.combine_bits)
+        m.submodules.map_final = final = TableMemory(TableKind.MAP_FINAL, MAP_WIDTH, 1 << shape.final_bits)
         m.submodules.config = config_words = ConfigWords(p.recognizer_config)
         m.submodules.accumulator = accumulator = FieldAccumulator(STATE_BITS)
         _storage(m, self, description, map_a, map_b, combine, final, config_words)
@@ -149,14 +150,14 @@ class RecognizerUnit(wiring.Component):
             accumulator.clear.eq(self.clear),
         ]
         state = accumulator.next
-        low = p.branch_bits - 1
+        low = shape.branch_bits - 1
         m.d.comb += [
             map_a.addr.eq(Cat(state[:low], self.side & (config.ext_a == ExtSource.SIDE))),
             map_b.addr.eq(Cat(state[HALF_BITS:HALF_BITS + low], self.side & (config.ext_b == ExtSource.SIDE))),
-            combine.addr.eq(Cat(map_a.data[:p.combine_a], map_b.data[:p.combine_b])),
-            final.addr.eq(Cat(combine.data[:p.final_state_bits],
+            combine.addr.eq(Cat(map_a.data[:shape.combine_a], map_b.data[:shape.combine_b])),
+            final.addr.eq(Cat(combine.data[:shape.final_state_bits],
                               *(self._context(m, config.context[k], bits, k)
-                                for k, bits in enumerate(p.context_bits)))),
+                                for k, bits in enumerate(shape.context_bits)))),
         ]
         shifted = Signal(signed(_VALUE_BITS))
         m.d.comb += [

@@ -11,7 +11,7 @@ from cobs import cobs
 
 from ..eval.crc import Crc32
 from ..handshake import Pulse
-from .protocol import MAX_FRAME, NAK, RESIDUE, NakReason
+from .protocol import MAX_FRAME, NAK, RESIDUE, Evaluation, NakReason, Probe, Status, payload_bytes
 
 __all__ = ["FrameReceiver", "ReplyTransmitter", "FrameInterface", "ReplyInterface", "LinkCounters", "MAX_REPLY",
            "receive_depth"]
@@ -24,8 +24,8 @@ def receive_depth(max_frame):
         raise ValueError(f"a frame buffer holds a power of two of 64 to {MAX_FRAME} bytes, not {max_frame}")
     return 2 * max_frame
 
-#: The longest reply, sequence, type and payload, before its CRC.
-MAX_REPLY = 60
+#: The longest reply, sequence, type and payload, before its CRC (STATUS's).
+MAX_REPLY = 2 + max(payload_bytes(layout) for layout in (Status, Probe, Evaluation))
 
 LinkCounters = data.StructLayout({"frames": 16, "dropped": 16, "oversized": 16, "overruns": 16})
 

@@ -59,8 +59,9 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: 2: EVALUATE; STATUS gives the evaluator's shape; the evaluation station. 3: START carries
 #: the search's generation; PROBE's entry has it (the transposition table is aged, not cleared).
 #: 4: START carries the search's features (hdl/search/features.py). 5: START carries a root
-#: move and whether the killer moves are kept (the host's root loop).
-PROTOCOL_VERSION = 5
+#: move and whether the killer moves are kept (the host's root loop). 6: STATUS's evaluator
+#: shape has the narrow recognizers (how many, their maps' widths).
+PROTOCOL_VERSION = 6
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).
@@ -130,6 +131,7 @@ StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "unused":
 EvaluatorShape = data.StructLayout({
     "recognizers": 8, "globals": 8, "branch_bits": 8, "combine_bits": 8, "final_bits": 8,
     "global_bits": 8, "context_bits": data.ArrayLayout(8, 3), "tree_stages": 8,
+    "narrow": 8, "narrow_bits": data.ArrayLayout(8, 3),
 })
 
 
@@ -138,13 +140,14 @@ def evaluator_shape(params):
     return dict(recognizers=params.recognizers, globals=params.globals, branch_bits=params.branch_bits,
                 combine_bits=params.combine_bits, final_bits=params.final_bits, global_bits=params.global_bits,
                 context_bits=list(params.context_bits) + [0] * (3 - len(params.context_bits)),
-                tree_stages=params.tree_stages)
+                tree_stages=params.tree_stages, narrow=params.narrow, narrow_bits=list(params.narrow_bits))
 
 
 def evaluator_params(shape):
     """The :class:`~hdl.eval.tables.EvaluatorParams` of :data:`EvaluatorShape`'s fields."""
     fields = dict(shape)
-    return EvaluatorParams(context_bits=tuple(c for c in fields.pop("context_bits") if c), **fields)
+    return EvaluatorParams(context_bits=tuple(c for c in fields.pop("context_bits") if c),
+                           narrow_bits=tuple(fields.pop("narrow_bits")), **fields)
 
 
 #: STATUS's reply: the job's state, its nodes (perft: leaves) and cycles so far, the last
