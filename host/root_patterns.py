@@ -462,23 +462,30 @@ class Blockade(RootPattern):
         return 0.7 * sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
 
 
-class TrappedBishop(RootPattern):
+class TrappedPiece(RootPattern):
+    """A piece of ``KIND`` on one of the squares the root makes a trap for its side (``traps``:
+    colour -> squares as White sees them) loses ``PENALTY``."""
+
+    KIND, PENALTY = None, 0
+
+    def g(self, piece, square):
+        if piece.piece_type != self.KIND or _mirror_for(piece.color, square) not in self.traps[piece.color]:
+            return 0
+        return -_sign(piece.color) * self.PENALTY
+
+
+class TrappedBishop(TrappedPiece):
     """A bishop on a7 or h7 (a2 or h2 for Black) with an enemy pawn on b6 or g6 (b3, g3) at the
     root — the pawn cuts its way out: 80."""
 
     family = "pieces"
-    PENALTY = 80
+    KIND, PENALTY = chess.BISHOP, 80
     TRAPS = ((chess.A7, chess.B6), (chess.H7, chess.G6), (chess.B8, chess.C7), (chess.G8, chess.F7))
 
     def __init__(self, analysis, board):
         self.traps = {c: {trap for trap, pawn in self.TRAPS
                           if board.piece_at(_mirror_for(c, pawn)) == chess.Piece(chess.PAWN, not c)}
                       for c in chess.COLORS}
-
-    def g(self, piece, square):
-        if piece.piece_type != chess.BISHOP or _mirror_for(piece.color, square) not in self.traps[piece.color]:
-            return 0
-        return -_sign(piece.color) * self.PENALTY
 
     @staticmethod
     def relevance(analysis):
@@ -866,23 +873,18 @@ class KingTropism(RootPattern):
         return 1.5 * analysis.phase if analysis.phase > 0.4 else 0
 
 
-class TrappedRook(RootPattern):
+class TrappedRook(TrappedPiece):
     """A king that has lost its castling rights and stepped towards a corner (f1 or g1; b1, c1
     or d1 for the queen's wing) at the root shuts its rook in: a rook on that corner's two
     files of the first two ranks loses 40."""
 
     family = "pieces"
-    PENALTY = 40
+    KIND, PENALTY = chess.ROOK, 40
     BOXES = {"king": ((chess.F1, chess.G1), (chess.G1, chess.H1, chess.G2, chess.H2)),
              "queen": ((chess.B1, chess.C1, chess.D1), (chess.A1, chess.B1, chess.A2, chess.B2))}
 
     def __init__(self, analysis, board):
-        self.boxes = {c: _rook_box(c, analysis.kings[c]) for c in chess.COLORS}
-
-    def g(self, piece, square):
-        if piece.piece_type != chess.ROOK or _mirror_for(piece.color, square) not in self.boxes[piece.color]:
-            return 0
-        return -_sign(piece.color) * self.PENALTY
+        self.traps = {c: set(_rook_box(c, analysis.kings[c])) for c in chess.COLORS}
 
     @staticmethod
     def relevance(analysis):

@@ -113,12 +113,13 @@ def reference_positions(name, limit=None):
     return records[:limit]
 
 
-def random_games(seed, count, plies):
-    """``count`` positions of seeded random games: from the start, a number of random legal
-    moves drawn from ``plies`` (a range), fewer where a game ends."""
+def random_games(seed, count, plies, start=None):
+    """``count`` positions of seeded random games: from ``start`` (a FEN; the initial position
+    by default), a number of random legal moves drawn from ``plies`` (a range), fewer where a
+    game ends."""
     rng, games = random.Random(seed), []
     for _ in range(count):
-        game = chess.Board()
+        game = chess.Board(start) if start else chess.Board()
         for _ in range(rng.choice(plies)):
             moves = list(game.legal_moves)
             if not moves:

@@ -21,7 +21,7 @@ from host.root_patterns import (
 )
 from host.tables import EvaluatorImage
 from sim.eval_check import definition_mismatches, hardware_mismatches
-from sim.testing import REFERENCE_FILES, reference_positions
+from sim.testing import REFERENCE_FILES, random_games, reference_positions
 
 #: Roots that make every pattern apply somewhere: an isolated queen's pawn middlegame (open
 #: files), an opening with a target (e4), the Sveshnikov's d5 outpost, a pawn ending and a
@@ -72,17 +72,7 @@ def _boards():
 def _region(root, count=40, plies=12):
     """Positions the search below ``root`` may see: the root and the ends of ``count`` seeded
     random games of up to ``plies`` plies from it."""
-    rng = random.Random(root)
-    boards = [chess.Board(ROOTS[root])]
-    while len(boards) <= count:
-        board = chess.Board(ROOTS[root])
-        for _ in range(rng.randrange(1, plies + 1)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        boards.append(board)
-    return boards
+    return [chess.Board(ROOTS[root])] + random_games(root, count, range(1, plies + 1), start=ROOTS[root])
 
 
 def test_every_pattern_applies_at_some_root():
