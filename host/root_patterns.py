@@ -385,8 +385,6 @@ class KingNearPassers(RootPattern):
         return (1 - analysis.phase) * sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
 
 
-
-
 class PawnStorm(RootPattern):
     """Kings castled on opposite wings (at the root): each side's pawns on the three files
     around the enemy king's file gain as they advance — 5, 10, 20, 30 on its fourth to seventh
