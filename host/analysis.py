@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-__all__ = ["analyse", "RootAnalysis", "PawnStructureClasses", "Bearing", "pawn_classes", "swap_off",
+__all__ = ["analyse", "RootAnalysis", "PawnStructureClasses", "Bearing", "pawn_classes", "pawns_per_file", "swap_off",
            "game_phase_fraction",
            "PIECE_VALUES", "RELATIONS"]
 
@@ -176,12 +176,18 @@ def _ahead(colour, square):
     return out
 
 
+def pawns_per_file(board, colour):
+    """``colour``'s pawns on each file, a to h."""
+    counts = [0] * 8
+    for square in board.pieces(chess.PAWN, colour):
+        counts[chess.square_file(square)] += 1
+    return counts
+
+
 def pawn_classes(board, colour):
     """``colour``'s pawn structure (:class:`PawnStructureClasses`)."""
     own, enemy = board.pieces(chess.PAWN, colour), board.pieces(chess.PAWN, not colour)
-    files = [0] * 8
-    for s in own:
-        files[chess.square_file(s)] += 1
+    files = pawns_per_file(board, colour)
     classes = PawnStructureClasses()
     for s in own:
         f, r = chess.square_file(s), _relative_rank(colour, s)
@@ -213,9 +219,7 @@ def pawn_classes(board, colour):
         if stop and board.piece_at(stop[0]) is not None and board.piece_at(stop[0]).color != colour:
             classes.blockaded.add(s)
     classes.islands = sum(1 for f in range(8) if files[f] and (f == 0 or not files[f - 1]))
-    enemy_files = [0] * 8
-    for s in enemy:
-        enemy_files[chess.square_file(s)] += 1
+    enemy_files = pawns_per_file(board, not colour)
     classes.majorities = tuple(w for w, span in _WINGS.items()
                                if sum(files[f] for f in span) > sum(enemy_files[f] for f in span))
     return classes

@@ -195,8 +195,7 @@ class Oracle:
                        next(name for name, _, pattern in chosen if unit in self._units_of(pattern)[1])
                        for unit in image.recognizers]
         store = image.store()
-        general = set(self._general.values())
-        self._units = {p: units for p, units in self._units.items() if p in general}
+        self._units = {p: units for p, units in self._units.items() if p in self._general.values()}
         kept = {id(u) for units in self._units.values() for kind in units for u in kind}
         kept |= {id(c.unit) for _, recognizers in self._units.values() for r in recognizers for c in r.contexts}
         for key in [k for k in self._compiled if k[0] not in kept]:
@@ -225,12 +224,9 @@ class Oracle:
         for term in terms:
             image.add_first_order(term)
         for unit in recognizers:
-            image.add_recognizer(unit, slots=self._slot if pattern in self._units_general() else None)
+            image.add_recognizer(unit, slots=self._slot if pattern in self._general.values() else None)
         for unit in [g for g in image.globals if g is not None and id(g) not in before]:
             image.compiled(unit)
-
-    def _units_general(self):
-        return set(self._general.values())
 
     def _slot(self, unit):
         """The global unit a general pattern's global-state unit goes to: the order in which the

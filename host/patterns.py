@@ -24,6 +24,7 @@ import chess
 
 from hdl.eval.tables import ExtSource
 
+from .analysis import pawns_per_file
 from .tables import Context, FirstOrder, GlobalState, Recognizer
 
 __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
@@ -193,9 +194,7 @@ class PawnStructure:
         return doubled, isolated
 
     def side_penalty(self, board, colour):
-        counts = [0] * 8
-        for square in board.pieces(chess.PAWN, colour):
-            counts[chess.square_file(square)] += 1
+        counts = pawns_per_file(board, colour)
         doubled, isolated = self.penalty_counts(counts)
         return self.doubled * doubled + self.isolated * isolated
 
@@ -404,9 +403,7 @@ class PawnIslands:
         return self.PENALTY * max(0, total - 1)
 
     def side_penalty(self, board, colour):
-        counts = [0] * 8
-        for square in board.pieces(chess.PAWN, colour):
-            counts[chess.square_file(square)] += 1
+        counts = pawns_per_file(board, colour)
         return self.penalty(self.islands([n % 4 != 0 for n in counts]))
 
     def definition(self, board):

@@ -301,6 +301,7 @@ class EvaluatorImage:
         free = [k for k in range(p.recognizers) if k >= len(self.recognizers) or self.recognizers[k] is None]
         if not free:
             raise TableError(f"all {p.recognizers} recognizers are taken")
+        placed = list(self.globals)     # restored if the recognizer fits nowhere
         for needed in [c.unit for c in unit.contexts]:
             self.add_global(needed, slots(needed) if slots else None)
         first = {}                  # shape -> its first free unit, narrowest (highest units) first
@@ -316,6 +317,7 @@ class EvaluatorImage:
             self.recognizers += [None] * (k + 1 - len(self.recognizers))
             self.recognizers[k] = unit
             return unit
+        self.globals = placed
         raise error
 
     def store(self):

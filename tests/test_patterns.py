@@ -96,6 +96,10 @@ def test_patterns_that_do_not_fit_are_refused():
         _store(PawnStructure(), SMALL)
     with pytest.raises(TableError, match="branch A fields need 12 bits; the maps see 8"):
         _store(KingSafety(), SMALL)
+    refused = EvaluatorImage(SMALL)                     # a refused recognizer leaves no global unit behind
+    with pytest.raises(TableError):
+        KingSafety().install(refused)
+    assert refused.globals == [] and refused.recognizers == []
     # It has one global unit: a second recognizer reading another is refused. Its global
     # units have 8 bits; the pawn structure's four 3-bit pawn counts need 12.
     image = EvaluatorImage(SMALL)
