@@ -8,6 +8,7 @@ frame again (same sequence number: the board does not execute a frame twice); af
 """
 
 import os
+import select
 import time
 import zlib
 from dataclasses import dataclass
@@ -205,12 +206,12 @@ class LinkClient:
 
     def _await_reply(self, sequence, command, timeout):
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while (remaining := deadline - time.monotonic()) > 0:
             waiting = max(1, self._port.in_waiting)
             data = self._port.read(waiting)
             self.bytes_received += len(data)
             if not data:
-                time.sleep(0.0005)
+                self._wait_readable(remaining)
                 continue
             for seq, kind, body in self._decoder.feed(data):
                 if kind == NAK and seq == 0 and body[:1] == bytes([NakReason.CORRUPT]):
@@ -218,6 +219,14 @@ class LinkClient:
                 if seq == sequence and kind in (NAK, command | REPLY):
                     return kind, body
         return None
+
+    def _wait_readable(self, seconds):
+        """Sleep until the port has a byte to read or ``seconds`` pass (polling where the port
+        has no file descriptor to wait on)."""
+        try:
+            select.select([self._port.fileno()], [], [], seconds)
+        except (AttributeError, OSError, ValueError):
+            time.sleep(min(seconds, 0.0005))
 
     # --- commands --------------------------------------------------------------------------------
     def status(self):

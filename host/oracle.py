@@ -109,6 +109,7 @@ class Oracle:
         self._units = {}            # a general pattern -> the units it installs, made once
         self._compiled = {}         # the general patterns' units' compiled tables, kept
         self._global_slots = {}     # id of a general pattern's global unit -> its slot
+        self._placement = {}        # (library name, its recognizer's index) -> the unit it had
 
     def patterns(self, phase):
         return self.PHASE_PATTERNS[phase]()
@@ -168,9 +169,11 @@ class Oracle:
     def _install(self, label, candidates, placed=None):
         """Choose from ``[(name, relevance, pattern)]`` in that order each pattern that fits
         with those chosen before it (one that does not is left out with the builder's reason),
-        then install the chosen in the order ``placed(name)`` gives (default: as chosen) — a
-        fixed order keeps a unit in its place from root to root while its pattern stays, so
-        that its tables need not be sent again."""
+        then install the chosen so that units keep their places from root to root (their
+        tables need not be sent again): first the patterns whose recognizers had units at an
+        earlier root, each back in its unit where that is free, then the rest, each group in
+        the order ``placed(name)`` gives (default: as chosen). Where that arrangement does not
+        fit, the chosen are installed as they were chosen."""
         image = self._image()
         chosen, left_out = [], []
         for name, relevance, pattern in candidates:
@@ -186,11 +189,19 @@ class Oracle:
                 continue
             chosen.append((name, relevance, pattern))
             image = trial
-        if placed is not None:
-            chosen.sort(key=lambda c: placed(c[0]))
-            image = self._image()
-            for _, _, pattern in chosen:
-                self._add(image, pattern)
+        order = {name: k for k, (name, _, _) in enumerate(chosen)}
+        arranged = sorted(chosen, key=lambda c: ((c[0], 0) not in self._placement,
+                                                 placed(c[0]) if placed else order[c[0]]))
+        try:
+            stable = self._image()
+            for name, _, pattern in arranged:
+                self._add(stable, pattern, name)
+            image = stable
+        except TableError:
+            pass                    # the arrangement as chosen (``image``) fits
+        for name, _, pattern in chosen:
+            for i, unit in enumerate(self._units_of(pattern)[1]):
+                self._placement[name, i] = image.recognizers.index(unit)
         recognizers = [None if unit is None else
                        next(name for name, _, pattern in chosen if unit in self._units_of(pattern)[1])
                        for unit in image.recognizers]
@@ -216,15 +227,17 @@ class Oracle:
             self._units[pattern] = (collector.first_order_terms, collector.recognizers)
         return self._units[pattern]
 
-    def _add(self, image, pattern):
-        """Install ``pattern``'s units into ``image`` and compile what it added (``TableError``
-        if it does not fit)."""
+    def _add(self, image, pattern, name=None):
+        """Install ``pattern``'s units into ``image`` (its recognizers, if ``name`` is given, in
+        the units they had when last installed, where those are free) and compile what it
+        added (``TableError`` if it does not fit)."""
         terms, recognizers = self._units_of(pattern)
         before = {id(g) for g in image.globals}
         for term in terms:
             image.add_first_order(term)
-        for unit in recognizers:
-            image.add_recognizer(unit, slots=self._slot if pattern in self._general.values() else None)
+        for i, unit in enumerate(recognizers):
+            image.add_recognizer(unit, slots=self._slot if pattern in self._general.values() else None,
+                                 prefer=self._placement.get((name, i)) if name else None)
         for unit in [g for g in image.globals if g is not None and id(g) not in before]:
             image.compiled(unit)
 

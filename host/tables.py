@@ -292,11 +292,12 @@ class EvaluatorImage:
             self.globals[k] = unit
         return unit
 
-    def add_recognizer(self, unit, slots=None):
+    def add_recognizer(self, unit, slots=None, prefer=None):
         """Place a recognizer, and the global units its contexts read (in the slots ``slots``
-        gives them, a function of a global unit, if given), and compile it: in the first free
-        unit of the narrowest shape its tables fit (``TableError`` if none is free, or with the
-        reason it fits none)."""
+        gives them, a function of a global unit, if given), and compile it: in recognizer unit
+        ``prefer`` if that is free and its tables fit it, else in the first free unit of the
+        narrowest shape they fit (``TableError`` if none is free, or with the reason it fits
+        none). Returns the unit's index."""
         p = self.params
         free = [k for k in range(p.recognizers) if k >= len(self.recognizers) or self.recognizers[k] is None]
         if not free:
@@ -307,8 +308,11 @@ class EvaluatorImage:
         first = {}                  # shape -> its first free unit, narrowest (highest units) first
         for k in reversed(free):
             first[p.shape(k)] = k
+        candidates = sorted(first.items(), key=lambda item: -item[1])
+        if prefer in free:
+            candidates.insert(0, (p.shape(prefer), prefer))
         error = None
-        for shape, k in sorted(first.items(), key=lambda item: -item[1]):
+        for shape, k in candidates:
             try:
                 self.compiled(unit, shape)
             except TableError as e:
@@ -316,7 +320,7 @@ class EvaluatorImage:
                 continue
             self.recognizers += [None] * (k + 1 - len(self.recognizers))
             self.recognizers[k] = unit
-            return unit
+            return k
         self.globals = placed
         raise error
 
