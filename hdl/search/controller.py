@@ -493,14 +493,22 @@ class Controller(wiring.Component):
 
         # --- killer moves (features.py) --------------------------------------------------------
         # Each ply's killers, the newer first; a ply's entry is known once written in this job.
+        # Two read ports, both addressed by the ply register alone (the node's killers go to the
+        # generator's request: an address that waited for the microinstruction's return value
+        # put the whole return path in front of the generator).
         m.submodules.killer_store = killer_store = Memory(shape=data.ArrayLayout(MoveWord, KILLERS),
                                                           depth=self._max_ply, init=[])
-        killer_write, killer_read = killer_store.write_port(), killer_store.read_port(domain="comb")
+        killer_write = killer_store.write_port()
+        killer_read = killer_store.read_port(domain="comb")         # the node's ply
+        parent_killer_read = killer_store.read_port(domain="comb")  # the parent's, for a new killer
         killer_known = Signal(self._max_ply)
-        killers = Signal(data.ArrayLayout(MoveWord, KILLERS))   # the ply's (the parent's when stepping up)
-        m.d.comb += killer_read.addr.eq(Mux(stepping_up, ply - 1, ply))
+        killers = Signal(data.ArrayLayout(MoveWord, KILLERS))           # the node's
+        parent_killers = Signal(data.ArrayLayout(MoveWord, KILLERS))    # the parent's
+        m.d.comb += [killer_read.addr.eq(ply), parent_killer_read.addr.eq(ply - 1)]
         with m.If(killer_known.bit_select(killer_read.addr, 1)):
             m.d.comb += killers.eq(killer_read.data)
+        with m.If(killer_known.bit_select(parent_killer_read.addr, 1)):
+            m.d.comb += parent_killers.eq(parent_killer_read.data)
         killer = Signal(MoveWord)       # the node's next killer
         m.d.comb += killer.eq(killers[frame.killing[0]])
         fresh = Signal(KILLERS)         # each killer is one to ask the generator about: there is
@@ -845,9 +853,9 @@ class Controller(wiring.Component):
                           & (base.move.as_value() != 0)):
                     m.d.comb += [killer_write.addr.eq(ply - 1), killer_write.en.eq(1),
                                  killer_write.data[0].eq(base.move),
-                                 killer_write.data[1].eq(Mux(killers[0].as_value() == base.move.as_value(),
-                                                             killers[1], killers[0]))]
-                    m.d.sync += killer_known.bit_select(killer_read.addr, 1).eq(1)
+                                 killer_write.data[1].eq(Mux(parent_killers[0].as_value() == base.move.as_value(),
+                                                             parent_killers[1], parent_killers[0]))]
+                    m.d.sync += killer_known.bit_select(parent_killer_read.addr, 1).eq(1)
             with m.If(control.result != Result.NONE):
                 m.d.sync += returned.eq(result_value)
             with m.If(control.ply == PlyStep.DOWN):
