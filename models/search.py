@@ -31,7 +31,9 @@ The algorithm (fail-soft alpha-beta):
   loses at its first step; a full-width node searches them after all its other moves),
   null-move pruning (a node whose side could pass and still reach beta at a reduced depth
   returns that value; from ``NULL_VERIFY_DEPTH`` only once a shallower search of its moves
-  confirms it, ``verification``) and killer moves (each ply's last two quiet moves that cut
+  confirms it, ``verification``), reverse futility pruning (where null-move or futility
+  pruning looks at the static value, a shallow null-window node returns it when it is far
+  above beta) and killer moves (each ply's last two quiet moves that cut
   off, tried before a full-width node's first move that is no capture);
   mate-distance pruning returns a node whose window no value can reach (a mate nearer than
   the next ply, a mate farther than this one) at once.
@@ -62,6 +64,8 @@ from hdl.search.features import (
     LMR_MIN_DEPTH,
     NULL_MIN_DEPTH,
     NULL_VERIFY_DEPTH,
+    REVERSE_DEPTH,
+    REVERSE_MARGIN,
     SINGULAR_DEPTH,
     SINGULAR_MARGIN,
     SINGULAR_SHALLOWER,
@@ -293,8 +297,13 @@ class ReferenceSearch:
                         and entry.depth + SINGULAR_SHALLOWER >= depth and entry.bound != Bound.UPPER
                         and abs(value) <= MATE_BOUND):
                     singular_beta = value - SINGULAR_MARGIN
-            if (self.features.null and ply > 0 and not checked and depth >= NULL_MIN_DEPTH and beta - alpha == 1
-                    and may_pass and self._has_pieces() and self.static() >= beta):
+            nullable = (self.features.null and ply > 0 and not checked and depth >= NULL_MIN_DEPTH
+                        and beta - alpha == 1 and may_pass and self._has_pieces())
+            frontier = self.features.futility and depth == 1 and ply > 0 and not checked
+            if (self.features.reverse and (nullable or frontier) and beta - alpha == 1 and depth <= REVERSE_DEPTH
+                    and self.static() - REVERSE_MARGIN * depth >= beta):
+                return self.static(), None, False
+            if nullable and self.static() >= beta:
                 value = self._pass(node)
                 if value >= beta:
                     if self.features.verification and depth >= NULL_VERIFY_DEPTH:
@@ -302,7 +311,7 @@ class ReferenceSearch:
                     node.best = value
                     self.table.store(self.key(), ply, depth, node)
                     return value, None, False
-            if self.features.futility and depth == 1 and ply > 0 and not checked:
+            if frontier:
                 futile = self.static() + FUTILITY_MARGIN
                 if futile <= alpha:
                     node.best, node.futile, hash_word = futile, True, 0

@@ -235,7 +235,7 @@ def test_aging_changes_what_is_stored():
 DEEP_POSITIONS = ["rn1qkbn1/pp2p3/6pr/2pP1p1p/1P2P2P/P4b2/3PN1B1/RNBQK2R w KQq - 0 11",
                   "8/8/8/7k/p1Bb4/8/3K4/2N5 b - - 2 55", "8/7n/2k5/7p/R7/4n3/6K1/8 w - - 3 40"]
 
-FEATURE_SETS = ["none", "killers", "pvs,lmr", "futility,delta,losing", "pvs,null", "all"]
+FEATURE_SETS = ["none", "killers", "pvs,lmr", "futility,delta,losing", "pvs,null", "pvs,null,futility,reverse", "all"]
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)
@@ -252,11 +252,13 @@ def test_each_feature_set_at_depth_4(patterns, features):
 
 def test_the_features_change_the_search(patterns):
     """Each feature changes the nodes searched on the same positions (late-move reductions with
-    PVS: they reduce at null-window nodes), and all of them together search fewer than none (so
+    PVS: they reduce at null-window nodes; reverse futility pruning where null-move or futility
+    pruning reads the static value), and all of them together search fewer than none (so
     a control word both sides ignored would fail here); windows not the full one too."""
     boards = [record.board for record in _positions(4, seed=13)]
     nodes = {}
-    for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "killers", "losing", "all"]:
+    for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "pvs,null,futility,reverse", "killers",
+                     "losing", "all"]:
         chosen = SearchFeatures.parse(features)
         nodes[features] = 0
         for board in boards:

@@ -83,6 +83,8 @@ from .features import (
     LMR_MIN_DEPTH,
     NULL_MIN_DEPTH,
     NULL_VERIFY_DEPTH,
+    REVERSE_DEPTH,
+    REVERSE_MARGIN,
     SINGULAR_DEPTH,
     SINGULAR_MARGIN,
     SINGULAR_SHALLOWER,
@@ -213,6 +215,8 @@ STATUSES = [
                     # shallower to verify its null move's cutoff, deeper when that failed)
     "frontier",     # futility pruning may apply: on, depth 1, not in check, not the root
     "futile",       # the candidate value (FUTILE) cannot reach alpha
+    "reverse_cut",  # reverse futility pruning (features.py): on, depth 1..REVERSE_DEPTH, a null
+                    # window, and the static value reaches beta plus REVERSE_MARGIN per ply
     "killer_due",   # the last response is the node's first generated move that is no capture,
                     # and the node tries killer moves there (features.py): it has one that is
                     # not its hash move
@@ -577,6 +581,8 @@ class Controller(wiring.Component):
             "null_done": frame.null_done,
             "frontier": features.futility & (frame.depth == 1) & ~frame.checked & ~at_root,
             "futile": candidate <= frame.alpha,
+            "reverse_cut": features.reverse & ~wide & (frame.depth <= REVERSE_DEPTH)
+                           & (clamped - frame.depth * REVERSE_MARGIN >= frame.beta),
             "killer_due": killer_due,
             "killer_fresh": (frame.killing < KILLERS) & fresh.bit_select(frame.killing[0], 1),
             "killer_pending": killer_pending,

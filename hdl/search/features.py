@@ -54,6 +54,12 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   ``ply - MATE``) it returns at once: alpha, or ``ply - MATE`` if that is more — after the
   repetition and deepest-ply tests, before the transposition table. A node so returned may be
   searched again (its value is a bound).
+* ``reverse`` — reverse futility pruning (the "static null move"): a node at which null-move
+  pruning (``nullable``: depth >= ``NULL_MIN_DEPTH``) or futility pruning (a frontier node)
+  looks at the static value, of depth at most ``REVERSE_DEPTH`` and with a null window, returns
+  that static value when it reaches beta plus ``REVERSE_MARGIN`` per ply of its depth: so far
+  above beta that no reply is searched (nothing is stored; its value is a bound, as a null
+  move's cutoff).
 * ``bounded`` — bounded extensions: a node extends its children (check escapes, recaptures:
   they do not count as a ply) only at plies below ``EXTENSION_BOUND`` times the root's depth,
   so that no line of checks or exchanges runs on to the deepest ply.
@@ -71,7 +77,7 @@ from amaranth.lib import data
 __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "EXTENSION_BOUND", "KILLERS", "LMR_MIN_DEPTH",
            "LMR_AFTER", "LMR_DEEP", "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP",
            "NULL_VERIFY_DEPTH", "null_reduction", "SINGULAR_DEPTH", "SINGULAR_SHALLOWER", "SINGULAR_MARGIN",
-           "exclusion_depth"]
+           "exclusion_depth", "REVERSE_DEPTH", "REVERSE_MARGIN"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
@@ -83,6 +89,11 @@ FUTILITY_MARGIN = 200
 
 #: Delta pruning: what a capture may gain beyond its victim's material, in centipawns.
 DELTA_MARGIN = 200
+
+#: Reverse futility pruning: the deepest node that returns its static value, and by how much
+#: per ply of depth that value must reach beyond beta, in centipawns.
+REVERSE_DEPTH = 3
+REVERSE_MARGIN = 120
 
 #: Null-move pruning: the shallowest node that passes; from NULL_DEEP the reduction is 3, not 2.
 NULL_MIN_DEPTH = 2
@@ -142,6 +153,7 @@ class SearchFeatures:
     bounded: bool = True
     verification: bool = True
     singular: bool = True
+    reverse: bool = True
 
     @classmethod
     def names(cls):

@@ -76,7 +76,8 @@ def search(p):
     The search's features (features.py, the control word START carries) narrow a child's
     window (PVS), reduce its depth (late-move reductions) — the datapath does both as it steps
     down — and search it again in place when its value calls for it; futility pruning makes a
-    hopeless frontier node skip its quiet moves that do not give check; null-move pruning lets
+    hopeless frontier node skip its quiet moves that do not give check; reverse futility
+    pruning returns a shallow node's static value where it is far above beta; null-move pruning lets
     a node pass first and return if even then its value reaches beta; mate-distance pruning
     returns a node whose window no value can reach; killer moves go before
     a full-width node's first move that is no capture (the move waits in the PREFETCH slot);
@@ -105,16 +106,19 @@ def search(p):
                   "frontier_first", "hash_return", "frontier_hash", "hash_return",
                   "null_try", "hash_return", "null_try", "hash_return",
                   "null_try", "hash_return", "null_try", "hash_return"])
-    p.label("null_try")     # pass only if the static value reaches beta
-    p.op(wait="EVAL", cand="STATIC", branch=["strong"], targets=["moves", "make_null"])
+    p.label("null_try")     # pass only if the static value reaches beta; return it if it is far above
+    p.op(wait="EVAL", cand="STATIC", branch=["strong", "reverse_cut"],
+         targets=["moves", "make_null", "reverse_return", "reverse_return"])
     p.label("make_null")
     p.op(maker="NULL", ply="DOWN", goto="made")
     p.label("moves")        # the null move failed (or was not tried): the hash move, or the first
     p.op(branch=["hash_move"], targets=["first", "hash"])
-    p.label("frontier_first")
-    p.op(wait="EVAL", cand="FUTILE", branch=["futile"], targets=["first", "prune"])
+    p.label("frontier_first")   # (futile and reverse_cut never meet)
+    p.op(wait="EVAL", cand="FUTILE", branch=["futile", "reverse_cut"],
+         targets=["first", "prune", "reverse_return", "reverse_return"])
     p.label("frontier_hash")
-    p.op(wait="EVAL", cand="FUTILE", branch=["futile"], targets=["hash", "prune"])
+    p.op(wait="EVAL", cand="FUTILE", branch=["futile", "reverse_cut"],
+         targets=["hash", "prune", "reverse_return", "reverse_return"])
     p.label("prune")        # the static value plus the margin is the node's best so far
     p.op(cand="FUTILE", update=1, prune=1, goto="first")
     p.label("hash")
@@ -189,6 +193,8 @@ def search(p):
                  targets=ascend["targets"] + ["reenter"] * 4 + ascend["targets"] + ["hash"] * 4)
     p.label("hash_return")
     p.op(result="HASH", **retry)
+    p.label("reverse_return")   # the static value, far above beta (reverse futility pruning)
+    p.op(cand="STATIC", result="CANDIDATE", **retry)
     p.label("mate_return")
     p.op(result="MATE_DISTANCE", **retry)
     p.label("return_best")  # (a full-width node stores its result in the transposition table)
