@@ -235,7 +235,7 @@ def test_aging_changes_what_is_stored():
 DEEP_POSITIONS = ["rn1qkbn1/pp2p3/6pr/2pP1p1p/1P2P2P/P4b2/3PN1B1/RNBQK2R w KQq - 0 11",
                   "8/8/8/7k/p1Bb4/8/3K4/2N5 b - - 2 55", "8/7n/2k5/7p/R7/4n3/6K1/8 w - - 3 40"]
 
-FEATURE_SETS = ["none", "killers", "pvs,lmr", "futility,delta,losing", "pvs,null", "pvs,null,futility,reverse", "all"]
+FEATURE_SETS = ["none", "killers", "pvs,lmr", "futility,delta,losing", "pvs,null,reverse", "all"]
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)
