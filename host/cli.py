@@ -6,6 +6,7 @@ import sys
 
 import chess
 
+from hdl.search.features import SearchFeatures
 from host.oracle import KNOWLEDGE
 
 __all__ = ["main"]
@@ -358,7 +359,6 @@ def _board_options(parser):
 
 def _features(text):
     """A ``--features`` argument: ``all``, ``none``, names, or ``-name`` to leave one out."""
-    from hdl.search.features import SearchFeatures
     try:
         return SearchFeatures.parse(text)
     except ValueError as error:
@@ -368,9 +368,8 @@ def _features(text):
 KNOWLEDGE_HELP = ("the Oracle's knowledge: phase (two fixed lists by the game's phase; the default), root (patterns "
                   "chosen for the root by its analysis, most relevant first while they fit) or material "
                   "(material and piece-square only)")
-FEATURES_HELP = ("the search's features: all (default), none, names (pvs,lmr,futility,null,delta,killers,losing,"
-                 "mate_distance,bounded,verification,singular: only those) or -name (all but that one: write "
-                 "--features=-lmr)")
+FEATURES_HELP = (f"the search's features: all (default), none, names ({','.join(SearchFeatures.names())}: only "
+                 "those) or -name (all but that one: write --features=-lmr)")
 
 
 def build_parser():
