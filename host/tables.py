@@ -309,8 +309,8 @@ class EvaluatorImage:
         for k in reversed(free):
             first[p.shape(k)] = k
         candidates = sorted(first.items(), key=lambda item: -item[1])
-        if prefer in free:
-            candidates.insert(0, (p.shape(prefer), prefer))
+        if prefer in free:          # (a shape that does not fit there fits no unit of that shape)
+            candidates = [(p.shape(prefer), prefer)] + [c for c in candidates if c[0] != p.shape(prefer)]
         error = None
         for shape, k in candidates:
             try:

@@ -300,10 +300,11 @@ class ReferenceSearch:
             nullable = (self.features.null and ply > 0 and not checked and depth >= NULL_MIN_DEPTH
                         and beta - alpha == 1 and may_pass and self._has_pieces())
             frontier = self.features.futility and depth == 1 and ply > 0 and not checked
-            if (self.features.reverse and (nullable or frontier) and beta - alpha == 1 and depth <= REVERSE_DEPTH
-                    and self.static() - REVERSE_MARGIN * depth >= beta):
-                return self.static(), None, False
-            if nullable and self.static() >= beta:
+            static = self.static() if nullable or frontier else None     # what both prunings read
+            if (self.features.reverse and static is not None and beta - alpha == 1 and depth <= REVERSE_DEPTH
+                    and static - REVERSE_MARGIN * depth >= beta):
+                return static, None, False
+            if nullable and static >= beta:
                 value = self._pass(node)
                 if value >= beta:
                     if self.features.verification and depth >= NULL_VERIFY_DEPTH:
@@ -312,7 +313,7 @@ class ReferenceSearch:
                     self.table.store(self.key(), ply, depth, node)
                     return value, None, False
             if frontier:
-                futile = self.static() + FUTILITY_MARGIN
+                futile = static + FUTILITY_MARGIN
                 if futile <= alpha:
                     node.best, node.futile, hash_word = futile, True, 0
         elif not checked:
