@@ -365,8 +365,8 @@ def _features(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-KNOWLEDGE_HELP = ("the Oracle's knowledge: phase (two fixed lists by the game's phase; the default), root (patterns "
-                  "chosen for the root by its analysis, most relevant first while they fit) or material "
+KNOWLEDGE_HELP = ("the Oracle's knowledge: root (patterns chosen for the root by its analysis, most relevant first "
+                  "while they fit; the default), phase (two fixed lists by the game's phase) or material "
                   "(material and piece-square only)")
 FEATURES_HELP = (f"the search's features: all (default), none, names ({','.join(SearchFeatures.names())}: only "
                  "those) or -name (all but that one: write --features=-lmr)")

@@ -1,12 +1,7 @@
 """The Oracle (docs/architecture.md §7): it looks at the root, chooses the knowledge that fits
 it, and compiles that into the evaluator's tables. Three kinds of knowledge (``KNOWLEDGE``):
 
-* ``phase`` — the first stage, two fixed lists chosen by the game's phase. Middlegame (more
-  than 13 pawns' worth of pieces besides pawns and kings, counting N=B=3, R=5, Q=9): material
-  and piece-square with the king seeking shelter, the king's-wing pawn shelter recognizer, pawn
-  structure and phase-scaled king safety. Endgame: material and piece-square with the king
-  seeking the centre, and pawn structure.
-* ``root`` — Hitech's way: the root analysis (:mod:`host.analysis`) scores every pattern of
+* ``root`` (the default) — Hitech's way: the root analysis (:mod:`host.analysis`) scores every pattern of
   the library for this root (its ``relevance``: 0 leaves it out) and for the region the search
   will reach (:func:`region_boards`: the rest of the last principal variation, near
   promotions made; counted x ``REGION_WEIGHT``), and the patterns are chosen
@@ -15,6 +10,12 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
   order, so that a unit keeps its place from root to root while its pattern stays; the
   root-specific first-order patterns (:mod:`host.root_patterns`) cost no unit. The general
   patterns are made and compiled once per Oracle.
+* ``phase`` — the first stage, two fixed lists chosen by the game's phase. Middlegame (more
+  than 13 pawns' worth of pieces besides pawns and kings, counting N=B=3, R=5, Q=9): material
+  and piece-square with the king seeking shelter, the king's-wing pawn shelter recognizer, pawn
+  structure and phase-scaled king safety. Endgame: material and piece-square with the king
+  seeking the centre, and pawn structure. The default until self-play (BENCHMARKS.md) showed
+  ``root`` stronger.
 * ``material`` — material and piece-square only (the baseline the others are measured
   against).
 
@@ -39,7 +40,7 @@ __all__ = ["Oracle", "Allocation", "game_phase", "region_boards", "ENDGAME_MATER
 ENDGAME_MATERIAL = 13
 
 #: The kinds of knowledge the Oracle can give the board, the default first.
-KNOWLEDGE = ("phase", "root", "material")
+KNOWLEDGE = ("root", "phase", "material")
 
 _PIECE_PAWNS = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 

@@ -26,9 +26,11 @@ The algorithm (fail-soft alpha-beta):
   full-width node, the full window again when the value lands inside it), late-move
   reductions (quiet late moves one or two plies shallower, again at full depth when they beat
   alpha), futility pruning (a frontier node hopelessly below alpha skips its quiet moves
-  that do not give check), delta pruning (a quiescence node skips captures that cannot lift its
-  static value to alpha), losing captures (a quiescence node skips captures a static exchange
-  loses at its first step; a full-width node searches them after all its other moves),
+  that do not give check), late-move pruning (a shallow null-window node that has searched
+  enough moves skips its quiet moves that do not give check), delta pruning (a quiescence
+  node skips captures that cannot lift its static value to alpha), losing captures (a
+  quiescence node skips captures a static exchange loses at its first step; a full-width node
+  searches them after all its other moves),
   null-move pruning (a node whose side could pass and still reach beta at a reduced depth
   returns that value; from ``NULL_VERIFY_DEPTH`` only once a shallower search of its moves
   confirms it, ``verification``), reverse futility pruning (where null-move or futility
@@ -60,6 +62,7 @@ from hdl.search.features import (
     EXTENSION_BOUND,
     FUTILITY_MARGIN,
     KILLERS,
+    LMP_DEPTH,
     LMR_AFTER,
     LMR_MIN_DEPTH,
     NULL_MIN_DEPTH,
@@ -71,6 +74,7 @@ from hdl.search.features import (
     SINGULAR_SHALLOWER,
     SearchFeatures,
     exclusion_depth,
+    lmp_count,
     lmr_reduction,
     null_reduction,
 )
@@ -101,7 +105,7 @@ class _Node:
         self.ply, self.depth, self.alpha0, self.alpha, self.beta = ply, depth, alpha, alpha, beta
         self.checked = checked
         self.best, self.best_move, self.best_word = ply - MATE, None, 0
-        self.tried = 0                  # legal moves searched (the hardware counts to LMR_AFTER)
+        self.tried = 0                  # legal moves searched (the hardware counts to TRIED_LIMIT)
         self.futile = False             # futility pruning skips quiet moves not giving check
         self.static = None              # a quiescence node's static value, once it stood pat
 
@@ -391,8 +395,8 @@ class ReferenceSearch:
         irreversible = is_irreversible(board, move)
         word = move_word(board, move)
         halfmoves = self._make(move)
-        if board.was_into_check() or node.futile and quiet and not board.is_check():
-            self._unmake(halfmoves)     # illegal, or futile
+        if board.was_into_check() or (node.futile or self._late(node)) and quiet and not board.is_check():
+            self._unmake(halfmoves)     # illegal, or pruned (futility, late-move pruning)
             return False
         self.path.append((self.key(), irreversible))
         features = self.features
@@ -432,6 +436,11 @@ class ReferenceSearch:
             if word != killers[0]:
                 self.killers[node.ply] = [word] + killers[:-1]
         return value >= node.beta
+
+    def _late(self, node):
+        """Whether ``node`` skips its quiet moves that do not give check now (late-move pruning)."""
+        return (self.features.lmp and 1 <= node.depth <= LMP_DEPTH and not node.checked
+                and node.beta - node.alpha == 1 and node.tried >= lmp_count(node.depth))
 
     def _pass(self, node):
         """The null move's value for ``node``: the other side moves, fewer plies deep."""

@@ -28,8 +28,8 @@ def _chosen(fen, params=FULL, knowledge="root"):
 
 
 def test_the_phase_knowledge_is_the_two_fixed_lists():
-    oracle = Oracle(FULL)
-    assert oracle.knowledge == KNOWLEDGE[0] == "phase"
+    assert Oracle(FULL).knowledge == KNOWLEDGE[0] == "root"         # the default
+    oracle = Oracle(FULL, "phase")
     middle = oracle.allocate(chess.Board())
     placed = {k: name for k, name in enumerate(middle.recognizers) if name}
     assert middle.label == "middlegame" and sorted(placed.values()) == [

@@ -235,7 +235,7 @@ def test_aging_changes_what_is_stored():
 DEEP_POSITIONS = ["rn1qkbn1/pp2p3/6pr/2pP1p1p/1P2P2P/P4b2/3PN1B1/RNBQK2R w KQq - 0 11",
                   "8/8/8/7k/p1Bb4/8/3K4/2N5 b - - 2 55", "8/7n/2k5/7p/R7/4n3/6K1/8 w - - 3 40"]
 
-FEATURE_SETS = ["none", "killers", "pvs,lmr", "futility,delta,losing", "pvs,null,reverse", "all"]
+FEATURE_SETS = ["none", "killers", "pvs,lmr,lmp", "futility,delta,losing", "pvs,null,reverse", "all"]
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)
@@ -252,13 +252,13 @@ def test_each_feature_set_at_depth_4(patterns, features):
 
 def test_the_features_change_the_search(patterns):
     """Each feature changes the nodes searched on the same positions (late-move reductions with
-    PVS: they reduce at null-window nodes; reverse futility pruning where null-move or futility
+    PVS: they reduce at null-window nodes; late-move pruning with PVS too; reverse futility pruning where null-move or futility
     pruning reads the static value), and all of them together search fewer than none (so
     a control word both sides ignored would fail here); windows not the full one too."""
     boards = [record.board for record in _positions(4, seed=13)]
     nodes = {}
     for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "pvs,null,futility,reverse", "killers",
-                     "losing", "all"]:
+                     "losing", "pvs,lmp", "all"]:
         chosen = SearchFeatures.parse(features)
         nodes[features] = 0
         for board in boards:
@@ -273,11 +273,12 @@ def test_the_features_change_the_search(patterns):
 
 def test_a_reduced_check_is_not_reduced(material):
     """A late quiet move that gives check is searched at full depth (its child undoes the
-    reduction on entry), and a futile node's quiet checks are searched: the reference's rules,
+    reduction on entry), and a futile node's quiet checks are searched, as are those of a node
+    pruning late moves: the reference's rules,
     met by the hardware, in positions full of checks."""
     for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
                 "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1"]:
-        for features in ("pvs,lmr", "futility"):
+        for features in ("pvs,lmr", "futility", "pvs,lmp"):
             for depth in (2, 3, 4):
                 _assert_equal(material, chess.Board(fen), depth, clear_table=depth == 2,
                               features=SearchFeatures.parse(features))

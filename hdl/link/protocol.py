@@ -61,8 +61,8 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: 4: START carries the search's features (hdl/search/features.py). 5: START carries a root
 #: move and whether the killer moves are kept (the host's root loop). 6: STATUS's evaluator
 #: shape has the narrow recognizers (how many, their maps' widths). 7: the features' twelfth bit,
-#: reverse futility pruning.
-PROTOCOL_VERSION = 7
+#: reverse futility pruning. 8: the thirteenth, late-move pruning.
+PROTOCOL_VERSION = 8
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).

@@ -45,7 +45,7 @@ Control fields (``CONTROL``):
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
   ``hash_store`` writes a full-width node's result to the table (bound from its window).
 * ``count`` ONE adds one node (a leaf in perft), SEARCHED adds one unless the move just made
-  is ``skipped`` (illegal, or pruned by futility); ``clear`` zeroes the counters; ``done`` ends
+  is ``skipped`` (illegal, or pruned by futility or late-move pruning); ``clear`` zeroes the counters; ``done`` ends
   a job.
 * ``retry``: a return that may search the node again instead (``research``); ``prune`` makes
   the node futile (its quiet moves not giving check are skipped, its hash move dropped).
@@ -79,6 +79,7 @@ from .features import (
     EXTENSION_BOUND,
     FUTILITY_MARGIN,
     KILLERS,
+    LMP_DEPTH,
     LMR_AFTER,
     LMR_MIN_DEPTH,
     NULL_MIN_DEPTH,
@@ -88,8 +89,10 @@ from .features import (
     SINGULAR_DEPTH,
     SINGULAR_MARGIN,
     SINGULAR_SHALLOWER,
+    TRIED_LIMIT,
     Features,
     exclusion_depth,
+    lmp_count,
     lmr_reduction,
     null_reduction,
 )
@@ -182,7 +185,8 @@ STATUSES = [
     "found",        # the last response found a move (never while the job is being stopped; not
                     # a move that is no capture while the node revisits its captures)
     "illegal",      # the side that just moved left its king attacked
-    "skipped",      # ... or the move is futile: a quiet move from a futile node, not giving check
+    "skipped",      # ... or the move is pruned: a quiet move not giving check from a futile node
+                    # or from a node pruning late moves (features.py)
     "at_leaf",      # perft: ply == depth limit
     "at_root",      # ply == 0
     "depth_zero",   # perft: the depth limit is 0
@@ -533,11 +537,16 @@ class Controller(wiring.Component):
         m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.gen.king_attacked.bit_select(~self.side, 1))
-        # Futility (features.py): a futile node's quiet moves are made, and skipped unless they
-        # give check (the child, just made, is the current node; its parent made the move).
+        # Futility and late-move pruning (features.py): a futile node's quiet moves, and a late
+        # one's once it has searched lmp_count(depth) moves, are made, and skipped unless they give
+        # check (the child, just made, is the current node; its parent made the move).
+        late_pruning = Signal()
+        m.d.comb += late_pruning.eq(
+            features.lmp & ~parent.checked & (parent.beta - parent.alpha == 1)
+            & Cat(*((parent.depth == d) & (parent.tried >= lmp_count(d)) for d in range(1, LMP_DEPTH + 1))).any())
         skipped = Signal()
         m.d.comb += skipped.eq(mover_attacked
-                               | (frames.parent.futile & ~self.gen.in_check & _quiet(frames.parent.move)))
+                               | ((parent.futile | late_pruning) & ~self.gen.in_check & _quiet(parent.move)))
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
@@ -769,7 +778,7 @@ class Controller(wiring.Component):
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)
         late = Signal()
-        m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried == LMR_AFTER) & ~wide
+        m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried >= LMR_AFTER) & ~wide
                             & ~frame.checked & _quiet(move) & ~nulling)
         scout = Signal()
         m.d.comb += scout.eq(features.pvs & (frame.tried != 0) & (frame.depth != 0) & wide)
@@ -850,7 +859,7 @@ class Controller(wiring.Component):
                 with m.If(update_candidate > base.alpha):
                     m.d.comb += updated.alpha.eq(update_candidate)
                 with m.If(stepping_up | (control.cand == Candidate.CHILD)):
-                    m.d.comb += updated.tried.eq(Mux(base.tried == LMR_AFTER, LMR_AFTER, base.tried + 1))
+                    m.d.comb += updated.tried.eq(Mux(base.tried == TRIED_LIMIT, TRIED_LIMIT, base.tried + 1))
                 with m.If(~stepping_up & (control.cand == Candidate.STATIC)):     # standing pat
                     m.d.comb += updated.static.eq(clamped)
                 m.d.comb += frames.load.eq(~stepping_up)

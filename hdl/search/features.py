@@ -10,6 +10,12 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   capture, no promotion) searched after ``LMR_AFTER`` legal moves, whose position is not check,
   is searched ``lmr_reduction(depth)`` plies shallower; if it beats alpha it is searched again
   at full depth.
+* ``lmp`` — late-move pruning (move-count pruning): at a null-window node of depth 1 to
+  ``LMP_DEPTH`` not in check that has searched ``lmp_count(depth)`` legal moves, a quiet move
+  (no capture, no promotion) whose position is not check is skipped — made, and unmade uncounted,
+  as futility pruning skips one. The generator's order puts quiet moves to squares the
+  opponent does not attack and to central squares first, so the moves skipped are the late ones
+  of that order (after the hash move, the captures and the killers).
 * ``futility`` — futility pruning at frontier nodes: a full-width node of depth 1 below the
   root, not in check, whose static value plus ``FUTILITY_MARGIN`` cannot reach alpha skips its
   quiet moves (no capture, no promotion) that do not give check — each is made, and unmade
@@ -77,12 +83,15 @@ from amaranth.lib import data
 __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "EXTENSION_BOUND", "KILLERS", "LMR_MIN_DEPTH",
            "LMR_AFTER", "LMR_DEEP", "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP",
            "NULL_VERIFY_DEPTH", "null_reduction", "SINGULAR_DEPTH", "SINGULAR_SHALLOWER", "SINGULAR_MARGIN",
-           "exclusion_depth", "REVERSE_DEPTH", "REVERSE_MARGIN"]
+           "exclusion_depth", "REVERSE_DEPTH", "REVERSE_MARGIN", "LMP_DEPTH", "lmp_count", "TRIED_LIMIT"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
 LMR_MIN_DEPTH = 3
 LMR_AFTER = 3
+
+#: Late-move pruning: the deepest node that skips late quiet moves.
+LMP_DEPTH = 3
 
 #: What a quiet move may gain at a frontier node, in centipawns.
 FUTILITY_MARGIN = 200
@@ -127,6 +136,18 @@ def lmr_reduction(depth):
     return 1 + (depth >= LMR_DEEP)
 
 
+def lmp_count(depth):
+    """The legal moves a node of ``depth`` (1..LMP_DEPTH) searches before late-move pruning
+    skips its quiet moves: 3 + depth², so 4, 7 and 12 (an int, as the reference and the
+    controller's constant table use it)."""
+    return 3 + depth * depth
+
+
+#: A frame counts the legal moves it has searched up to this many: enough for late-move
+#: reductions (``LMR_AFTER``) and late-move pruning (``lmp_count``).
+TRIED_LIMIT = max(LMR_AFTER, lmp_count(LMP_DEPTH))
+
+
 def null_reduction(depth):
     """Plies the search after a null move is reduced by, besides the move's own ply: 2, 3 from
     NULL_DEEP (an int or an Amaranth value, as :func:`lmr_reduction`)."""
@@ -154,6 +175,7 @@ class SearchFeatures:
     verification: bool = True
     singular: bool = True
     reverse: bool = True
+    lmp: bool = True
 
     @classmethod
     def names(cls):

@@ -13,7 +13,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import VALUE_WIDTH, MoveWord
-from .features import KILLERS, LMR_AFTER
+from .features import KILLERS, TRIED_LIMIT
 
 __all__ = ["MATE", "INFINITY", "EVAL_LIMIT", "MATE_BOUND", "Frame", "FrameStack"]
 
@@ -38,7 +38,7 @@ Frame = data.StructLayout({
     "best_move": MoveWord,
     "depth": 6,              # plies left; 0 is a quiescence node
     "checked": 1,            # the side to move is in check
-    "tried": range(LMR_AFTER + 1),  # legal moves searched, counted up to LMR_AFTER
+    "tried": range(TRIED_LIMIT + 1),  # legal moves searched, counted up to TRIED_LIMIT
     "scout": 1,              # searched with a null window its parent narrowed (PVS, LMR)
     "reduced": 1,            # searched shallower than its parent's depth gives (LMR)
     "futile": 1,             # a frontier node skipping quiet moves (futility pruning)
