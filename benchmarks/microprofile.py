@@ -1,14 +1,14 @@
 """Where the search's cycles go: cycles spent at each microinstruction, from the Amaranth
 simulation of the whole machine.
 
-    python -m benchmarks.microprofile [--fen FEN] [--depth D] [--tables SET]
+    python -m benchmarks.microprofile [--fen FEN] [--depth D] [--tables SET] [--features SET]
 
 The machine (SMALL evaluator, so that the Python simulator is bearable) searches one position
-with the named table set; every cycle of the job is charged to the microinstruction executing
-in it (a stalled one is charged again each cycle it waits). The table lists each
-microinstruction of the listing with its cycles, their share and cycles per node, so a
-microprogrammer sees which waits and which steps a change should shorten. The search's node
-count and value are checked against the reference search first.
+with the named table set and search features (all by default); every cycle of the job is
+charged to the microinstruction executing in it (a stalled one is charged again each cycle it
+waits). The table lists each microinstruction of the listing with its cycles, their share
+and cycles per node, so a microprogrammer sees which waits and which steps a change should
+shorten. The search's node count and value are checked against the reference search first.
 
 The Python simulator runs a few hundred machine cycles per second: depth 2 or 3 from a quiet
 position takes a minute or two.
@@ -22,6 +22,7 @@ import chess
 
 from hdl.eval.tables import SMALL, TableKind, TableWrite
 from hdl.search.controller import Job
+from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY
 from hdl.search.microcode import program
 from hdl.top import Machine
@@ -43,9 +44,10 @@ def _writes(store):
                        "data": value & 0xFFFFFF}
 
 
-def profile(board, depth, store, params=SMALL):
+def profile(board, depth, store, params=SMALL, features=None):
     """``(cycles per micro-address Counter, nodes, cycles, score)`` of the machine's search of
-    ``depth`` plies from ``board`` with ``store`` downloaded."""
+    ``depth`` plies from ``board`` with ``store`` downloaded and ``features`` on (all if None)."""
+    features = SearchFeatures() if features is None else features
     machine = Machine(eval_params=params, max_ply=16, hash_bits=8)
     spent = Counter()
     outcome = {}
@@ -66,15 +68,18 @@ def profile(board, depth, store, params=SMALL):
         await ctx.tick()
         ctx.set(machine.history_clear, 0)
         job = machine.job
-        ctx.set(job.start.payload, {"job": Job.SEARCH, "depth": depth, "alpha": -INFINITY, "beta": INFINITY})
+        ctx.set(job.start.payload, {"job": Job.SEARCH, "depth": depth, "alpha": -INFINITY, "beta": INFINITY,
+                                    "features": features.fields()})
         ctx.set(job.start.valid, 1)
         await ctx.tick()
         ctx.set(job.start.valid, 0)
-        await ctx.tick()
+        trail = []                      # the micro-address of each cycle the job is busy
         while ctx.get(job.busy):
-            spent[ctx.get(machine.micro_address)] += 1
+            trail.append(ctx.get(machine.micro_address))
             await ctx.tick()
         outcome.update(nodes=ctx.get(job.count), cycles=ctx.get(job.cycles), score=ctx.get(job.score))
+        # the job's counter counts the cycles after the search's first microinstruction clears it
+        spent.update(trail[len(trail) - outcome["cycles"]:])
 
     simulate(machine, testbench)
     return spent, outcome["nodes"], outcome["cycles"], outcome["score"]
@@ -85,18 +90,21 @@ def main(argv=None):
     parser.add_argument("--fen", default="r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--tables", choices=TABLE_SETS, default="material")
+    parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
+                        help="the search's features: all (default), none, names, or -name")
     args = parser.parse_args(argv)
     board = chess.Board(args.fen)
     store = table_store(SMALL, args.tables)
-    expected = ReferenceSearch(SMALL, store, max_ply=16, hash_bits=8).search(board, args.depth)
-    spent, nodes, cycles, score = profile(board, args.depth, store)
+    expected = ReferenceSearch(SMALL, store, max_ply=16, hash_bits=8).search(board, args.depth, features=args.features)
+    spent, nodes, cycles, score = profile(board, args.depth, store, features=args.features)
     if (nodes, score) != (expected.nodes, expected.score):
         print(f"MISMATCH on {board.fen()}: hardware {nodes} nodes, value {score}; "
               f"reference {expected.nodes} nodes, value {expected.score}", file=sys.stderr)
         return 1
     p = program()
     listing = {int(line.split()[0]): line for line in p.listing().splitlines()}
-    print(f"{board.fen()} depth {args.depth}, {args.tables} tables: {nodes} nodes, {cycles} cycles, "
+    print(f"{board.fen()} depth {args.depth}, {args.tables} tables, features {args.features}: {nodes} nodes, "
+          f"{cycles} cycles, "
           f"{cycles / nodes:.1f} cycles per node\n")
     print("| cycles | share | per node | microinstruction |")
     print("|---|---|---|---|")

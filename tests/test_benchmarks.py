@@ -79,3 +79,16 @@ def test_depth_benchmark_counts_and_checks(capsys):
     assert depth.main(["--positions", "2", "--depth", "3", "--features", "all", "--root", "host", "--check"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "root host" in lines[0] and lines[-1] == "0 mismatches", lines
+
+
+def test_the_microprofile_charges_every_cycle_of_a_search_with_its_features(capsys):
+    """The profile's machine runs the features the reference runs (it once started the hardware
+    with none and reported a mismatch), and its rows add up to the job's cycles."""
+    from benchmarks import microprofile
+    assert microprofile.main(["--depth", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    header = out[0].split(": ")[-1].split(", ")
+    nodes, cycles = int(header[0].split()[0]), int(header[1].split()[0])
+    rows = [line for line in out if line.startswith("| ") and line[2].isdigit()]
+    assert nodes > 0 and sum(int(row.split("|")[1]) for row in rows) == cycles, out
+    assert "features pvs,lmr," in out[0] and "lmp" in out[0]

@@ -251,9 +251,9 @@ def test_each_feature_set_at_depth_4(patterns, features):
 
 
 def test_the_features_change_the_search(patterns):
-    """Each feature changes the nodes searched on the same positions (late-move reductions with
-    PVS: they reduce at null-window nodes; late-move pruning with PVS too; reverse futility pruning where null-move or futility
-    pruning reads the static value), and all of them together search fewer than none (so
+    """Each feature changes the nodes searched on the same positions (late-move reductions and
+    pruning with PVS: they act at null-window nodes; reverse futility pruning where null-move or
+    futility pruning reads the static value), and all of them together search fewer than none (so
     a control word both sides ignored would fail here); windows not the full one too."""
     boards = [record.board for record in _positions(4, seed=13)]
     nodes = {}
@@ -273,8 +273,8 @@ def test_the_features_change_the_search(patterns):
 
 def test_a_reduced_check_is_not_reduced(material):
     """A late quiet move that gives check is searched at full depth (its child undoes the
-    reduction on entry), and a futile node's quiet checks are searched, as are those of a node
-    pruning late moves: the reference's rules,
+    reduction on entry), and a futile node's quiet checks are searched (late-move pruning passes
+    them over, and is checked here too): the reference's rules,
     met by the hardware, in positions full of checks."""
     for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
                 "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1"]:
