@@ -27,7 +27,7 @@ The algorithm (fail-soft alpha-beta):
   reductions (quiet late moves one or two plies shallower, again at full depth when they beat
   alpha), futility pruning (a frontier node hopelessly below alpha skips its quiet moves
   that do not give check), late-move pruning (a shallow null-window node that has searched
-  enough moves passes its remaining quiet moves over, not even made), delta pruning (a quiescence
+  enough moves skips its quiet moves that do not give check), delta pruning (a quiescence
   node skips captures that cannot lift its static value to alpha), losing captures (a
   quiescence node skips captures a static exchange loses at its first step; a full-width node
   searches them after all its other moves),
@@ -392,13 +392,11 @@ class ReferenceSearch:
         board = self.board
         capture = board.is_capture(move)
         quiet = not capture and not move.promotion
-        if quiet and self._late(node):
-            return False                # late-move pruning: not even made
         irreversible = is_irreversible(board, move)
         word = move_word(board, move)
         halfmoves = self._make(move)
-        if board.was_into_check() or node.futile and quiet and not board.is_check():
-            self._unmake(halfmoves)     # illegal, or futile
+        if board.was_into_check() or (node.futile or self._late(node)) and quiet and not board.is_check():
+            self._unmake(halfmoves)     # illegal, or pruned (futility, late-move pruning)
             return False
         self.path.append((self.key(), irreversible))
         features = self.features
@@ -440,7 +438,7 @@ class ReferenceSearch:
         return value >= node.beta
 
     def _late(self, node):
-        """Whether ``node`` passes its quiet moves over now (late-move pruning)."""
+        """Whether ``node`` skips its quiet moves that do not give check now (late-move pruning)."""
         return (self.features.lmp and 1 <= node.depth <= LMP_DEPTH and not node.checked
                 and node.beta - node.alpha == 1 and node.tried >= lmp_count(node.depth))
 

@@ -107,9 +107,11 @@ def test_windows(patterns):
 @pytest.mark.parametrize("moves", sorted(MATES))
 def test_mates_are_found_with_the_mate_score(material, moves):
     """A mate in N is found at depth 2N - 1 exactly by every feature but late-move reductions
-    (PVS and futility lose no mate: futility never skips a check); with reductions too,
-    iterative deepening finds it at most two plies later (a reduced quiet move can hide it)."""
-    without_lmr = SearchFeatures.parse("-lmr")
+    and pruning (PVS and futility lose no mate: futility never skips a check); with those too
+    (they pass no check over either, but they search fewer moves of the side giving mate),
+    iterative deepening finds it at most two plies later (a reduced or pruned quiet move can
+    hide it)."""
+    without_lmr = SearchFeatures.parse("-lmr,-lmp")
     for fen in MATES[moves]:
         for board in (chess.Board(fen), chess.Board(fen).mirror()):
             assert mates_in(board.copy(), moves) and not mates_in(board.copy(), moves - 1), fen
@@ -128,14 +130,14 @@ def test_mate_distance_pruning_keeps_the_mate_in_fewer_nodes(material):
     """Searched beyond a mate, mate-distance pruning returns the nodes whose window no value can
     reach: the same mate, node for node with the reference, in fewer nodes."""
     nodes = {}
-    for features in ("-lmr", "-lmr,-mate_distance"):
+    for features in ("-lmr,-lmp", "-lmr,-lmp,-mate_distance"):
         nodes[features] = 0
         for moves in (2, 3):
             for fen in MATES[moves]:
                 hw = _assert_equal(material, chess.Board(fen), 2 * moves + 1, features=SearchFeatures.parse(features))
                 assert hw.score == MATE - (2 * moves - 1), f"FEN {fen}: score {hw.score} with {features}"
                 nodes[features] += hw.nodes
-    assert nodes["-lmr"] < nodes["-lmr,-mate_distance"], nodes
+    assert nodes["-lmr,-lmp"] < nodes["-lmr,-lmp,-mate_distance"], nodes
 
 
 def test_checkmated_and_stalemated_roots(material):
@@ -273,9 +275,9 @@ def test_the_features_change_the_search(patterns):
 
 def test_a_reduced_check_is_not_reduced(material):
     """A late quiet move that gives check is searched at full depth (its child undoes the
-    reduction on entry), and a futile node's quiet checks are searched (late-move pruning passes
-    them over, and is checked here too): the reference's rules,
-    met by the hardware, in positions full of checks."""
+    reduction on entry), and the quiet checks of a futile node, and of a node pruning late
+    moves, are searched: the reference's rules, met by the hardware, in positions full of
+    checks."""
     for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
                 "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1"]:
         for features in ("pvs,lmr", "futility", "pvs,lmp"):

@@ -45,7 +45,7 @@ Control fields (``CONTROL``):
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
   ``hash_store`` writes a full-width node's result to the table (bound from its window).
 * ``count`` ONE adds one node (a leaf in perft), SEARCHED adds one unless the move just made
-  is ``skipped`` (illegal, or pruned by futility); ``clear`` zeroes the counters; ``done`` ends
+  is ``skipped`` (illegal, or pruned by futility or late-move pruning); ``clear`` zeroes the counters; ``done`` ends
   a job.
 * ``retry``: a return that may search the node again instead (``research``); ``prune`` makes
   the node futile (its quiet moves not giving check are skipped, its hash move dropped).
@@ -185,7 +185,8 @@ STATUSES = [
     "found",        # the last response found a move (never while the job is being stopped; not
                     # a move that is no capture while the node revisits its captures)
     "illegal",      # the side that just moved left its king attacked
-    "skipped",      # ... or the move is futile: a quiet move from a futile node, not giving check
+    "skipped",      # ... or the move is pruned: a quiet move not giving check from a futile node
+                    # or from a node pruning late moves (features.py)
     "at_leaf",      # perft: ply == depth limit
     "at_root",      # ply == 0
     "depth_zero",   # perft: the depth limit is 0
@@ -205,8 +206,7 @@ STATUSES = [
     "passed_over",  # the generator's last move is passed over: the hash move or a killer,
                     # already tried, or a capture quiescence skips (delta pruning, losing); at a
                     # full-width node a losing capture (searched after the rest), and when the
-                    # node revisits its captures, one that is not losing; a quiet move once
-                    # the node prunes late moves (features.py)
+                    # node revisits its captures, one that is not losing
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
                     # is waiting for it)
     "nullable",     # null-move pruning may apply: on, not the root, not in check, deep enough, a
@@ -225,7 +225,7 @@ STATUSES = [
                     # and the node tries killer moves there (features.py): it has one that is
                     # not its hash move
     "killer_fresh", # the node's next killer move is one to ask the generator about: there is
-                    # one, and it is not the hash move, and the node does not prune late moves
+                    # one, and it is not the hash move
     "killer_pending",   # one killer move considered, one to go
     "mate_cut",     # mate-distance pruning (features.py): no value the node could return lies
                     # inside its window
@@ -537,16 +537,16 @@ class Controller(wiring.Component):
         m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.gen.king_attacked.bit_select(~self.side, 1))
-        # Futility (features.py): a futile node's quiet moves are made, and skipped unless they
-        # give check (the child, just made, is the current node; its parent made the move).
+        # Futility and late-move pruning (features.py): a futile node's quiet moves, and a late
+        # one's once it has searched lmp_count(depth) moves, are made, and skipped unless they give
+        # check (the child, just made, is the current node; its parent made the move).
+        late_pruning = Signal()
+        m.d.comb += late_pruning.eq(
+            features.lmp & ~parent.checked & (parent.beta - parent.alpha == 1)
+            & Cat(*((parent.depth == d) & (parent.tried >= lmp_count(d)) for d in range(1, LMP_DEPTH + 1))).any())
         skipped = Signal()
         m.d.comb += skipped.eq(mover_attacked
-                               | (frames.parent.futile & ~self.gen.in_check & _quiet(frames.parent.move)))
-        # Late-move pruning (features.py): once a shallow null-window node has searched
-        # lmp_count(depth) moves, it passes its quiet moves over (killers included).
-        late = Signal()
-        m.d.comb += late.eq(features.lmp & ~frame.checked & ~wide & Cat(*(
-            (frame.depth == d) & (frame.tried >= lmp_count(d)) for d in range(1, LMP_DEPTH + 1))).any())
+                               | ((parent.futile | late_pruning) & ~self.gen.in_check & _quiet(parent.move)))
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
@@ -564,7 +564,7 @@ class Controller(wiring.Component):
         killer_due = Signal()
         killer_pending = Signal()
         m.d.comb += [
-            killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & ~late & (frame.killing == 0)
+            killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & (frame.killing == 0)
                           & ~frame.revisiting & frame.generating & generated & ~response.move.flags.capture
                           & fresh.any() & ~self.job.stopped),
             killer_pending.eq((frame.killing == 1) & ~self.job.stopped),
@@ -579,7 +579,7 @@ class Controller(wiring.Component):
             "at_max": (ply == self._max_ply - 1) | self.job.stopped,
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
-            "passed_over": hash_passed | killer_passed | capture_skip | (late & generated & _quiet(response.move)),
+            "passed_over": hash_passed | killer_passed | capture_skip,
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut,
             "research": research,
@@ -593,7 +593,7 @@ class Controller(wiring.Component):
             "reverse_cut": features.reverse & ~wide & (frame.depth <= REVERSE_DEPTH)
                            & (clamped - frame.depth * REVERSE_MARGIN >= frame.beta),
             "killer_due": killer_due,
-            "killer_fresh": (frame.killing < KILLERS) & fresh.bit_select(frame.killing[0], 1) & ~late,
+            "killer_fresh": (frame.killing < KILLERS) & fresh.bit_select(frame.killing[0], 1),
             "killer_pending": killer_pending,
             "mate_cut": mate_cut,
             "revisit": frame.deferred & ~frame.revisiting & ~self.job.stopped,

@@ -10,13 +10,12 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   capture, no promotion) searched after ``LMR_AFTER`` legal moves, whose position is not check,
   is searched ``lmr_reduction(depth)`` plies shallower; if it beats alpha it is searched again
   at full depth.
-* ``lmp`` — late-move pruning (move-count pruning): a null-window node of depth 1 to
-  ``LMP_DEPTH`` not in check that has searched ``lmp_count(depth)`` legal moves passes its
-  remaining quiet moves (no capture, no promotion) over — not even made, so a quiet check is
-  passed over too (Stockfish's move-count pruning does the same), and killers not yet tried are
-  not. The generator's order puts quiet moves to squares the opponent does not attack and to
-  central squares first, so the moves passed over are the late ones of that order (after the
-  hash move, the captures and the killers).
+* ``lmp`` — late-move pruning (move-count pruning): at a null-window node of depth 1 to
+  ``LMP_DEPTH`` not in check that has searched ``lmp_count(depth)`` legal moves, a quiet move
+  (no capture, no promotion) whose position is not check is skipped — made, and unmade uncounted,
+  as futility pruning skips one. The generator's order puts quiet moves to squares the
+  opponent does not attack and to central squares first, so the moves skipped are the late ones
+  of that order (after the hash move, the captures and the killers).
 * ``futility`` — futility pruning at frontier nodes: a full-width node of depth 1 below the
   root, not in check, whose static value plus ``FUTILITY_MARGIN`` cannot reach alpha skips its
   quiet moves (no capture, no promotion) that do not give check — each is made, and unmade
