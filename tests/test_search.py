@@ -257,7 +257,7 @@ def test_the_features_change_the_search(patterns):
     pruning with PVS: they act at null-window nodes; reverse futility pruning where null-move or
     futility pruning reads the static value), and all of them together search fewer than none (so
     a control word both sides ignored would fail here); windows not the full one too."""
-    boards = [record.board for record in _positions(4, seed=13)]
+    boards = [record.board for record in _positions(3, seed=13)]
     nodes = {}
     for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "pvs,null,futility,reverse", "killers",
                      "losing", "pvs,lmp", "all"]:
