@@ -1,8 +1,8 @@
 """The Oracle (docs/architecture.md §7): it looks at the root, chooses the knowledge that fits
 it, and compiles that into the evaluator's tables. Three kinds of knowledge (``KNOWLEDGE``):
 
-* ``root`` (the default) — Hitech's way: the root analysis (:mod:`host.analysis`) scores every pattern of
-  the library for this root (its ``relevance``: 0 leaves it out) and for the region the search
+* ``root`` (the default) — Hitech's way: the root analysis (:mod:`host.analysis`) scores
+  every pattern of the library for this root (its ``relevance``: 0 leaves it out) and for the region the search
   will reach (:func:`region_boards`: the rest of the last principal variation, near
   promotions made; counted x ``REGION_WEIGHT``), and the patterns are chosen
   most relevant first while they fit (the recognizers, global units, field widths and

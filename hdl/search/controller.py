@@ -45,8 +45,8 @@ Control fields (``CONTROL``):
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
   ``hash_store`` writes a full-width node's result to the table (bound from its window).
 * ``count`` ONE adds one node (a leaf in perft), SEARCHED adds one unless the move just made
-  is ``skipped`` (illegal, or pruned by futility or late-move pruning); ``clear`` zeroes the counters; ``done`` ends
-  a job.
+  is ``skipped`` (illegal, or pruned by futility or late-move pruning); ``clear`` zeroes the
+  counters; ``done`` ends a job.
 * ``retry``: a return that may search the node again instead (``research``); ``prune`` makes
   the node futile (its quiet moves not giving check are skipped, its hash move dropped).
 * Killer moves (features.py): each ply's two are kept in a small memory, written when a quiet

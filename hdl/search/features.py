@@ -138,8 +138,8 @@ def lmr_reduction(depth):
 
 def lmp_count(depth):
     """The legal moves a node of ``depth`` (1..LMP_DEPTH) searches before late-move pruning
-    skips its quiet moves: 3 + depth², so 4, 7 and 12 (an int, as the reference and the
-    controller's constant table use it)."""
+    skips its quiet moves: 3 + depth², so 4, 7 and 12 (an int: the controller compares the
+    frame's count with it for each depth)."""
     return 3 + depth * depth
 
 
