@@ -539,14 +539,16 @@ class Controller(wiring.Component):
         m.d.comb += mover_attacked.eq(self.gen.king_attacked.bit_select(~self.side, 1))
         # Futility and late-move pruning (features.py): a futile node's quiet moves, and a late
         # one's once it has searched lmp_count(depth) moves, are made, and skipped unless they give
-        # check (the child, just made, is the current node; its parent made the move).
+        # check (the child, just made, is the current node; its parent made the move). Whether a
+        # move comes late is decided as it is made and kept in the parent's frame (``late``),
+        # so that the status waits on no arithmetic.
         late_pruning = Signal()
         m.d.comb += late_pruning.eq(
-            features.lmp & ~parent.checked & (parent.beta - parent.alpha == 1)
-            & Cat(*((parent.depth == d) & (parent.tried >= lmp_count(d)) for d in range(1, LMP_DEPTH + 1))).any())
+            features.lmp & ~frame.checked & (frame.beta - frame.alpha == 1)
+            & Cat(*((frame.depth == d) & (frame.tried >= lmp_count(d)) for d in range(1, LMP_DEPTH + 1))).any())
         skipped = Signal()
         m.d.comb += skipped.eq(mover_attacked
-                               | ((parent.futile | late_pruning) & ~self.gen.in_check & _quiet(parent.move)))
+                               | ((parent.futile | parent.late) & ~self.gen.in_check & _quiet(parent.move)))
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
@@ -883,7 +885,7 @@ class Controller(wiring.Component):
                 m.d.comb += [updated.eq(again), frames.load.eq(1)]
         # The frame pushed: the move being made; a PREFETCH has asked the generator.
         m.d.comb += [frames.pushed.eq(frame), frames.pushed.move.eq(Mux(nulling, 0, move)),
-                     frames.pushed.null_done.eq(nulling),
+                     frames.pushed.null_done.eq(nulling), frames.pushed.late.eq(late_pruning),
                      frames.pushed.killing.eq(frame.killing + control.kill),
                      frames.pushed.generating.eq(frame.generating | (control.gen == GenIssue.PREFETCH)),
                      frames.next.eq(Mux(frames.push, child, updated))]

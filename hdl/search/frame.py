@@ -42,6 +42,8 @@ Frame = data.StructLayout({
     "scout": 1,              # searched with a null window its parent narrowed (PVS, LMR)
     "reduced": 1,            # searched shallower than its parent's depth gives (LMR)
     "futile": 1,             # a frontier node skipping quiet moves (futility pruning)
+    "late": 1,               # the move being searched from here comes late: quiet, it is skipped
+                             # unless it gives check (late-move pruning; set as the move is made)
     "null_done": 1,          # the last move made from here is the null move
     "static": Value,         # a quiescence node's static value, once it stood pat (delta pruning)
     "slot": 16,              # the position's transposition-table index
