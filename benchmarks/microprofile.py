@@ -6,9 +6,11 @@ simulation of the whole machine.
 The machine (SMALL evaluator, so that the Python simulator is bearable) searches one position
 with the named table set and search features (all by default); every cycle of the job is
 charged to the microinstruction executing in it (a stalled one is charged again each cycle it
-waits). The table lists each microinstruction of the listing with its cycles, their share
-and cycles per node, so a microprogrammer sees which waits and which steps a change should
-shorten. The search's node count and value are checked against the reference search first.
+waits). The table lists each microinstruction of the listing with its cycles, their share,
+cycles per node, how often it was entered (a cycle whose micro-address differs from the
+cycle's before; a microinstruction that jumps to itself counts once) and the cycles of an
+entry, so a microprogrammer sees which waits and which steps a change should shorten. The
+search's node count and value are checked against the reference search first.
 
 The Python simulator runs a few hundred machine cycles per second: depth 2 or 3 from a quiet
 position takes a minute or two.
@@ -45,11 +47,12 @@ def _writes(store):
 
 
 def profile(board, depth, store, params=SMALL, features=None):
-    """``(cycles per micro-address Counter, nodes, cycles, score)`` of the machine's search of
-    ``depth`` plies from ``board`` with ``store`` downloaded and ``features`` on (all if None)."""
+    """``(cycles per micro-address Counter, entries per micro-address Counter, nodes, cycles,
+    score)`` of the machine's search of ``depth`` plies from ``board`` with ``store`` downloaded
+    and ``features`` on (all if None)."""
     features = SearchFeatures() if features is None else features
     machine = Machine(eval_params=params, max_ply=16, hash_bits=8)
-    spent = Counter()
+    spent, entered = Counter(), Counter()
     outcome = {}
 
     async def testbench(ctx):
@@ -79,10 +82,12 @@ def profile(board, depth, store, params=SMALL, features=None):
             await ctx.tick()
         outcome.update(nodes=ctx.get(job.count), cycles=ctx.get(job.cycles), score=ctx.get(job.score))
         # the job's counter counts the cycles after the search's first microinstruction clears it
-        spent.update(trail[len(trail) - outcome["cycles"]:])
+        charged = trail[len(trail) - outcome["cycles"]:]
+        spent.update(charged)
+        entered.update(address for i, address in enumerate(charged) if i == 0 or charged[i - 1] != address)
 
     simulate(machine, testbench)
-    return spent, outcome["nodes"], outcome["cycles"], outcome["score"]
+    return spent, entered, outcome["nodes"], outcome["cycles"], outcome["score"]
 
 
 def main(argv=None):
@@ -96,7 +101,7 @@ def main(argv=None):
     board = chess.Board(args.fen)
     store = table_store(SMALL, args.tables)
     expected = ReferenceSearch(SMALL, store, max_ply=16, hash_bits=8).search(board, args.depth, features=args.features)
-    spent, nodes, cycles, score = profile(board, args.depth, store, features=args.features)
+    spent, entered, nodes, cycles, score = profile(board, args.depth, store, features=args.features)
     if (nodes, score) != (expected.nodes, expected.score):
         print(f"MISMATCH on {board.fen()}: hardware {nodes} nodes, value {score}; "
               f"reference {expected.nodes} nodes, value {expected.score}", file=sys.stderr)
@@ -106,10 +111,11 @@ def main(argv=None):
     print(f"{board.fen()} depth {args.depth}, {args.tables} tables, features {args.features}: {nodes} nodes, "
           f"{cycles} cycles, "
           f"{cycles / nodes:.1f} cycles per node\n")
-    print("| cycles | share | per node | microinstruction |")
-    print("|---|---|---|---|")
+    print("| cycles | share | per node | entries | cycles per entry | microinstruction |")
+    print("|---|---|---|---|---|---|")
     for address, count in sorted(spent.items(), key=lambda item: -item[1]):
-        print(f"| {count} | {100 * count / cycles:.1f} % | {count / nodes:.2f} | `{listing.get(address, address)}` |")
+        print(f"| {count} | {100 * count / cycles:.1f} % | {count / nodes:.2f} | {entered[address]} | "
+              f"{count / entered[address]:.2f} | `{listing.get(address, address)}` |")
     return 0
 
 

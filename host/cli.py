@@ -357,6 +357,33 @@ def _board_options(parser):
     parser.add_argument("--baud", type=int, default=1_000_000, help="the link's rate (1000000)")
 
 
+def _trace_options(parser):
+    parser.add_argument("--trace", metavar="FILE",
+                        help="write the Verilated hardware's waveform here (FST if FILE ends in .fst, else VCD; "
+                             "a separate cached tracing build, for GTKWave or Surfer)")
+    parser.add_argument("--trace-from", type=int, default=0, metavar="CYCLE",
+                        help="the first clock cycle traced, counted from the simulation's reset (0)")
+    parser.add_argument("--trace-cycles", type=int, metavar="N", help="how many cycles to trace (all)")
+
+
+_TRACE_SETTINGS = ("SUPREM_TRACE", "SUPREM_TRACE_FROM", "SUPREM_TRACE_CYCLES")
+
+
+def _start_trace(args):
+    """Pass ``--trace`` and its window to the Verilated harnesses this command starts (through
+    the environment, which also selects their tracing build)."""
+    if getattr(args, "trace", None) is None:
+        return
+    if getattr(args, "port", None) is not None:
+        raise ValueError("--trace records the simulated hardware: not with --port")
+    if args.trace_from < 0 or (args.trace_cycles is not None and args.trace_cycles <= 0):
+        raise ValueError("--trace-from must be >= 0 and --trace-cycles > 0")
+    os.environ["SUPREM_TRACE"] = os.path.abspath(args.trace)
+    os.environ["SUPREM_TRACE_FROM"] = str(args.trace_from)
+    os.environ["SUPREM_TRACE_CYCLES"] = "" if args.trace_cycles is None else str(args.trace_cycles)
+    print(f"suprem: tracing to {args.trace}", file=sys.stderr, flush=True)
+
+
 def _features(text):
     """A ``--features`` argument: ``all``, ``none``, names, or ``-name`` to leave one out."""
     try:
@@ -378,12 +405,14 @@ def build_parser():
     moves = sub.add_parser("moves", help="the Verilated generator's ordered moves for a position")
     moves.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     moves.add_argument("--captures", action="store_true", help="capture-only mode")
+    _trace_options(moves)
     moves.set_defaults(func=cmd_moves)
     perft = sub.add_parser("perft", help="count the legal leaves DEPTH plies down, by hardware perft")
     perft.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     perft.add_argument("depth", type=int)
     perft.add_argument("--divide", action="store_true", help="the count after each legal root move")
     _board_options(perft)
+    _trace_options(perft)
     perft.set_defaults(func=cmd_perft)
     analyze = sub.add_parser("analyze", help="analyse a position on the board: iterative deepening, "
                                              "a line per depth, the best move")
@@ -399,6 +428,7 @@ def build_parser():
     analyze.add_argument("--nodes", type=int, help="stop after about N nodes")
     analyze.add_argument("--movetime", type=float, help="hardware milliseconds (cycles / Fmax)")
     _board_options(analyze)
+    _trace_options(analyze)
     analyze.set_defaults(func=cmd_analyze)
     evaluate = sub.add_parser("eval", help="the board's static evaluation of a position under the Oracle's "
                                            "tables, term by term from the bit-exact model")
@@ -421,6 +451,7 @@ def build_parser():
                      help="the evaluation station (the iCEBreaker's build: the evaluator and the position alone)")
     sim.add_argument("--config", choices=EVALUATOR_CONFIGS,
                      help="the evaluator's configuration (full; small for the station)")
+    _trace_options(sim)
     sim.set_defaults(func=cmd_sim)
     from fpga import BOARD_NAMES, MACHINES
     build = sub.add_parser("build", help="build the machine for a board: bitstream and report")
@@ -445,6 +476,7 @@ def build_parser():
     search.add_argument("--features", type=_features, default="all", help=FEATURES_HELP)
     search.add_argument("--tables", choices=TABLE_SETS[:2], default="patterns",
                         help="material: material + piece-square; patterns: with recognizers (default)")
+    _trace_options(search)
     search.set_defaults(func=cmd_search)
     verify = sub.add_parser("verify", help="check a hardware unit against its model and python-chess")
     units = verify.add_subparsers(dest="unit", required=True)
@@ -491,7 +523,9 @@ def build_parser():
 def main(argv=None):
     from host.link import LinkError
     args = build_parser().parse_args(argv)
+    saved = {name: os.environ.get(name) for name in _TRACE_SETTINGS}
     try:
+        _start_trace(args)
         return args.func(args)
     except ValueError as error:       # bad FEN, impossible position, bad limits
         print(f"suprem: {error}", file=sys.stderr)
@@ -501,6 +535,12 @@ def main(argv=None):
         return 3
     except KeyboardInterrupt:
         return 130
+    finally:
+        for name, value in saved.items():       # a tracing command leaves no trace behind
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 if __name__ == "__main__":

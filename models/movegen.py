@@ -15,10 +15,13 @@ import chess
 from hdl.encoding import PIECE_CODES, PIECE_FIELDS, MoveWord, pack
 from hdl.movegen.geometry import (
     CENTRALITY,
+    DIRECTIONS,
     PROMOTION_ORDER,
     SLOT_COUNT,
     SLOTS,
+    file_of,
     rank_of,
+    ray_squares,
     step_square,
 )
 from hdl.movegen.layouts import GenMode, MoveKey
@@ -45,6 +48,7 @@ class GenMove:
     piece: int          # moving piece code
     victim: int         # captured piece code, 0 if none
     key: int
+    may_check: bool = True   # False: the move certainly gives no check (MoverFrame.may_check)
 
     @property
     def word(self):
@@ -75,6 +79,7 @@ class MoverFrame:
                     self.enemy[rel] = piece_type
         self.markers = {sq ^ self.flip for sq in range(64) if position.markers >> sq & 1}
         self.enemy_attacks = self._enemy_attacks()
+        self.king_lines, self.discoverers = self._king_lines()
 
     def empty(self, sq):
         return not self.own[sq] and not self.enemy[sq]
@@ -108,6 +113,55 @@ class MoverFrame:
                         break
                     target = step_square(target, df, dr)
         return attacked
+
+    def _king_lines(self):
+        """``({diagonal?: squares on the enemy king's lines, each line up to and including its
+        first piece}, discoverers)``: the discoverers are own pieces first on such a line with an
+        own slider of the line next on it (bishop or queen diagonally, rook or queen
+        orthogonally)."""
+        lines, discoverers = {True: set(), False: set()}, set()
+        king = next((sq for sq in range(64) if self.enemy[sq] == KING), None)
+        if king is None:
+            return lines, discoverers
+        for _, df, dr in DIRECTIONS:
+            diagonal = df != 0 and dr != 0
+            pieces = []         # the first two pieces on the line
+            for sq in ray_squares(king, df, dr):
+                if len(pieces) == 0:
+                    lines[diagonal].add(sq)
+                if not self.empty(sq):
+                    pieces.append(sq)
+                    if len(pieces) == 2:
+                        break
+            sliders = (BISHOP, QUEEN) if diagonal else (ROOK, QUEEN)
+            if len(pieces) == 2 and self.own[pieces[0]] and self.own[pieces[1]] in sliders:
+                discoverers.add(pieces[0])
+        return lines, discoverers
+
+    def may_check(self, slot, origin, to, promotion, en_passant):
+        """False when the move certainly gives no check: its piece on ``to`` would not attack
+        the enemy king on the board as it stands, and its origin unmasks no line to it (a
+        slider's: no discoverer is of its type). Castling, en passant and promotions: True."""
+        if slot.kind == "castle" or promotion or en_passant:
+            return True
+        king = next((sq for sq in range(64) if self.enemy[sq] == KING), None)
+        direct = False
+        if king is not None:
+            df, dr = file_of(king) - file_of(to), rank_of(king) - rank_of(to)
+            if slot.piece == PAWN:
+                direct = dr == 1 and abs(df) == 1
+            elif slot.piece == KNIGHT:
+                direct = (abs(df), abs(dr)) in ((1, 2), (2, 1))
+            elif slot.piece == KING:      # next to the other king: an illegal move
+                direct = max(abs(df), abs(dr)) == 1
+            elif slot.piece in (BISHOP, ROOK, QUEEN):
+                direct = (slot.piece != ROOK and to in self.king_lines[True]
+                          or slot.piece != BISHOP and to in self.king_lines[False])
+        if slot.kind == "ray":
+            unmasked = any(self.own[sq] == slot.piece for sq in self.discoverers)
+        else:
+            unmasked = origin in self.discoverers
+        return direct or unmasked
 
     def origin(self, slot, to):
         """The origin of a move arriving at ``to`` through ``slot``, or None if there is none.
@@ -183,7 +237,7 @@ def candidate_moves(position, side):
                     castle=slot.kind == "castle", double_push=slot.kind == "double_push",
                     piece=PIECE_CODES[slot.piece, side],
                     victim=PIECE_CODES[victim_type, side ^ 1] if victim_type else 0,
-                    key=key))
+                    key=key, may_check=frame.may_check(slot, origin, to, promotion, en_passant)))
     return moves
 
 

@@ -16,7 +16,7 @@ __all__ = ["compare_position", "legal_by_king_check", "order_difference"]
 
 
 def _signature(move):
-    return (move.word, move.key, move.piece, move.victim)
+    return (move.word, move.key, move.piece, move.victim, move.may_check)
 
 
 def order_difference(label, got, want):
@@ -30,8 +30,9 @@ def order_difference(label, got, want):
         lines.append(f"{label}: extra {' '.join(extra)}")
     for i, (g, w) in enumerate(zip(got, want)):
         if _signature(g) != _signature(w):
-            lines.append(f"{label}: order differs at move {i + 1}: hardware {g.uci} (key {g.key:#07x}), "
-                         f"model {w.uci} (key {w.key:#07x})")
+            lines.append(f"{label}: order differs at move {i + 1}: hardware {g.uci} (key {g.key:#07x}, "
+                         f"may check {int(g.may_check)}), model {w.uci} (key {w.key:#07x}, may check "
+                         f"{int(w.may_check)})")
             break
     if not lines and len(got) != len(want):
         lines.append(f"{label}: {len(got)} moves, model {len(want)}")
@@ -74,6 +75,9 @@ def compare_position(hw, board):
                          if board.is_capture(m) or m.promotion == chess.QUEEN]
         if sorted(m.uci for m in got) != sorted(m.uci() for m in reference):
             diffs.append(f"{mode.name.lower()}: the set differs from python-chess's")
+    for move in all_moves:
+        if not move.may_check and board.gives_check(chess.Move.from_uci(move.uci)):
+            diffs.append(f"{move.uci} gives check, but the generator says it certainly does not")
     state = hw.state()
     if state.in_check != board.is_check():
         diffs.append(f"check flag {int(state.in_check)}, python-chess {int(board.is_check())}")

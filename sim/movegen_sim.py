@@ -36,6 +36,7 @@ class HwMove:
     key: int
     piece: int
     victim: int
+    may_check: bool
     cycles: int
 
     @property
@@ -122,8 +123,8 @@ class VerilatedMovegen(HarnessProcess):
 
     @staticmethod
     def _response(fields):
-        found, word, key, piece, victim, cycles = (int(x) for x in fields)
-        return HwMove(bool(found), word, key, piece, victim, cycles)
+        found, word, key, piece, victim, may_check, cycles = (int(x) for x in fields)
+        return HwMove(bool(found), word, key, piece, victim, bool(may_check), cycles)
 
 
 def make(hw, board, move):

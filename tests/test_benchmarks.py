@@ -91,4 +91,6 @@ def test_the_microprofile_charges_every_cycle_of_a_search_with_its_features(caps
     nodes, cycles = int(header[0].split()[0]), int(header[1].split()[0])
     rows = [line for line in out if line.startswith("| ") and line[2].isdigit()]
     assert nodes > 0 and sum(int(row.split("|")[1]) for row in rows) == cycles, out
+    # each row was entered at least once, and no entry took less than a cycle
+    assert all(1 <= int(row.split("|")[4]) <= int(row.split("|")[1]) for row in rows), out
     assert "features pvs,lmr," in out[0] and "lmp" in out[0]

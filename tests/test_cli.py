@@ -15,6 +15,25 @@ def test_moves_lists_the_order_and_agrees(capsys):
     assert out[-1] == "python-chess and the bit-exact model agree"
 
 
+def test_moves_writes_the_waveform_window_it_is_asked_for(tmp_path, monkeypatch, capsys):
+    """``--trace`` (the tracing build of the generator): a VCD of exactly the window, with the
+    top's signals under their names, the request handshake among them; nothing leaks into
+    later commands (the environment is restored)."""
+    import os
+    for name in ("SUPREM_TRACE", "SUPREM_TRACE_FROM", "SUPREM_TRACE_CYCLES"):
+        monkeypatch.delenv(name, raising=False)
+    path = tmp_path / "moves.vcd"
+    assert main(["moves", "startpos", "--trace", str(path), "--trace-from", "3", "--trace-cycles", "10"]) == 0
+    text = path.read_text()
+    names = {line.split()[4] for line in text.splitlines() if line.lstrip().startswith("$var")}
+    assert {"clk", "search__request__valid", "search__response__payload"} <= names, sorted(names)[:20]
+    times = [int(line[1:]) for line in text.splitlines() if line.startswith("#")]
+    assert times == [10000 * cycle + 5000 * phase for cycle in range(3, 13) for phase in (0, 1)]
+    assert "tracing to" in capsys.readouterr().err
+    assert main(["moves", "startpos", "--trace", str(path), "--trace-cycles", "0"]) == 2
+    assert "SUPREM_TRACE" not in os.environ
+
+
 @pytest.mark.parametrize("fen,message", [
     ("8/8/8 w - -", "not a valid FEN"),
     ("8/8/8/8/8/8/8/4K3 w - - 0 1", "black has no king"),

@@ -18,7 +18,9 @@ from sim.testing import reference_positions
 
 
 def same(got, want):
-    return [(m.word, m.key, m.piece, m.victim) for m in got] == [(m.word, m.key, m.piece, m.victim) for m in want]
+    def fields(m):
+        return (m.word, m.key, m.piece, m.victim, m.may_check)
+    return [fields(m) for m in got] == [fields(m) for m in want]
 
 
 def describe(board, got, want):

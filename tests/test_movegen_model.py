@@ -5,7 +5,7 @@ import pytest
 
 from hdl.movegen.geometry import CENTRALITY, SLOT_COUNT, SLOTS
 from hdl.movegen.layouts import GenMode, MoveKey
-from models.movegen import attacked_squares, in_check, next_move, ordered_moves
+from models.movegen import attacked_squares, candidate_moves, in_check, next_move, ordered_moves
 from models.position import MachinePosition, PositionError, inverse, move_halfmoves, validate_board
 from sim.testing import random_games, reference_positions
 
@@ -45,6 +45,37 @@ def test_model_matches_python_chess(name, limit):
 def test_model_on_random_games():
     for board in random_games(1234, 30, range(10, 120)):
         check_against_python_chess(board)
+
+
+@pytest.mark.parametrize("name,limit", [("special-positions.epd", None), ("random-positions.epd", 600)])
+def test_may_check_is_certain_when_it_says_no_check(name, limit):
+    """A move whose ``may_check`` is 0 gives no check (python-chess's ``gives_check``), and a
+    quiet move that gives no check is almost always told so (the search skips it unmade;
+    castling is always a maybe)."""
+    quiet_quiet = flagged = 0
+    for record in reference_positions(name, limit):
+        board = record.board
+        for move in candidate_moves(MachinePosition.from_board(board), 0 if board.turn else 1):
+            gives_check = board.gives_check(chess.Move.from_uci(move.uci))
+            assert move.may_check or not gives_check, f"{board.fen()}: {move.uci} gives check"
+            if not (move.capture or move.promotion or move.castle or gives_check):
+                quiet_quiet += 1
+                flagged += move.may_check
+    assert quiet_quiet > 5000 and flagged < quiet_quiet / 100, (flagged, quiet_quiet)
+
+
+def test_may_check_on_discovered_and_direct_checks():
+    """The cases by hand: a discoverer (the knight between the bishop and the king) and the
+    discovering slider itself, direct checks by a rook, a king next to the other king."""
+    def moves_of(fen):
+        return {m.uci: m for m in candidate_moves(MachinePosition.from_board(chess.Board(fen)), 0)}
+    moves = moves_of("7k/8/8/8/3N4/8/1B6/4K3 w - - 0 1")      # Bb2, Nd4 on the long diagonal
+    assert all(move.may_check for uci, move in moves.items() if uci.startswith("d4"))
+    assert not any(moves[uci].may_check for uci in ("b2a1", "b2c3", "b2c1", "e1d1", "e1f2"))
+    moves = moves_of("7k/8/8/8/8/8/6R1/K7 w - - 0 1")
+    assert moves["g2g8"].may_check and moves["g2h2"].may_check and not moves["g2f2"].may_check
+    moves = moves_of("8/8/8/8/8/2k5/8/K7 w - - 0 1")
+    assert moves["a1b2"].may_check and not moves["a1a2"].may_check
 
 
 def test_next_move_walks_the_order():

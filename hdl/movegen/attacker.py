@@ -7,7 +7,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
-from .bitboard import msb_index, onehot_index, or_all, plane, registered
+from .bitboard import msb_index, onehot_index, or_all, plane, registered, shift
 from .cells import EnPassantCell
 from .geometry import DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS, ray_squares
 from .layouts import MoveKey
@@ -47,11 +47,15 @@ class AttackerSelect(wiring.Component):
     ``query.from_sq`` to the cell. A slot's origin is a fixed offset back from the cell, or for
     a slider the first occupied square back along its ray (the first stage chooses the ray;
     the second looks it up in a ROM of rays and searches it with a priority encoder). The
-    second stage builds the absolute move word, its key and the piece codes.
+    second stage builds the absolute move word, its key and the piece codes, and says whether
+    the move may give check: the first stage reads, for each slot, whether a piece of its type
+    on the cell would attack the enemy king (``checks``) or its origin may unmask a line to it
+    (``discoverers``; for a slider, whether any discoverer is one of its type).
 
     Interface attributes
     --------------------
-    slots, victim, safe, empty, en_passant : In, from ``SquareCells``.
+    slots, victim, safe, empty, en_passant, checks, discoverers, sliding_discoverers : In, from
+        ``SquareCells``.
     side : In(1).
     square : In(6), the destination (mover's frame).
     en_passant_cell : In(1), the destination is the en-passant cell (``pick`` mode).
@@ -65,6 +69,8 @@ class AttackerSelect(wiring.Component):
     promotion : Out(1), the move is a promotion.
     slot : Out, the index of the slot taken.
     more : Out(1), ``pick`` mode: the cell has open slots after the one taken.
+    may_check : Out(1), 0 when the move certainly gives no check (direct or discovered);
+        castling, en passant and promotions always 1.
     """
 
     def __init__(self):
@@ -74,6 +80,9 @@ class AttackerSelect(wiring.Component):
             "safe": In(64),
             "empty": In(64),
             "en_passant": In(EnPassantCell),
+            "checks": In(64).array(5),
+            "discoverers": In(64),
+            "sliding_discoverers": In(3),
             "side": In(1),
             "square": In(6),
             "en_passant_cell": In(1),
@@ -90,6 +99,7 @@ class AttackerSelect(wiring.Component):
             "promotion": Out(1),
             "slot": Out(range(SLOT_COUNT)),
             "more": Out(1),
+            "may_check": Out(1),
         })
 
     def elaborate(self, platform):
@@ -152,6 +162,24 @@ class AttackerSelect(wiring.Component):
             elif slot.kind != "ray":
                 m.d.comb += fixed_matching[i].eq(readout[i] & (d_file == df) & (d_rank == dr))
 
+        # Whether each slot's move may give check: its piece on the cell attacks the enemy king
+        # (the board as it stands: a line through the origin was no check before the move), or
+        # its origin may be a discoverer. Castling is always a maybe.
+        direct = [self.checks[k].bit_select(sq, 1) for k in range(5)]
+        direct_of = {PieceType.PAWN.value: direct[0], PieceType.KNIGHT.value: direct[1],
+                     PieceType.BISHOP.value: direct[2], PieceType.ROOK.value: direct[3],
+                     PieceType.QUEEN.value: direct[2] | direct[3], PieceType.KING.value: direct[4]}
+        sliding = {PieceType.BISHOP.value: 0, PieceType.ROOK.value: 1, PieceType.QUEEN.value: 2}
+        may_bits = Signal(SLOT_COUNT)
+        for i, slot in enumerate(SLOTS):
+            if slot.kind == "castle":
+                m.d.comb += may_bits[i].eq(1)
+            elif slot.kind == "ray":
+                m.d.comb += may_bits[i].eq(direct_of[slot.piece] | self.sliding_discoverers[sliding[slot.piece]])
+            else:
+                unmasked = shift(self.discoverers, *slot.step).bit_select(sq, 1)
+                m.d.comb += may_bits[i].eq(direct_of[slot.piece] | unmasked)
+
         # --- the pipeline register: everything below is the second cycle ----------------------
         def hold(value, name):
             return registered(m, value, f"s2_{name}")
@@ -159,6 +187,7 @@ class AttackerSelect(wiring.Component):
         occupied = hold(~self.empty, "occupied")
         direction = hold(direction, "direction")
         readout = hold(readout, "readout")
+        may_bits = hold(may_bits, "may_bits")
         first_open = hold(first_open, "first_open")
         fixed_matching = hold(fixed_matching, "fixed_matching")
         query_direction = hold(query_direction, "query_direction")
@@ -237,6 +266,7 @@ class AttackerSelect(wiring.Component):
             self.victim_code.eq(Mux(victim_type != 0, Cat(victim_type, ~side), 0)),
             self.promotion.eq(promotion),
             self.slot.eq(slot_index),
+            self.may_check.eq((may_bits & chosen).any() | promotion | en_passant),
         ]
 
         # A query is legal when a slot matches and its promotion and flags are the canonical ones.

@@ -87,7 +87,11 @@ class SquareCells(wiring.Component):
       right own piece, the cell is empty or enemy, a slider's path is empty) — sliders through
       ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring;
     * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it);
-    * the **attacks** on it by each colour, and so whether each king is attacked.
+    * the **attacks** on it by each colour, and so whether each king is attacked;
+    * whether a move to it or from it may give check (``checks``, ``discoverers``): the
+      squares from which a piece of the side to move would attack the enemy king, and the own
+      pieces that alone stand between the enemy king and an own slider (moving one away may
+      unmask a check).
 
     Latency: a halfmove presented in cycle t is in the board at t+1; every output is registered
     and reflects the board and ``side`` of the previous cycle, so it is valid from t+2.
@@ -106,6 +110,13 @@ class SquareCells(wiring.Component):
     en_passant : Out(EnPassantCell).
     attacks : Out(2 planes), absolute frame: squares attacked by white, by black.
     king_attacked : Out(2): the white king, the black king stands attacked.
+    checks : Out(5 planes), mover's frame: the cells from which an own pawn, knight, bishop,
+        rook or king (a queen: bishop | rook) would attack the enemy king, the board as it
+        stands (a king's: an illegal move, next to the other king).
+    discoverers : Out(plane), mover's frame: own pieces that are the first piece on a line from
+        the enemy king, with an own slider of that line (bishop or queen diagonally, rook or
+        queen orthogonally) next on it.
+    sliding_discoverers : Out(3): some discoverer is a bishop, a rook, a queen.
     board : Out(Planes), the stored state (absolute frame), for tests and debugging.
     """
 
@@ -123,6 +134,9 @@ class SquareCells(wiring.Component):
             "en_passant": Out(EnPassantCell),
             "attacks": Out(64).array(2),
             "king_attacked": Out(2),
+            "checks": Out(64).array(5),
+            "discoverers": Out(64),
+            "sliding_discoverers": Out(3),
             "board": Out(Planes),
         })
 
@@ -205,6 +219,9 @@ class SquareCells(wiring.Component):
         attacked_by_black = plane(m, "attacked_by_black", Mux(side, own_abs_attacks, enemy_abs_attacks))
         kings_abs = plane(m, "kings_abs", b.type2 & b.type1 & ~b.type0)
 
+        # --- checks: where a piece would attack the enemy king, who unmasks a line to it ------
+        checks, discoverers = self._checks(m, enemy_of[6], own, own_of, empty)
+
         # --- registered outputs -------------------------------------------------------------
         for index in range(SLOT_COUNT):
             m.d.sync += self.slots[index].eq(slot_planes[index])
@@ -223,8 +240,31 @@ class SquareCells(wiring.Component):
             self.attacks[1].eq(attacked_by_black),
             self.king_attacked[0].eq((kings_abs & white_abs & attacked_by_black).any()),
             self.king_attacked[1].eq((kings_abs & black_abs & attacked_by_white).any()),
+            *(self.checks[k].eq(checks[k]) for k in range(5)),
+            self.discoverers.eq(discoverers),
+            self.sliding_discoverers.eq(Cat(*((discoverers & own_of[v]).any() for v in (3, 4, 5)))),
         ]
         return m
+
+    def _checks(self, m, king, own, own_of, empty):
+        """The ``checks`` planes (pawn, knight, bishop lines, rook lines, king) and the
+        ``discoverers`` plane, mover's frame, from the enemy king's plane ``king``."""
+        pawn = plane(m, "checks_pawn", shift(king, -1, -1) | shift(king, 1, -1))
+        knight = plane(m, "checks_knight", or_all(shift(king, *s.step) for s in SLOTS if s.piece == 2))
+        next_to = plane(m, "checks_king", or_all(shift(king, df, dr) for _, df, dr in DIRECTIONS))
+        lines = {True: [], False: []}       # diagonal?: the king's rays, first piece included
+        discovering = []
+        for name, df, dr in DIRECTIONS:
+            diagonal = df != 0 and dr != 0
+            ray = ray_reach(m, f"king_ray_{name}", king, empty, df, dr)
+            lines[diagonal].append(ray)
+            first = plane(m, f"king_ray_{name}_own", ray & own)
+            sliders = own_of[3 if diagonal else 4] | own_of[5]
+            behind = ray_reach(m, f"king_xray_{name}", first, empty, df, dr) & sliders
+            discovering.append(Mux(behind.any(), first, 0))
+        bishop = plane(m, "checks_bishop", or_all(lines[True]))
+        rook = plane(m, "checks_rook", or_all(lines[False]))
+        return [pawn, knight, bishop, rook, next_to], plane(m, "discoverers", or_all(discovering))
 
     def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
         """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame."""

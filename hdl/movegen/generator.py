@@ -133,7 +133,8 @@ class MoveGenerator(wiring.Component):
             self.board.eq(cells.board),
         ]
         for unit, names in ((arbiter, ("victim", "safe", "movable", "movable_captures", "en_passant")),
-                            (attacker, ("slots", "victim", "safe", "empty", "en_passant"))):
+                            (attacker, ("slots", "victim", "safe", "empty", "en_passant", "checks",
+                                        "discoverers", "sliding_discoverers"))):
             for name in names:
                 source, sink = getattr(cells, name), getattr(unit, name)
                 if isinstance(source, list):
@@ -252,6 +253,7 @@ class MoveGenerator(wiring.Component):
                 self.search.response.payload.key.eq(attacker.key),
                 self.search.response.payload.piece.eq(attacker.piece),
                 self.search.response.payload.victim.eq(attacker.victim_code),
+                self.search.response.payload.may_check.eq(attacker.may_check),
             ]
         # After a move: the same slot again with the next promotion piece (capture-only mode:
         # only capture-promotions get more than the queen), else the next slot of the cell.

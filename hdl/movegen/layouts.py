@@ -45,6 +45,7 @@ GenResponse = data.StructLayout({
     "key": MoveKey,
     "piece": Piece,            # the moving piece
     "victim": Piece,           # the captured piece (the pawn for en passant), empty if none
+    "may_check": 1,            # 0: the move certainly gives no check (AttackerSelect.may_check)
 })
 
 #: What a ply remembers between requests besides its 64-bit mask of taken cells: the cell it

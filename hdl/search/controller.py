@@ -118,7 +118,8 @@ class GenIssue(enum.Enum, shape=3):
 
 
 #: A PREFETCH's answer, kept per ply until ``take``.
-Prefetched = data.StructLayout({"found": 1, "move": MoveWord, "piece": Piece, "victim": Piece, "safe": 1})
+Prefetched = data.StructLayout({"found": 1, "move": MoveWord, "piece": Piece, "victim": Piece, "safe": 1,
+                                 "may_check": 1})
 
 
 class MakerIssue(enum.Enum, shape=2):
@@ -206,7 +207,8 @@ STATUSES = [
     "passed_over",  # the generator's last move is passed over: the hash move or a killer,
                     # already tried, or a capture quiescence skips (delta pruning, losing); at a
                     # full-width node a losing capture (searched after the rest), and when the
-                    # node revisits its captures, one that is not losing
+                    # node revisits its captures, one that is not losing; a quiet move a futile
+                    # or late node would skip that certainly gives no check (not made)
     "generating",   # the node has asked the generator for its moves (so a PREFETCH's answer
                     # is waiting for it)
     "nullable",     # null-move pruning may apply: on, not the root, not in check, deep enough, a
@@ -549,6 +551,10 @@ class Controller(wiring.Component):
         skipped = Signal()
         m.d.comb += skipped.eq(mover_attacked
                                | ((parent.futile | parent.late) & ~self.gen.in_check & _quiet(parent.move)))
+        # ... and such a move that the generator knows gives no check is not even made: passed
+        # over, as it would be skipped once made (legal or not), and without the make's cycles.
+        pruned_unmade = Signal()
+        m.d.comb += pruned_unmade.eq((frame.futile | late_pruning) & _quiet(response.move) & ~response.may_check)
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
@@ -581,7 +587,7 @@ class Controller(wiring.Component):
             "at_max": (ply == self._max_ply - 1) | self.job.stopped,
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
-            "passed_over": hash_passed | killer_passed | capture_skip,
+            "passed_over": hash_passed | killer_passed | capture_skip | pruned_unmade,
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut,
             "research": research,
@@ -704,14 +710,14 @@ class Controller(wiring.Component):
             prefetch_write.en.eq(stashing | (self.gen.response.valid & prefetching)),
             prefetch_write.data.found.eq(kept_in.found), prefetch_write.data.move.eq(kept_in.move),
             prefetch_write.data.piece.eq(kept_in.piece), prefetch_write.data.victim.eq(kept_in.victim),
-            prefetch_write.data.safe.eq(kept_in.key.safe),
+            prefetch_write.data.safe.eq(kept_in.key.safe), prefetch_write.data.may_check.eq(kept_in.may_check),
             prefetch_read.addr.eq(Mux(stepping_up, ply - 1, ply)),
         ]
         with m.If(control.take & ~stall & ~research):
             kept = prefetch_read.data
             m.d.sync += [response.eq(0), response.found.eq(kept.found), response.move.eq(kept.move),
                          response.piece.eq(kept.piece), response.victim.eq(kept.victim),
-                         response.key.safe.eq(kept.safe)]
+                         response.key.safe.eq(kept.safe), response.may_check.eq(kept.may_check)]
 
         # --- the transposition table: the node's slot, the store when it returns --------------
         bound = Signal(Bound)

@@ -39,6 +39,7 @@ template <class Top, class Line> int serve_board(Line &line) {
     fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
 
     Top *top = new Top;
+    trace_open(top);
     top->clk = 0; top->rst = 0;
     line.start(top);
     reset(top, cycles);

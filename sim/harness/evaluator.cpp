@@ -44,6 +44,7 @@ static void set_side(int side) {
 int main(int argc, char **argv) {
     Verilated::commandArgs(argc, argv);
     top = new Vevaluator;
+    trace_open(top);
     top->clk = 0; top->rst = 0; top->side = 0; top->clear = 0;
     top->halfmove___05Fvalid = 0; top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0;
     reset();

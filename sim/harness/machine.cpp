@@ -67,6 +67,7 @@ static void reset() {
 int main(int argc, char **argv) {
     Verilated::commandArgs(argc, argv);
     top = new Vmachine;
+    trace_open(top);
     top->clk = 0; top->rst = 0;
     top->setup___05Fvalid = 0; top->side_in___05Fvalid = 0; top->job___05Fstart___05Fvalid = 0;
     top->write___05Fvalid = 0; top->checksum_request___05Fvalid = 0; top->history_clear = 0; top->hash_clear = 0;

@@ -59,7 +59,7 @@ static void settle() {
     while (!top->search___05Frequest___05Fready) { tick(); top->eval(); }
 }
 
-struct Response { int found; uint64_t move, key; int piece, victim; uint64_t cycles; };
+struct Response { int found; uint64_t move, key; int piece, victim, may_check; uint64_t cycles; };
 
 static Response request(uint64_t bits) {
     uint64_t start = cycles;
@@ -73,6 +73,7 @@ static Response request(uint64_t bits) {
     out.key = field(r, GENRESPONSE_KEY_OFFSET, GENRESPONSE_KEY_WIDTH);
     out.piece = field(r, GENRESPONSE_PIECE_OFFSET, GENRESPONSE_PIECE_WIDTH);
     out.victim = field(r, GENRESPONSE_VICTIM_OFFSET, GENRESPONSE_VICTIM_WIDTH);
+    out.may_check = field(r, GENRESPONSE_MAY_CHECK_OFFSET, GENRESPONSE_MAY_CHECK_WIDTH);
     out.cycles = cycles - start;
     return out;
 }
@@ -83,8 +84,8 @@ static uint64_t gen_request(int op, int ply, int mode) {
 }
 
 static void print_response(const Response &r) {
-    std::printf("%d %llu %llu %d %d %llu\n", r.found, (unsigned long long)r.move,
-                (unsigned long long)r.key, r.piece, r.victim, (unsigned long long)r.cycles);
+    std::printf("%d %llu %llu %d %d %d %llu\n", r.found, (unsigned long long)r.move,
+                (unsigned long long)r.key, r.piece, r.victim, r.may_check, (unsigned long long)r.cycles);
 }
 
 // --- make/unmake: the halfmoves of a move, from the move word and the board -------------------
@@ -163,6 +164,7 @@ static uint64_t perft(int depth, int ply, int side) {
 int main(int argc, char **argv) {
     Verilated::commandArgs(argc, argv);
     top = new Vmovegen;
+    trace_open(top);
     top->clk = 0; top->rst = 0; top->side = 0;
     top->halfmove___05Fvalid = 0; top->search___05Frequest___05Fvalid = 0;
     reset();

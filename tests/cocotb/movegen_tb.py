@@ -89,11 +89,12 @@ def positions():
 
 
 def as_tuple(move):
-    return (move.word, move.key, move.piece, move.victim)
+    return (move.word, move.key, move.piece, move.victim, int(move.may_check))
 
 
 def response_tuple(r):
-    return (pack(MoveWord, **r["move"]), pack_key(r["key"]), pack(Piece, **r["piece"]), pack(Piece, **r["victim"]))
+    return (pack(MoveWord, **r["move"]), pack_key(r["key"]), pack(Piece, **r["piece"]), pack(Piece, **r["victim"]),
+            r["may_check"])
 
 
 def pack_key(fields):
@@ -103,7 +104,8 @@ def pack_key(fields):
 
 @cocotb.test()
 async def moves_in_model_order(dut):
-    """Every move, in order, with key and piece codes, in both modes; check and attack maps."""
+    """Every move, in order, with key, piece codes and may-check bit, in both modes; check and
+    attack maps."""
     Clock(dut.clk, 10, unit="ns").start()
     tb = MovegenTB(dut)
     for board in positions():
