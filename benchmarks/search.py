@@ -1,11 +1,12 @@
 """The hardware search on the Verilated machine: cycles per node, projected nodes/s, and the
 search's efficiency against the minimal tree.
 
-    python -m benchmarks.search [--positions N] [--depth D] [--tables SET] [--fmax MHZ]
+    python -m benchmarks.search [--positions N] [--depth D] [--tables SET] [--features SET] [--fmax MHZ]
 
 N positions (a seeded choice from the random and special files) are searched at depth D with
 an empty transposition table, and every result is checked against the reference search
-(value, best move, nodes). Cycles per node is total cycles / total nodes.
+(value, best move, nodes), with the search's features ``--features`` (all by default; ``none``
+is plain alpha-beta). Cycles per node is total cycles / total nodes.
 
 Efficiency: the nodes of the search divided by the nodes of the same search with perfect move
 ordering — the reference search again, its table holding the best move of every node of the
@@ -20,6 +21,7 @@ import time
 
 from benchmarks import BOARD_FMAX_MHZ
 from hdl.eval.tables import FULL
+from hdl.search.features import SearchFeatures
 from models.search import ReferenceSearch, TranspositionTable
 from sim.machine_sim import VerilatedMachine
 from sim.search_check import TABLE_SETS, SearchPair, table_store
@@ -37,14 +39,14 @@ class _MovesOnly(TranspositionTable):
         return replace(entry, depth=-1)
 
 
-def _ordered_nodes(reference, board, depth):
+def _ordered_nodes(reference, board, depth, features=None):
     """Nodes of the search when every node's best move (from a first search) comes first."""
-    reference.search(board, depth)
+    reference.search(board, depth, features=features)
     first = reference.table
     ordered = _MovesOnly(first.index_bits)
     ordered.entries = dict(first.entries)
     reference.table = ordered
-    return reference.search(board, depth, clear_table=False).nodes
+    return reference.search(board, depth, clear_table=False, features=features).nodes
 
 
 def search_positions(count, seed=1):
@@ -59,6 +61,8 @@ def main(argv=None):
     parser.add_argument("--depth", type=int, default=3)
     parser.add_argument("--tables", choices=TABLE_SETS, default="patterns")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
+                        help="the search's features: all (default), none, names, or -name")
     parser.add_argument("--fmax", type=float, default=BOARD_FMAX_MHZ,
                         help=f"MHz for the projection ({BOARD_FMAX_MHZ}: the ULX3S-85F board build, routed)")
     args = parser.parse_args(argv)
@@ -69,15 +73,16 @@ def main(argv=None):
     with VerilatedMachine(FULL) as hw:
         pair = SearchPair(hw, store)
         for record in chosen:
-            hw_result, _, diffs = pair.compare(record.board, args.depth)
+            hw_result, _, diffs = pair.compare(record.board, args.depth, features=args.features)
             if diffs:
                 wrong += 1
                 print(f"MISMATCH {record.board.fen()}: {'; '.join(diffs)}")
             nodes += hw_result.nodes
             cycles += hw_result.cycles
-            ordered += _ordered_nodes(ReferenceSearch(FULL, store), record.board, args.depth)
+            ordered += _ordered_nodes(ReferenceSearch(FULL, store), record.board, args.depth, args.features)
     wall = time.perf_counter() - start
-    print(f"{args.positions} positions, depth {args.depth}, {args.tables} tables: {wrong} mismatches")
+    print(f"{args.positions} positions, depth {args.depth}, {args.tables} tables, features {args.features}: "
+          f"{wrong} mismatches")
     print(f"nodes {nodes:,}, cycles {cycles:,}: {cycles / nodes:.2f} cycles per node; "
           f"{args.fmax * 1e6 * nodes / cycles:,.0f} nodes/s at {args.fmax} MHz")
     print(f"efficiency: {nodes / ordered:.2f} x the nodes of the best-move-first search ({ordered:,})")

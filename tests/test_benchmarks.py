@@ -94,3 +94,18 @@ def test_the_microprofile_charges_every_cycle_of_a_search_with_its_features(caps
     # each row was entered at least once, and no entry took less than a cycle
     assert all(1 <= int(row.split("|")[4]) <= int(row.split("|")[1]) for row in rows), out
     assert "features pvs,lmr," in out[0] and "lmp" in out[0]
+
+
+def test_the_search_benchmark_runs_the_features_it_is_given(capsys):
+    """Plain alpha-beta and all features on the same two positions: both equal the reference
+    (no mismatch), and the features search fewer nodes."""
+    from benchmarks import search
+    counts = {}
+    for features in ("none", "all"):
+        assert search.main(["--positions", "3", "--depth", "2", "--features", features]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[0].endswith("features " + ("none" if features == "none" else "pvs,lmr,futility,null,delta,"
+                                              "killers,losing,mate_distance,bounded,verification,singular,"
+                                              "reverse,lmp") + ": 0 mismatches"), out
+        counts[features] = int(out[1].split()[1].rstrip(",").replace(",", ""))
+    assert 0 < counts["all"] < counts["none"], counts
