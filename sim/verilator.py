@@ -170,6 +170,9 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
         ]
         result = subprocess.run(cmd, cwd=work, env=verilator_env(), capture_output=True, text=True)
         if result.returncode != 0:
+            if trace == "fst" and "lz4.h" in result.stdout + result.stderr:
+                raise ValueError("an FST trace needs the lz4 library's headers, which this machine lacks "
+                                 "(Debian: apt-get install liblz4-dev); a .vcd trace needs nothing more")
             raise RuntimeError(f"Verilator build of {name} failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
         built = work / "obj" / f"V{name}"
         out_dir.parent.mkdir(parents=True, exist_ok=True)
