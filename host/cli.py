@@ -253,11 +253,14 @@ def cmd_search(args):
         print(f"position {board.fen()}")
         best = None
         for depth in range(1, args.depth + 1):
+            start = hw.now()
             result = hw.search(depth, features=args.features)
+            end = hw.now()
             line = hw.principal_variation(board)
             best = result.move
             print(f"depth {depth} score {score_text(result.score)} nodes {result.nodes} cycles {result.cycles} "
-                  f"({result.cycles / result.nodes:.1f} per node) pv {' '.join(m.uci() for m in line)}", flush=True)
+                  f"({result.cycles / result.nodes:.1f} per node) pv {' '.join(m.uci() for m in line)} "
+                  f"(simulation cycles {start}..{end})", flush=True)
     print(f"bestmove {best.uci() if best else '(none)'}")
     return 0
 

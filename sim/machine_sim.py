@@ -79,6 +79,11 @@ class VerilatedMachine(TablePort, HarnessProcess):
         entries = microcode_entries(SPEC, image)
         super().write_table(MICROCODE_UNIT, 0, entries)
 
+    def now(self):
+        """The simulation's clock cycles since it started (``--trace-from`` counts in them)."""
+        self._send("now")
+        return int(self._read()[0])
+
     def reset(self):
         """Reset the machine: the board empty; downloaded tables stay."""
         self._send("reset")

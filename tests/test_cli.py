@@ -215,7 +215,12 @@ def test_search_finds_the_mate_and_prints_a_line_per_depth(capsys):
     assert main(["search", fen, "--depth", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert [line.split()[:4] for line in out[1:3]] == [["depth", "1", "score", "mate"], ["depth", "2", "score", "mate"]]
-    assert all(line.endswith("pv h5f7") for line in out[1:3])
+    assert all(" pv h5f7 (simulation cycles " in line for line in out[1:3])
+    # each iteration's span of the simulation's cycles (for --trace-from) holds its search's cycles
+    spans = [tuple(int(c) for c in line.rsplit(" ", 1)[1].rstrip(")").split("..")) for line in out[1:3]]
+    searched = [int(line.split()[line.split().index("cycles") + 1]) for line in out[1:3]]
+    assert all(end - start >= cycles for (start, end), cycles in zip(spans, searched)), (spans, searched)
+    assert spans[0][1] <= spans[1][0]
     assert out[-1] == "bestmove h5f7"
 
 

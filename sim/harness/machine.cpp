@@ -75,6 +75,7 @@ int main(int argc, char **argv) {
     reset();
     serve([](const std::string &cmd, std::istringstream &in) {
         if (cmd == "reset") { reset(); }
+        else if (cmd == "now") { std::printf("%llu\n", (unsigned long long)cycles); std::fflush(stdout); }
         else if (cmd == "hm") {
             uint64_t bits;
             while (in >> bits) { top->setup___05Fpayload = bits; transfer(top->setup___05Fvalid, top->setup___05Fready); }
