@@ -310,7 +310,8 @@ class EvaluatorImage:
             first[p.shape(k)] = k
         candidates = sorted(first.items(), key=lambda item: -item[1])
         if prefer in free:          # (a shape that does not fit there fits no unit of that shape)
-            candidates = [(p.shape(prefer), prefer)] + [c for c in candidates if c[0] != p.shape(prefer)]
+            preferred = p.shape(prefer)
+            candidates = [(preferred, prefer)] + [c for c in candidates if c[0] != preferred]
         error = None
         for shape, k in candidates:
             try:
