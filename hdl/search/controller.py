@@ -48,7 +48,9 @@ Control fields (``CONTROL``):
   is ``skipped`` (illegal, or pruned by futility or late-move pruning); ``clear`` zeroes the
   counters; ``done`` ends a job.
 * ``retry``: a return that may search the node again instead (``research``); ``prune`` makes
-  the node futile (its quiet moves not giving check are skipped, its hash move dropped).
+  the node futile (its quiet moves not giving check are skipped, its hash move dropped). A
+  futile or late node passes over unmade a quiet move whose answer says it cannot give check
+  (the generator's ``may_check``); one that may is made, and skipped if it gives none.
 * Killer moves (features.py): each ply's two are kept in a small memory, written when a quiet
   move cuts off (a return with ``update``). ``stash`` keeps the last response in the ply's
   PREFETCH slot (the move the killers go before: ``take`` brings it back); ``gen`` KILLER asks
