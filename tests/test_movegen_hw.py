@@ -129,3 +129,21 @@ def test_nested_contexts_survive_subtrees(movegen_hw):
         assert same(got, want), describe(board, got, want)
         # an exhausted ply stays exhausted
         assert not hw.next(ply=0).found
+
+
+def test_a_check_said_to_be_impossible_is_reported(movegen_hw, monkeypatch):
+    """The comparison catches a generator that calls a checking move certain to give none (the
+    search would pass it over unmade): here the answers are doctored after the fact."""
+    import dataclasses
+
+    import chess
+    board = chess.Board("7k/8/8/8/8/8/6R1/K7 w - - 0 1")      # Rg8+ and Rh2+ give check
+    assert compare_position(movegen_hw, board) == []
+    generate = movegen_hw.generate
+
+    def doctored(*args, **kwargs):
+        moves, cycles = generate(*args, **kwargs)
+        return [dataclasses.replace(m, may_check=False) if m.uci == "g2g8" else m for m in moves], cycles
+    monkeypatch.setattr(movegen_hw, "generate", doctored)
+    diffs = compare_position(movegen_hw, board)
+    assert "g2g8 gives check, but the generator says it certainly does not" in diffs, diffs
