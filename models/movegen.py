@@ -48,7 +48,7 @@ class GenMove:
     piece: int          # moving piece code
     victim: int         # captured piece code, 0 if none
     key: int
-    may_check: bool = True   # False: the move certainly gives no check (MoverFrame.may_check)
+    may_check: bool     # False: the move certainly gives no check (MoverFrame.may_check)
 
     @property
     def word(self):
@@ -79,6 +79,7 @@ class MoverFrame:
                     self.enemy[rel] = piece_type
         self.markers = {sq ^ self.flip for sq in range(64) if position.markers >> sq & 1}
         self.enemy_attacks = self._enemy_attacks()
+        self.enemy_king = next((sq for sq in range(64) if self.enemy[sq] == KING), None)
         self.king_lines, self.discoverers = self._king_lines()
 
     def empty(self, sq):
@@ -120,7 +121,7 @@ class MoverFrame:
         own slider of the line next on it (bishop or queen diagonally, rook or queen
         orthogonally)."""
         lines, discoverers = {True: set(), False: set()}, set()
-        king = next((sq for sq in range(64) if self.enemy[sq] == KING), None)
+        king = self.enemy_king
         if king is None:
             return lines, discoverers
         for _, df, dr in DIRECTIONS:
@@ -144,7 +145,7 @@ class MoverFrame:
         slider's: no discoverer is of its type). Castling, en passant and promotions: True."""
         if slot.kind == "castle" or promotion or en_passant:
             return True
-        king = next((sq for sq in range(64) if self.enemy[sq] == KING), None)
+        king = self.enemy_king
         direct = False
         if king is not None:
             df, dr = file_of(king) - file_of(to), rank_of(king) - rank_of(to)
