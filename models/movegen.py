@@ -27,7 +27,7 @@ from hdl.movegen.geometry import (
 from hdl.movegen.layouts import GenMode, MoveKey
 
 __all__ = [
-    "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "next_move",
+    "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "next_move",
     "is_legal_word", "attacked_squares", "king_attacked", "in_check",
 ]
 
@@ -243,17 +243,49 @@ def candidate_moves(position, side):
 
 
 def _wanted(move, mode):
-    if mode == GenMode.ALL:
-        return True
-    return move.capture or move.promotion == QUEEN
+    if mode == GenMode.CAPTURES:
+        return move.capture or move.promotion == QUEEN
+    if mode == GenMode.CHECKS:
+        return move.capture or bool(move.promotion) or move.may_check
+    return True
+
+
+def _cell(move):
+    """The destination cell a move comes from: its key's prefix above the attacker field."""
+    return move.key >> MoveKey["square"].offset
 
 
 def ordered_moves(position, side, mode=GenMode.ALL):
     """The moves in the order the generator emits them at a fresh ply."""
-    if mode == GenMode.CAPTURES and in_check(position, side):
+    if in_check(position, side):
         mode = GenMode.ALL
     moves = [m for m in candidate_moves(position, side) if _wanted(m, mode)]
     return sorted(moves, key=lambda m: m.key, reverse=True)
+
+
+def ply_moves(position, side, modes):
+    """The answers of a ply to FIRST then NEXT requests in ``modes`` (one mode per request):
+    a move each, or None once it is exhausted. While the mode stays the same this is
+    ``ordered_moves``; a request that changes it gets the rest of the current cell in the
+    mode the cell was entered in, then the best cell not entered yet in the new mode. KEEP
+    (not for the first request) is the mode the cell entered last was entered in."""
+    checked = in_check(position, side)
+    candidates = sorted(candidate_moves(position, side), key=lambda m: m.key, reverse=True)
+    taken, last, cell_mode, answers = set(), None, None, []
+    for mode in modes:
+        mode = cell_mode if mode == GenMode.KEEP else GenMode.ALL if checked else mode
+        move = None
+        if last is not None:
+            move = next((m for m in candidates if _cell(m) == _cell(last) and m.key < last.key
+                         and _wanted(m, cell_mode)), None)
+        if move is None:
+            move = next((m for m in candidates if _cell(m) not in taken and _wanted(m, mode)), None)
+            if move is not None:
+                taken.add(_cell(move))
+                cell_mode = mode
+        answers.append(move)
+        last = move or last
+    return answers
 
 
 def next_move(position, side, last_key=None, mode=GenMode.ALL):

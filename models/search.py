@@ -354,8 +354,8 @@ class ReferenceSearch:
     def _ordered(self, node, hash_word):
         """The node's moves after its hash move, in the hardware's order: the generator's, the
         killer moves (those the generator would emit here, not the hash move) before its first
-        move that is no capture, without the moves tried already, and (``losing``, a full-width
-        node) the losing captures last."""
+        move that is no capture unless the node prunes late moves by then, without the moves
+        tried already, and (``losing``, a full-width node) the losing captures last."""
         board = self.board
         killers = []            # the killers to try, each not the hash move
         if self.features.killers and node.depth > 0 and not node.futile:
@@ -365,9 +365,10 @@ class ReferenceSearch:
         defer = self.features.losing and node.depth > 0
         for move in ordered_moves(board, captures=node.depth == 0):
             if killers and not board.is_capture(move):
-                words = _pseudo_legal(board)
-                yield from (words[word] for word in killers if word in words)
-                passed.update(killers)
+                if not self._late(node):        # (a late node would skip them unless they check)
+                    words = _pseudo_legal(board)
+                    yield from (words[word] for word in killers if word in words)
+                    passed.update(killers)
                 killers = []
             if passed and move_word(board, move) in passed:
                 continue

@@ -6,8 +6,8 @@ lines (empty when everything agrees).
 
 import chess
 
-from hdl.movegen.layouts import GenMode
-from models.movegen import ordered_moves
+from hdl.movegen.layouts import GenMode, GenOp
+from models.movegen import ordered_moves, ply_moves
 from models.position import MachinePosition
 
 from .movegen_sim import make, unmake
@@ -58,23 +58,37 @@ def compare_position(hw, board):
     side = 0 if board.turn else 1
     diffs = []
     all_moves = []
-    for mode in (GenMode.ALL, GenMode.CAPTURES):
+    for mode in (GenMode.ALL, GenMode.CAPTURES, GenMode.CHECKS):
         got, _ = hw.generate(mode=mode)
         want = ordered_moves(pos, side, mode)
         diffs += order_difference(f"{mode.name.lower()} vs model", got, want)
         keys = [m.key for m in got]
         if keys != sorted(set(keys), reverse=True):
             diffs.append(f"{mode.name.lower()}: keys not strictly decreasing")
-        if mode == GenMode.ALL:
-            all_moves = got
-            reference = board.pseudo_legal_moves
-        elif board.is_check():
-            reference = board.pseudo_legal_moves
-        else:
-            reference = [m for m in board.pseudo_legal_moves
-                         if board.is_capture(m) or m.promotion == chess.QUEEN]
-        if sorted(m.uci for m in got) != sorted(m.uci() for m in reference):
-            diffs.append(f"{mode.name.lower()}: the set differs from python-chess's")
+        got_set = {m.uci for m in got}
+        if mode == GenMode.ALL or board.is_check():
+            all_moves = got if mode == GenMode.ALL else all_moves
+            needed = allowed = {m.uci() for m in board.pseudo_legal_moves}
+        elif mode == GenMode.CAPTURES:
+            needed = allowed = {m.uci() for m in board.pseudo_legal_moves
+                                if board.is_capture(m) or m.promotion == chess.QUEEN}
+        else:       # CHECKS: at least the captures, promotions and checks, never a move not there
+            needed = {m.uci() for m in board.pseudo_legal_moves
+                      if board.is_capture(m) or m.promotion or board.gives_check(m)}
+            allowed = {m.uci() for m in board.pseudo_legal_moves}
+        if not needed <= got_set <= allowed:
+            diffs.append(f"{mode.name.lower()}: the set differs from python-chess's: missing "
+                         f"{sorted(needed - got_set)}, extra {sorted(got_set - allowed)}")
+    # A ply that turns to CHECKS halfway (a search node pruning its late moves from then on),
+    # KEEP before (the search's PREFETCH).
+    turn = len(all_moves) // 2
+    modes = [GenMode.ALL] + [GenMode.KEEP] * turn + [GenMode.CHECKS] * len(all_moves)
+    got = [hw.request(GenOp.FIRST if i == 0 else GenOp.NEXT, mode=mode) for i, mode in enumerate(modes)]
+    want = ply_moves(pos, side, modes)
+    if [_signature(g) if g.found else None for g in got] != [w and _signature(w) for w in want]:
+        diffs.append(f"all to checks after {turn + 1} moves: hardware "
+                     f"{' '.join(g.uci if g.found else '-' for g in got)}, model "
+                     f"{' '.join(w.uci if w else '-' for w in want)}")
     for move in all_moves:
         if not move.may_check and board.gives_check(chess.Move.from_uci(move.uci)):
             diffs.append(f"{move.uci} gives check, but the generator says it certainly does not")

@@ -5,7 +5,7 @@ import pytest
 
 from hdl.movegen.geometry import CENTRALITY, SLOT_COUNT, SLOTS
 from hdl.movegen.layouts import GenMode, MoveKey
-from models.movegen import attacked_squares, candidate_moves, in_check, next_move, ordered_moves
+from models.movegen import attacked_squares, candidate_moves, in_check, next_move, ordered_moves, ply_moves
 from models.position import MachinePosition, PositionError, inverse, move_halfmoves, validate_board
 from sim.testing import random_games, reference_positions
 
@@ -30,6 +30,10 @@ def check_against_python_chess(board):
         want_captures = sorted(m.uci() for m in board.pseudo_legal_moves
                                if board.is_capture(m) or m.promotion == chess.QUEEN)
     assert captures == want_captures, f"{board.fen()}: captures differ"
+    checks = {m.uci for m in ordered_moves(pos, side, GenMode.CHECKS)}
+    needed = {m.uci() for m in board.pseudo_legal_moves
+              if board.is_check() or board.is_capture(m) or m.promotion or board.gives_check(m)}
+    assert needed <= checks <= set(want), f"{board.fen()}: checks mode misses {needed - checks}"
     assert in_check(pos, side) == board.is_check(), board.fen()
     for colour in (0, 1):
         assert attacked_squares(pos, colour) == python_chess_attacks(board, colour), (board.fen(), colour)
@@ -87,6 +91,31 @@ def test_next_move_walks_the_order():
         walked.append(move)
         key = move.key
     assert walked == order
+
+
+@pytest.mark.parametrize("name,limit", [("special-positions.epd", 120), ("random-positions.epd", 120)])
+def test_a_ply_turning_to_checks_finishes_its_cell_then_takes_checks(name, limit):
+    """``ply_moves``: one mode throughout is the fresh ply's order; a ply that turns from ALL to
+    CHECKS after some moves gets the rest of the cell it is in, then exactly the CHECKS moves
+    further down the order (every cell above has been entered); KEEP keeps the ply's mode."""
+    square = MoveKey["square"].offset
+    switched = 0
+    for record in reference_positions(name, limit):
+        pos = MachinePosition.from_board(record.board)
+        side = 0 if record.board.turn else 1
+        order = ordered_moves(pos, side)
+        checks = ordered_moves(pos, side, GenMode.CHECKS)
+        for mode, moves in ((GenMode.ALL, order), (GenMode.CHECKS, checks)):
+            assert ply_moves(pos, side, [mode] * (len(moves) + 2)) == moves + [None, None]
+        for turn in {0, len(order) // 3, len(order) // 2} - {len(order)}:
+            modes = [GenMode.ALL] + [GenMode.KEEP] * turn + [GenMode.CHECKS] * len(order)
+            answers = ply_moves(pos, side, modes)
+            assert answers[:turn + 1] == order[:turn + 1]
+            cell = order[turn].key >> square
+            rest = [m for m in order[turn + 1:] if m.key >> square == cell or m in checks]
+            assert [m for m in answers[turn + 1:] if m is not None] == rest, record.board.fen()
+            switched += len(rest) < len(order) - turn - 1
+    assert switched > 50        # the positions test the switch: it leaves moves out
 
 
 def test_key_fields_follow_the_description():

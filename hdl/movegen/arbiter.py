@@ -15,6 +15,7 @@ from .bitboard import (
 )
 from .cells import EnPassantCell
 from .geometry import CENTRALITY
+from .layouts import GenMode
 
 __all__ = ["DestinationArbiter", "RINGS", "centrality_of"]
 
@@ -43,10 +44,12 @@ class DestinationArbiter(wiring.Component):
 
     Interface attributes
     --------------------
-    victim, safe, movable, movable_captures, en_passant : In, from ``SquareCells``.
+    victim, safe, movable, movable_captures, movable_checks, en_passant : In, from ``SquareCells``.
     done : In(64), cells whose moves this ply has finished (mover's frame).
     en_passant_done : In(1), the en-passant cell is finished.
-    captures : In(1), capture-only mode (already overridden when in check).
+    mode : In(GenMode), the cells the ply's mode wants (already ALL when in check): those with
+        a move; with a capture or promoting push (CAPTURES); and also those with a move that may
+        give check (CHECKS). The en-passant cell competes in every mode.
     found : Out(1), some cell has moves left.
     square : Out(6), the winning cell (mover's frame).
     en_passant_cell : Out(1), the winner is the en-passant cell.
@@ -58,10 +61,11 @@ class DestinationArbiter(wiring.Component):
             "safe": In(64),
             "movable": In(64),
             "movable_captures": In(64),
+            "movable_checks": In(64),
             "en_passant": In(EnPassantCell),
             "done": In(64),
             "en_passant_done": In(1),
-            "captures": In(1),
+            "mode": In(GenMode),
             "found": Out(1),
             "square": Out(6),
             "en_passant_cell": Out(1),
@@ -70,8 +74,15 @@ class DestinationArbiter(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         safe = self.safe
-        eligible = plane(m, "eligible",
-                         Mux(self.captures, self.movable_captures, self.movable) & ~self.done)
+        wanted = Signal(64)
+        with m.Switch(self.mode):
+            with m.Case(GenMode.CAPTURES):
+                m.d.comb += wanted.eq(self.movable_captures)
+            with m.Case(GenMode.CHECKS):
+                m.d.comb += wanted.eq(self.movable_captures | self.movable_checks)
+            with m.Default():
+                m.d.comb += wanted.eq(self.movable)
+        eligible = plane(m, "eligible", wanted & ~self.done)
 
         classes = [(v, s) for v in range(7) for s in (0, 1)]       # ascending priority
         class_planes = [plane(m, f"class_{v}_{s}", eligible & self.victim[v] & (safe if s else ~safe))

@@ -7,10 +7,10 @@ from amaranth.lib.wiring import In, Out
 
 from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
-from .bitboard import msb_index, onehot_index, or_all, plane, registered, shift
+from .bitboard import msb_index, onehot_index, or_all, plane, registered
 from .cells import EnPassantCell
 from .geometry import DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS, ray_squares
-from .layouts import MoveKey
+from .layouts import GenMode, MoveKey
 
 __all__ = ["AttackerSelect"]
 
@@ -48,19 +48,17 @@ class AttackerSelect(wiring.Component):
     a slider the first occupied square back along its ray (the first stage chooses the ray;
     the second looks it up in a ROM of rays and searches it with a priority encoder). The
     second stage builds the absolute move word, its key and the piece codes, and says whether
-    the move may give check: the first stage reads, for each slot, whether a piece of its type
-    on the cell would attack the enemy king (``checks``) or its origin may unmask a line to it
-    (``discoverers``; for a slider, whether any discoverer is one of its type).
+    the move may give check (the cell's ``checking`` bit of the slot taken).
 
     Interface attributes
     --------------------
-    slots, victim, safe, empty, en_passant, checks, discoverers, sliding_discoverers : In, from
-        ``SquareCells``.
+    slots, victim, safe, empty, en_passant, checking : In, from ``SquareCells``.
     side : In(1).
     square : In(6), the destination (mover's frame).
     en_passant_cell : In(1), the destination is the en-passant cell (``pick`` mode).
     slot_floor : In, the first slot ``pick`` may take.
-    captures : In(1), capture-only mode: a quiet cell offers only its promoting push.
+    mode : In(GenMode), the ply's: a quiet cell (not the en-passant cell) offers only its
+        promoting push (CAPTURES), and its moves that may give check (CHECKS).
     check : In(1), ``check`` mode (the LEGAL query) instead of ``pick``.
     query : In(MoveWord), the move ``check`` looks for (absolute frame).
     promotion_rank : In(2), which promotion piece ``pick`` returns (3 queen .. 0 bishop).
@@ -80,14 +78,12 @@ class AttackerSelect(wiring.Component):
             "safe": In(64),
             "empty": In(64),
             "en_passant": In(EnPassantCell),
-            "checks": In(64).array(5),
-            "discoverers": In(64),
-            "sliding_discoverers": In(3),
+            "checking": In(64).array(SLOT_COUNT),
             "side": In(1),
             "square": In(6),
             "en_passant_cell": In(1),
             "slot_floor": In(range(SLOT_COUNT + 1)),
-            "captures": In(1),
+            "mode": In(GenMode),
             "check": In(1),
             "query": In(MoveWord),
             "promotion_rank": In(2),
@@ -136,11 +132,17 @@ class AttackerSelect(wiring.Component):
         m.d.comb += query_direction.eq(Array(Const(d, 3) for d in _direction_table())
                                        [Cat(_sign_code(d_file), _sign_code(d_rank))])
 
-        # pick: the first open slot at or after the floor.
+        # Whether each slot's move may give check (``SquareCells.checking``).
+        may_bits = Signal(SLOT_COUNT)
+        m.d.comb += may_bits.eq(Cat(*(self.checking[i].bit_select(sq, 1) for i in range(SLOT_COUNT))))
+
+        # pick: the first open slot at or after the floor that the mode wants.
         allowed = Cat(*(self.slot_floor <= i for i in range(SLOT_COUNT)))
-        mode_mask = Mux(self.captures & quiet & ~self.en_passant_cell,
-                        Const(1 << SLOT_INDEX["pawn_push"], SLOT_COUNT),
-                        Const((1 << SLOT_COUNT) - 1, SLOT_COUNT))
+        promoting = Mux(sq[3:6] == 7, Const(1 << SLOT_INDEX["pawn_push"], SLOT_COUNT), 0)
+        narrowed = Signal(SLOT_COUNT)   # a quiet cell's slots the mode wants
+        m.d.comb += narrowed.eq(promoting | Mux(self.mode == GenMode.CHECKS, may_bits, 0))
+        mode_mask = Mux((self.mode != GenMode.ALL) & quiet & ~self.en_passant_cell,
+                        narrowed, Const((1 << SLOT_COUNT) - 1, SLOT_COUNT))
         open_slots = Signal(SLOT_COUNT)
         m.d.comb += open_slots.eq(readout & allowed & mode_mask)
         first_open = Signal(SLOT_COUNT)
@@ -161,24 +163,6 @@ class AttackerSelect(wiring.Component):
                 m.d.comb += fixed_matching[i].eq(readout[i] & (query_from == E1))
             elif slot.kind != "ray":
                 m.d.comb += fixed_matching[i].eq(readout[i] & (d_file == df) & (d_rank == dr))
-
-        # Whether each slot's move may give check: its piece on the cell attacks the enemy king
-        # (the board as it stands: a line through the origin was no check before the move), or
-        # its origin may be a discoverer. Castling is always a maybe.
-        direct = [self.checks[k].bit_select(sq, 1) for k in range(5)]
-        direct_of = {PieceType.PAWN.value: direct[0], PieceType.KNIGHT.value: direct[1],
-                     PieceType.BISHOP.value: direct[2], PieceType.ROOK.value: direct[3],
-                     PieceType.QUEEN.value: direct[2] | direct[3], PieceType.KING.value: direct[4]}
-        sliding = {PieceType.BISHOP.value: 0, PieceType.ROOK.value: 1, PieceType.QUEEN.value: 2}
-        may_bits = Signal(SLOT_COUNT)
-        for i, slot in enumerate(SLOTS):
-            if slot.kind == "castle":
-                m.d.comb += may_bits[i].eq(1)
-            elif slot.kind == "ray":
-                m.d.comb += may_bits[i].eq(direct_of[slot.piece] | self.sliding_discoverers[sliding[slot.piece]])
-            else:
-                unmasked = shift(self.discoverers, *slot.step).bit_select(sq, 1)
-                m.d.comb += may_bits[i].eq(direct_of[slot.piece] | unmasked)
 
         # --- the pipeline register: everything below is the second cycle ----------------------
         def hold(value, name):

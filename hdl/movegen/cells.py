@@ -88,10 +88,10 @@ class SquareCells(wiring.Component):
       ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring;
     * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it);
     * the **attacks** on it by each colour, and so whether each king is attacked;
-    * whether a move to it or from it may give check (``checks``, ``discoverers``): the
-      squares from which a piece of the side to move would attack the enemy king, and the own
-      pieces that alone stand between the enemy king and an own slider (moving one away may
-      unmask a check).
+    * per slot, whether its move may give check (``checking``): the piece on the cell would
+      attack the enemy king (the board as it stands), or its origin may unmask a line to it
+      (an own piece alone between the enemy king and an own slider; for a slider slot, some
+      such piece is of its type); castling always may.
 
     Latency: a halfmove presented in cycle t is in the board at t+1; every output is registered
     and reflects the board and ``side`` of the previous cycle, so it is valid from t+2.
@@ -110,13 +110,10 @@ class SquareCells(wiring.Component):
     en_passant : Out(EnPassantCell).
     attacks : Out(2 planes), absolute frame: squares attacked by white, by black.
     king_attacked : Out(2): the white king, the black king stands attacked.
-    checks : Out(5 planes), mover's frame: the cells from which an own pawn, knight, bishop,
-        rook or king (a queen: bishop | rook) would attack the enemy king, the board as it
-        stands (a king's: an illegal move, next to the other king).
-    discoverers : Out(plane), mover's frame: own pieces that are the first piece on a line from
-        the enemy king, with an own slider of that line (bishop or queen diagonally, rook or
-        queen orthogonally) next on it.
-    sliding_discoverers : Out(3): some discoverer is a bishop, a rook, a queen.
+    checking : Out(SLOT_COUNT planes), mover's frame: per slot, the open slots whose move may
+        give check (a subset of ``slots``; a promotion's or en passant's is not decided here:
+        those always may).
+    movable_checks : Out(plane), cells with a move that may give check (``GenMode.CHECKS``).
     board : Out(Planes), the stored state (absolute frame), for tests and debugging.
     """
 
@@ -134,9 +131,8 @@ class SquareCells(wiring.Component):
             "en_passant": Out(EnPassantCell),
             "attacks": Out(64).array(2),
             "king_attacked": Out(2),
-            "checks": Out(64).array(5),
-            "discoverers": Out(64),
-            "sliding_discoverers": Out(3),
+            "checking": Out(64).array(SLOT_COUNT),
+            "movable_checks": Out(64),
             "board": Out(Planes),
         })
 
@@ -220,7 +216,7 @@ class SquareCells(wiring.Component):
         kings_abs = plane(m, "kings_abs", b.type2 & b.type1 & ~b.type0)
 
         # --- checks: where a piece would attack the enemy king, who unmasks a line to it ------
-        checks, discoverers = self._checks(m, enemy_of[6], own, own_of, empty)
+        checking = self._checking(m, slot_planes, enemy_of[6], own, own_of, empty)
 
         # --- registered outputs -------------------------------------------------------------
         for index in range(SLOT_COUNT):
@@ -240,15 +236,18 @@ class SquareCells(wiring.Component):
             self.attacks[1].eq(attacked_by_black),
             self.king_attacked[0].eq((kings_abs & white_abs & attacked_by_black).any()),
             self.king_attacked[1].eq((kings_abs & black_abs & attacked_by_white).any()),
-            *(self.checks[k].eq(checks[k]) for k in range(5)),
-            self.discoverers.eq(discoverers),
-            self.sliding_discoverers.eq(Cat(*((discoverers & own_of[v]).any() for v in (3, 4, 5)))),
+            *(self.checking[index].eq(checking[index]) for index in range(SLOT_COUNT)),
+            self.movable_checks.eq(or_all(checking)),
         ]
         return m
 
-    def _checks(self, m, king, own, own_of, empty):
-        """The ``checks`` planes (pawn, knight, bishop lines, rook lines, king) and the
-        ``discoverers`` plane, mover's frame, from the enemy king's plane ``king``."""
+    def _checking(self, m, slot_planes, king, own, own_of, empty):
+        """Per slot, the cells (mover's frame) where its open move may give check, from the
+        enemy king's plane ``king``: its piece there would attack the king (a queen: along the
+        bishop's or the rook's lines; a king's: an illegal move, next to the other king), or it
+        leaves a square from which it may unmask a line (a discoverer: an own piece first on a
+        line from the king with an own slider of the line next on it; a slider slot: some
+        discoverer is of its type). Castling always may."""
         pawn = plane(m, "checks_pawn", shift(king, -1, -1) | shift(king, 1, -1))
         knight = plane(m, "checks_knight", or_all(shift(king, *s.step) for s in SLOTS if s.piece == 2))
         next_to = plane(m, "checks_king", or_all(shift(king, df, dr) for _, df, dr in DIRECTIONS))
@@ -264,7 +263,20 @@ class SquareCells(wiring.Component):
             discovering.append(Mux(behind.any(), first, 0))
         bishop = plane(m, "checks_bishop", or_all(lines[True]))
         rook = plane(m, "checks_rook", or_all(lines[False]))
-        return [pawn, knight, bishop, rook, next_to], plane(m, "discoverers", or_all(discovering))
+        discoverers = plane(m, "discoverers", or_all(discovering))
+        direct = {PieceType.PAWN.value: pawn, PieceType.KNIGHT.value: knight, PieceType.BISHOP.value: bishop,
+                  PieceType.ROOK.value: rook, PieceType.QUEEN.value: bishop | rook, PieceType.KING.value: next_to}
+        checking = []
+        for index, slot in enumerate(SLOTS):
+            if slot.kind == "castle":
+                may = Const(-1, 64)
+            elif slot.kind == "ray":
+                unmasking = (discoverers & own_of[slot.piece]).any()
+                may = direct[slot.piece] | Mux(unmasking, Const(-1, 64), 0)
+            else:
+                may = direct[slot.piece] | shift(discoverers, *slot.step)
+            checking.append(plane(m, f"checking_{slot.name}", slot_planes[index] & may))
+        return checking
 
     def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
         """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame."""

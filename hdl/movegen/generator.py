@@ -32,8 +32,14 @@ class MoveGenerator(wiring.Component):
     Keeps the board through ``halfmove`` and answers requests:
 
     * ``FIRST``/``NEXT`` at a ply: the best pseudo-legal move not yet returned at that ply
-      (``FIRST`` starts the ply afresh), in ``ALL`` or ``CAPTURES`` mode. Moves come in strictly
-      decreasing key order, each exactly once; ``found`` = 0 when the ply is exhausted. A ply's
+      (``FIRST`` starts the ply afresh), in ``ALL``, ``CAPTURES`` or ``CHECKS`` mode. Moves come
+      in strictly decreasing key order, each exactly once; ``found`` = 0 when the ply is
+      exhausted. A ``NEXT`` that changes the ply's mode (a search node that starts pruning its
+      late moves asks for CHECKS in the middle of an ALL ply) takes the rest of the current
+      cell in the old mode, then arbitrates afresh, as ``FIRST`` does, among the cells the ply
+      has not taken: the cells it has taken are not gone through again. Arbitrating reads
+      the board for two more cycles: a request made as the board starts to change (the
+      search's PREFETCH, with its MAKE) must not change the mode (``KEEP``). A ply's
       context (the cells it has taken, the cell it is emitting with its next slot and promotion
       piece, and the best cell after it) lives in small memories indexed by ply, so it survives
       any generation, make and unmake at other plies, as long as the position at the ply is
@@ -49,8 +55,9 @@ class MoveGenerator(wiring.Component):
     attacked squares and the king-attacked flags are continuous outputs.
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
-    ``LEGAL`` 2, ``FIRST`` 4; a new request is taken the cycle its predecessor's response comes
-    out, so a ply yields one move every two cycles. ``halfmove`` is always taken, even while a
+    ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4; a new
+    request is taken the cycle its predecessor's response comes out, so a ply yields one move
+    every two cycles. ``halfmove`` is always taken, even while a
     request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
     and every job reads them only in its stages' first cycles, the latest two cycles after the
     request); a request is taken from the second cycle after the last halfmove or change of
@@ -132,9 +139,9 @@ class MoveGenerator(wiring.Component):
             self.attacks[1].eq(cells.attacks[1]),
             self.board.eq(cells.board),
         ]
-        for unit, names in ((arbiter, ("victim", "safe", "movable", "movable_captures", "en_passant")),
-                            (attacker, ("slots", "victim", "safe", "empty", "en_passant", "checks",
-                                        "discoverers", "sliding_discoverers"))):
+        for unit, names in ((arbiter, ("victim", "safe", "movable", "movable_captures", "movable_checks",
+                                       "en_passant")),
+                            (attacker, ("slots", "victim", "safe", "empty", "en_passant", "checking"))):
             for name in names:
                 source, sink = getattr(cells, name), getattr(unit, name)
                 if isinstance(source, list):
@@ -146,21 +153,26 @@ class MoveGenerator(wiring.Component):
         req = self.search.request.payload
         taken = Signal()
         m.d.comb += taken.eq(self.search.request.valid & self.search.request.ready)
-        captures = Signal()
-        m.d.comb += captures.eq((req.mode == GenMode.CAPTURES) & ~self.search.in_check)
         m.d.comb += [ctx_read.addr.eq(req.ply), taken_read.addr.eq(req.ply), next_read.addr.eq(req.ply)]
         ctx, nxt = ctx_read.data, next_read.data
+        mode = Signal(GenMode)          # the request's mode (KEEP: the ply's); ALL while in check
+        m.d.comb += mode.eq(Mux(req.mode == GenMode.KEEP, ctx.mode,
+                                Mux(self.search.in_check, GenMode.ALL, req.mode)))
         is_legal = req.op == GenOp.LEGAL
-        fresh = Signal()        # the ply starts: its first cell must be arbitrated
-        m.d.comb += fresh.eq(~is_legal & ((req.op == GenOp.FIRST) | ~ctx.started))
-        # A started ply goes on in its current cell, else in the cell found one step ahead.
+        # A started ply goes on in its current cell (in the mode it entered it in), else in the
+        # cell found one step ahead -- unless the mode changes: then the cell after is arbitrated
+        # afresh among the cells the ply has not taken (``switching``).
         stay = Signal()
         m.d.comb += stay.eq(ctx.more)
+        switching = Signal()
+        m.d.comb += switching.eq((req.op == GenOp.NEXT) & ctx.started & ~ctx.more & (mode != ctx.mode))
+        fresh = Signal()        # the ply starts, or switches: its next cell must be arbitrated
+        m.d.comb += fresh.eq(~is_legal & ((req.op == GenOp.FIRST) | ~ctx.started | switching))
 
         # A job for the attacker: from the request cycle, or from a fresh ply's arbitration.
         Job = data.StructLayout({
             "op": GenOp, "ply": range(self._max_ply), "valid_cell": 1, "square": 6,
-            "en_passant_cell": 1, "slot": range(SLOT_COUNT + 1), "promotion_rank": 2, "captures": 1,
+            "en_passant_cell": 1, "slot": range(SLOT_COUNT + 1), "promotion_rank": 2, "mode": GenMode,
             "taken": 64, "en_passant_done": 1, "query": MoveWord,
         })
         job = Signal(Job)             # entering the attacker this cycle
@@ -175,7 +187,8 @@ class MoveGenerator(wiring.Component):
             m.d.comb += job.eq(fresh_job)
         with m.Else():
             m.d.comb += [
-                job.op.eq(req.op), job.ply.eq(req.ply), job.captures.eq(captures & ~is_legal),
+                job.op.eq(req.op), job.ply.eq(req.ply),
+                job.mode.eq(Mux(is_legal, GenMode.ALL, Mux(stay, ctx.mode, mode))),
                 job.query.eq(req.move),
                 job.promotion_rank.eq(Mux(stay, ctx.promotion_rank, 3)),
                 job.slot.eq(Mux(stay & ~is_legal, ctx.slot, 0)),
@@ -195,7 +208,7 @@ class MoveGenerator(wiring.Component):
             attacker.square.eq(job.square),
             attacker.en_passant_cell.eq(job.en_passant_cell & (job.op != GenOp.LEGAL)),
             attacker.slot_floor.eq(job.slot),
-            attacker.captures.eq(job.captures),
+            attacker.mode.eq(job.mode),
             attacker.check.eq(job.op == GenOp.LEGAL),
             attacker.query.eq(job.query),
             attacker.promotion_rank.eq(job.promotion_rank),
@@ -209,17 +222,24 @@ class MoveGenerator(wiring.Component):
                                          & (fresh_at_s1 | ~stay))
         launch_fresh = Signal()
         m.d.comb += launch_fresh.eq(taken & fresh)
+        # A switching ply keeps the cells it has taken.
+        kept_taken = Signal(64)
+        kept_en_passant_done = Signal()
+        m.d.comb += [kept_taken.eq(Mux(switching, taken_read.data, 0)),
+                     kept_en_passant_done.eq(switching & ctx.en_passant_done)]
         with m.If(fresh & ~fresh_at_s1):       # (not gated by the handshake: see the job above)
-            m.d.comb += [arbiter.done.eq(0), arbiter.en_passant_done.eq(0), arbiter.captures.eq(captures)]
+            m.d.comb += [arbiter.done.eq(kept_taken), arbiter.en_passant_done.eq(kept_en_passant_done),
+                         arbiter.mode.eq(mode)]
         with m.Else():
             m.d.comb += [arbiter.done.eq(job.taken), arbiter.en_passant_done.eq(job.en_passant_done),
-                         arbiter.captures.eq(job.captures)]
+                         arbiter.mode.eq(job.mode)]
         x2_ply = Signal(range(self._max_ply))     # the ply the arbiter's second stage answers
         m.d.sync += [fresh_at_x2.eq(launch_fresh), lookahead_at_x2.eq(entering_new_cell)]
         with m.If(launch_fresh):
             m.d.sync += [x2_ply.eq(req.ply),
-                         fresh_job.op.eq(req.op), fresh_job.ply.eq(req.ply), fresh_job.captures.eq(captures),
-                         fresh_job.slot.eq(0), fresh_job.promotion_rank.eq(3), fresh_job.query.eq(req.move)]
+                         fresh_job.op.eq(req.op), fresh_job.ply.eq(req.ply), fresh_job.mode.eq(mode),
+                         fresh_job.slot.eq(0), fresh_job.promotion_rank.eq(3), fresh_job.query.eq(req.move),
+                         fresh_job.taken.eq(kept_taken), fresh_job.en_passant_done.eq(kept_en_passant_done)]
         with m.Elif(entering_new_cell):
             m.d.sync += x2_ply.eq(job.ply)
 
@@ -228,8 +248,9 @@ class MoveGenerator(wiring.Component):
         with m.If(fresh_at_x2):
             m.d.sync += [fresh_job.valid_cell.eq(arbiter.found), fresh_job.square.eq(arbiter.square),
                          fresh_job.en_passant_cell.eq(arbiter.en_passant_cell),
-                         fresh_job.taken.eq(Mux(arbiter.en_passant_cell, 0, Const(1, 1) << arbiter.square)),
-                         fresh_job.en_passant_done.eq(arbiter.en_passant_cell)]
+                         fresh_job.taken.eq(fresh_job.taken
+                                            | Mux(arbiter.en_passant_cell, 0, Const(1, 1) << arbiter.square)),
+                         fresh_job.en_passant_done.eq(fresh_job.en_passant_done | arbiter.en_passant_cell)]
         # A fresh ply with nothing to emit, and every look-ahead, leave their answer for the ply.
         m.d.comb += [
             next_write.addr.eq(x2_ply),
@@ -259,10 +280,11 @@ class MoveGenerator(wiring.Component):
         # only capture-promotions get more than the queen), else the next slot of the cell.
         more_promotions = Signal()
         m.d.comb += more_promotions.eq(attacker.promotion & (b_job.promotion_rank != 0)
-                                       & (~b_job.captures | attacker.move.flags.capture))
+                                       & ((b_job.mode != GenMode.CAPTURES) | attacker.move.flags.capture))
         next_ctx = Signal(Context)
         m.d.comb += [
             next_ctx.started.eq(1),
+            next_ctx.mode.eq(b_job.mode),
             next_ctx.en_passant_done.eq(b_job.en_passant_done),
             next_ctx.current.eq(b_job.square),
             next_ctx.current_en_passant.eq(b_job.en_passant_cell),

@@ -21,9 +21,14 @@ MoveKey = data.StructLayout({
 })
 
 
-class GenMode(enum.Enum, shape=1):
+class GenMode(enum.Enum, shape=2):
     ALL = 0
     CAPTURES = 1    # captures, capture-promotions and queen promotions; ALL when in check
+    CHECKS = 2      # captures, every promotion and the quiet moves that may give check (the
+                    # answer's ``may_check``): what a pruning search node searches; ALL when in
+                    # check. A ply that changes mode finishes its current cell in the old one.
+    KEEP = 3        # NEXT only: the mode the ply's current cell was entered in, never a change
+                    # (the search's PREFETCH, answered while the board is about to change)
 
 
 class GenOp(enum.Enum, shape=2):
@@ -52,6 +57,7 @@ GenResponse = data.StructLayout({
 #: is emitting, the next slot and promotion piece there, and whether the cell has more.
 Context = data.StructLayout({
     "started": 1,
+    "mode": GenMode,       # the mode the current cell was entered in (ALL while in check)
     "en_passant_done": 1,  # the en-passant cell has been taken
     "current": 6,          # the cell being emitted (mover's frame)
     "current_en_passant": 1,

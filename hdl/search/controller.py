@@ -11,8 +11,9 @@ that has returned meanwhile is dropped).
 
 Control fields (``CONTROL``):
 
-* ``gen`` issues FIRST/NEXT at the current ply (captures only at a quiescence node of a search;
-  NEXT is FIRST at a node that has only tried its hash move), or LEGAL for the node's hash
+* ``gen`` issues FIRST/NEXT at the current ply (captures only at a quiescence node of a search,
+  only the moves it may search at a futile or late node; NEXT is FIRST at a node that has only
+  tried its hash move), or LEGAL for the node's hash
   move; ``maker`` MAKE/UNMAKE; ``wait`` holds until the generator's response, the maker's last
   halfmove, the board settled at the generator, or the evaluator's value of the settled board.
 * ``maker`` NULL makes the null move (null-move pruning): the maker passes, the child's depth
@@ -227,7 +228,7 @@ STATUSES = [
                     # window, and the static value reaches beta plus REVERSE_MARGIN per ply
     "killer_due",   # the last response is the node's first generated move that is no capture,
                     # and the node tries killer moves there (features.py): it has one that is
-                    # not its hash move
+                    # not its hash move, and it is neither futile nor pruning late moves
     "killer_fresh", # the node's next killer move is one to ask the generator about: there is
                     # one, and it is not the hash move
     "killer_pending",   # one killer move considered, one to go
@@ -574,7 +575,7 @@ class Controller(wiring.Component):
         killer_due = Signal()
         killer_pending = Signal()
         m.d.comb += [
-            killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & (frame.killing == 0)
+            killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & ~late_pruning & (frame.killing == 0)
                           & ~frame.revisiting & frame.generating & generated & ~response.move.flags.capture
                           & fresh.any() & ~self.job.stopped),
             killer_pending.eq((frame.killing == 1) & ~self.job.stopped),
@@ -620,6 +621,14 @@ class Controller(wiring.Component):
 
         # --- issuing and waiting --------------------------------------------------------------
         quiescence_request = (job == Job.SEARCH) & (frame.depth == 0)
+        # A futile node, and a late one, ask only for the moves they may search (GenMode.CHECKS:
+        # captures, promotions, moves that may give check). Late-move pruning's status reaches
+        # the request through a register, valid when the frame has not changed since the cycle
+        # before, else 0 (ALL mode: its moves are passed over as they come, as before). A PREFETCH
+        # keeps the ply's mode (the generator cannot arbitrate afresh while the move is made).
+        late_seen = Signal()
+        m.d.sync += late_seen.eq(late_pruning & ~frames.load & ~frames.push & ~frames.pop)
+        pruning_request = (job == Job.SEARCH) & (frame.futile | late_seen)
         waiting = {
             Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker.idle,
             Wait.SETTLED: ~self.gen.request.ready | ~self.maker.idle,
@@ -649,7 +658,9 @@ class Controller(wiring.Component):
             self.maker.command.valid.eq(maker_offered & (~issuing | (gen_offered & self.gen.request.ready))),
         ]
         m.d.comb += [
-            self.gen.request.payload.mode.eq(Mux(quiescence_request, GenMode.CAPTURES, GenMode.ALL)),
+            self.gen.request.payload.mode.eq(
+                Mux(control.gen == GenIssue.PREFETCH, GenMode.KEEP,
+                    Mux(quiescence_request, GenMode.CAPTURES, Mux(pruning_request, GenMode.CHECKS, GenMode.ALL)))),
             self.gen.request.payload.ply.eq(ply),
             self.gen.request.payload.move.eq(Mux(control.gen == GenIssue.KILLER, killer, frame.hash_move)),
             self.maker.command.payload.op.eq(MakerOp.MAKE),

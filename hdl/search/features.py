@@ -45,8 +45,9 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   others). Then the node searches all its moves as usual. Not while verifying a null move.
 * ``killers`` — killer moves: each ply keeps the last two quiet moves (no capture, no
   promotion; not the null move) that made a node at that ply cut off, the newer first, both
-  forgotten when a search starts. A full-width node not skipping quiet moves (futility), on
-  reaching its first move that is no capture, tries first each killer that is not its hash
+  forgotten when a search starts. A full-width node not skipping quiet moves (not futile, not
+  yet pruning late moves), on reaching its first move that is no capture, tries first each
+  killer that is not its hash
   move and that the generator would emit here (the LEGAL query), then goes on with that move;
   a killer tried is passed over when the generator reaches it again.
 * ``losing`` — losing captures: a capture (not a promotion) by a piece worth more than its

@@ -104,7 +104,7 @@ def pack_key(fields):
 
 @cocotb.test()
 async def moves_in_model_order(dut):
-    """Every move, in order, with key, piece codes and may-check bit, in both modes; check and
+    """Every move, in order, with key, piece codes and may-check bit, in every mode; check and
     attack maps."""
     Clock(dut.clk, 10, unit="ns").start()
     tb = MovegenTB(dut)
@@ -112,7 +112,7 @@ async def moves_in_model_order(dut):
         await tb.load(board)
         pos = MachinePosition.from_board(board)
         side = 0 if board.turn else 1
-        for mode in (GenMode.ALL, GenMode.CAPTURES):
+        for mode in (GenMode.ALL, GenMode.CAPTURES, GenMode.CHECKS):
             got = [response_tuple(r) for r in await tb.generate(mode=mode)]
             want = [as_tuple(m) for m in ordered_moves(pos, side, mode)]
             first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)
