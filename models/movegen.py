@@ -2,10 +2,12 @@
 
 This is the specification the hardware in ``hdl/movegen`` must meet, written square by square
 for clarity rather than as the hardware's bit-planes. For a position (``MachinePosition``) and a
-side to move it lists every pseudo-legal move (legal in the first three senses of the SUPREM
-paper: the origin holds the right piece, the destination is empty or enemy, a slider's path is
-empty) with its key (``hdl.movegen.layouts.MoveKey``). The generator emits them in strictly
-decreasing key order: the move after one with key k is the best move whose key is below k.
+side to move it lists every legal move (in the four senses of the SUPREM paper: the origin
+holds the right piece, the destination is empty or enemy, a slider's path is empty, and the
+own king is not attacked after the move) with its key (``hdl.movegen.layouts.MoveKey``); an
+en-passant capture comes whether it is legal or not (the search makes it and tests the king).
+The generator emits them in strictly decreasing key order: the move after one with key k is
+the best move whose key is below k.
 """
 
 from dataclasses import dataclass
@@ -80,6 +82,7 @@ class MoverFrame:
         self.markers = {sq ^ self.flip for sq in range(64) if position.markers >> sq & 1}
         self.enemy_attacks = self._enemy_attacks()
         self.enemy_king = next((sq for sq in range(64) if self.enemy[sq] == KING), None)
+        self.own_king = next((sq for sq in range(64) if self.own[sq] == KING), None)
         self.king_lines, self.discoverers = self._king_lines()
 
     def empty(self, sq):
@@ -114,6 +117,15 @@ class MoverFrame:
                         break
                     target = step_square(target, df, dr)
         return attacked
+
+    def leaves_king_safe(self, origin, to, en_passant):
+        """Whether the move from ``origin`` to ``to`` leaves the own king unattacked."""
+        own, enemy = list(self.own), list(self.enemy)
+        own[to], own[origin], enemy[to] = own[origin], 0, 0
+        if en_passant:
+            enemy[to - 8] = 0
+        king = to if own[to] == KING else self.own_king
+        return king is None or not _attacked(king, own, enemy)
 
     def _king_lines(self):
         """``({diagonal?: squares on the enemy king's lines, each line up to and including its
@@ -153,8 +165,6 @@ class MoverFrame:
                 direct = dr == 1 and abs(df) == 1
             elif slot.piece == KNIGHT:
                 direct = (abs(df), abs(dr)) in ((1, 2), (2, 1))
-            elif slot.piece == KING:      # next to the other king: an illegal move
-                direct = max(abs(df), abs(dr)) == 1
             elif slot.piece in (BISHOP, ROOK, QUEEN):
                 direct = (slot.piece != ROOK and to in self.king_lines[True]
                           or slot.piece != BISHOP and to in self.king_lines[False])
@@ -210,8 +220,33 @@ class MoverFrame:
         return E1 if ok else None
 
 
+def _attacked(sq, own, enemy):
+    """Whether an enemy piece (``enemy``: a type per mover's-frame square; enemy pawns move
+    down) attacks ``sq`` with the board ``own`` and ``enemy``."""
+    def at(df, dr, kinds):
+        target = step_square(sq, df, dr)
+        return target is not None and enemy[target] in kinds
+
+    if at(-1, 1, (PAWN,)) or at(1, 1, (PAWN,)):
+        return True
+    if any(at(*s.step, (KNIGHT,)) for s in SLOTS if s.piece == KNIGHT):
+        return True
+    for _, df, dr in DIRECTIONS:
+        if at(df, dr, (KING,)):
+            return True
+        sliders = (BISHOP, QUEEN) if df and dr else (ROOK, QUEEN)
+        for target in ray_squares(sq, df, dr):
+            if enemy[target] or own[target]:
+                if enemy[target] in sliders:
+                    return True
+                break
+    return False
+
+
 def candidate_moves(position, side):
-    """Every pseudo-legal move of ``side`` (0 white, 1 black) in ``position``, unordered."""
+    """Every legal move of ``side`` (0 white, 1 black) in ``position`` (pseudo-legal, and the
+    own king not attacked after it), and every pseudo-legal en passant (the search makes it and
+    tests the king: the generator does not decide it), unordered."""
     frame = MoverFrame(position, side)
     moves = []
     for to in range(64):
@@ -220,6 +255,8 @@ def candidate_moves(position, side):
         for index, slot in enumerate(SLOTS):
             origin, en_passant = frame.origin(slot, to)
             if origin is None:
+                continue
+            if not en_passant and slot.kind != "castle" and not frame.leaves_king_safe(origin, to, False):
                 continue
             victim_type = PAWN if en_passant else frame.enemy[to]
             key_fields = {

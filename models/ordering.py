@@ -1,7 +1,7 @@
 """The move generator's order, computed quickly from a python-chess board.
 
 The same moves in the same order as ``models.movegen.ordered_moves`` (the bit-exact model,
-written square by square), from python-chess's pseudo-legal moves and attack masks, about
+written square by square), from python-chess's legal moves and attack masks, about
 fifty times faster; the reference search (``models.search``) needs that speed.
 ``tests/test_search_model.py`` proves the two equal on every reference position and random walks.
 """
@@ -14,7 +14,7 @@ from hdl.encoding import MoveWord, unpack
 from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, SLOT_COUNT, SLOT_INDEX
 from hdl.movegen.layouts import MoveKey
 
-__all__ = ["ordered_moves", "move_word", "move_of_word"]
+__all__ = ["emitted_moves", "ordered_moves", "move_word", "move_of_word"]
 
 _OFFSET = {name: field.offset for name, field in MoveKey}
 _WORD = {name: field.offset for name, field in MoveWord}
@@ -46,9 +46,17 @@ def _slot(piece_type, df, dr, castle):
     return SLOT_INDEX[f"{_SLIDER[piece_type]}_{direction}"]
 
 
+def emitted_moves(board):
+    """The moves the generator emits on ``board``, unordered: the legal moves, and every
+    pseudo-legal en-passant capture (legal or not: the search makes it and tests the king)."""
+    yield from (move for move in board.generate_legal_moves() if not board.is_en_passant(move))
+    yield from board.generate_pseudo_legal_ep()
+
+
 def ordered_moves(board, captures=False):
-    """The pseudo-legal moves of the side to move in the generator's order; with ``captures``
-    only captures and queen promotions (all moves when in check), as GenMode.CAPTURES."""
+    """The moves of the side to move the generator emits (``emitted_moves``), in its order;
+    with ``captures`` only captures and queen promotions (all moves when in check), as
+    GenMode.CAPTURES."""
     us = board.turn
     flip = 0 if us == chess.WHITE else 56
     if captures and board.is_check():
@@ -57,7 +65,7 @@ def ordered_moves(board, captures=False):
     for square in chess.scan_forward(board.occupied_co[not us]):
         enemy_attacks |= board.attacks_mask(square)
     keyed = []
-    for move in board.generate_pseudo_legal_moves():
+    for move in emitted_moves(board):
         to, origin = move.to_square, move.from_square
         en_passant = board.is_en_passant(move)
         victim = chess.PAWN if en_passant else (board.piece_type_at(to) or 0)

@@ -45,7 +45,7 @@ The algorithm (fail-soft alpha-beta):
   full-width node not in check: stalemate, 0.
 * A full-width node (depth > 0) probes the transposition table (``TranspositionTable``, the
   hardware's size and replacement): below the root an entry as deep as the node whose bound
-  decides the window is the node's value; otherwise the entry's move, if pseudo-legal here,
+  decides the window is the node's value; otherwise the entry's move, if the generator emits it,
   is tried first and skipped when the move order reaches it. A full-width node that returns
   its best (not a stalemate) stores it, with its bound against the window it was entered with.
 * The static value is the evaluator's, from the side to move's view, clamped to
@@ -84,7 +84,7 @@ from hdl.search.material import PIECE_VALUES
 from hdl.search.zobrist import SIDE_KEY, piece_square_key
 
 from .evaluator import EvaluatorModel
-from .ordering import move_word, ordered_moves
+from .ordering import emitted_moves, move_word, ordered_moves
 from .position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
 from .repetition import game_history, is_irreversible, repeats
 from .zobrist import position_key
@@ -331,7 +331,7 @@ class ReferenceSearch:
             hash_word = self.root_word
         words = {}
         if hash_word:
-            words = _pseudo_legal(board)
+            words = _emitted(board)
         cut = False
         if hash_word in words:
             singular = singular_beta is not None and self._singular(node, hash_word, singular_beta)
@@ -366,7 +366,7 @@ class ReferenceSearch:
         for move in ordered_moves(board, captures=node.depth == 0):
             if killers and not board.is_capture(move):
                 if not self._late(node):        # (a late node would skip them unless they check)
-                    words = _pseudo_legal(board)
+                    words = _emitted(board)
                     yield from (words[word] for word in killers if word in words)
                     passed.update(killers)
                 killers = []
@@ -495,9 +495,9 @@ def _null_depth(depth):
     return max(0, depth - 1 - null_reduction(depth))
 
 
-def _pseudo_legal(board):
+def _emitted(board):
     """The moves the generator would emit on ``board`` (its LEGAL query), by move word."""
-    return {move_word(board, move): move for move in board.generate_pseudo_legal_moves()}
+    return {move_word(board, move): move for move in emitted_moves(board)}
 
 
 def _losing(board, move):

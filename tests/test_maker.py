@@ -1,4 +1,4 @@
-"""The move maker in the Amaranth simulator: for every pseudo-legal move of reference positions,
+"""The move maker in the Amaranth simulator: for every generated move of reference positions,
 MAKE emits exactly ``move_halfmoves`` and UNMAKE its inverse, nested two plies deep, with the
 bus holding halfmoves back at random and the command port changing while a command plays."""
 
@@ -17,6 +17,7 @@ from sim.testing import reference_positions, simulate
 def _boards():
     boards = [r.board for r in reference_positions("perft-standard.epd")]
     boards += [r.board for r in reference_positions("special-positions.epd", limit=40)]
+    boards.append(chess.Board("n1r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1"))     # promotions, capturing or not
     return boards
 
 

@@ -85,7 +85,9 @@ class SquareCells(wiring.Component):
 
     * its **slots**: which of the 37 ways a move can arrive at it are open (origin holds the
       right own piece, the cell is empty or enemy, a slider's path is empty) — sliders through
-      ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring;
+      ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring —
+      and legal: the move leaves the own king unattacked (pins, check evasions, the king's
+      destinations; ``_legal``), en passant excepted (its cell is apart);
     * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it);
     * the **attacks** on it by each colour, and so whether each king is attacked;
     * per slot, whether its move may give check (``checking``): the piece on the cell would
@@ -167,7 +169,7 @@ class SquareCells(wiring.Component):
         enemy_of = {v: plane(m, f"enemy_{v}", enemy & bb) for v, bb in of_type.items()}
 
         # --- what the enemy attacks (square safety) -----------------------------------------
-        enemy_attacks = self._attack_map(m, "enemy", enemy_of, empty, pawn_rank_step=-1)
+        enemy_attacks, enemy_rays = self._attack_map(m, "enemy", enemy_of, empty, pawn_rank_step=-1)
         safe = plane(m, "safe_rel", ~enemy_attacks)
 
         # --- the slots ----------------------------------------------------------------------
@@ -194,6 +196,7 @@ class SquareCells(wiring.Component):
             else:
                 bb = self._castling(m, own_of, markers, empty, enemy_attacks)
             slot_planes[index] = plane(m, name, bb)
+        slot_planes = self._legal(m, slot_planes, own_of[6], own, enemy, enemy_of, empty, enemy_attacks, enemy_rays)
 
         own_attacks = plane(m, "own_attacks", or_all(raw.values()))
 
@@ -244,13 +247,12 @@ class SquareCells(wiring.Component):
     def _checking(self, m, slot_planes, king, own, own_of, empty):
         """Per slot, the cells (mover's frame) where its open move may give check, from the
         enemy king's plane ``king``: its piece there would attack the king (a queen: along the
-        bishop's or the rook's lines; a king's: an illegal move, next to the other king), or it
+        bishop's or the rook's lines; a king never: it may not stand next to the other), or it
         leaves a square from which it may unmask a line (a discoverer: an own piece first on a
         line from the king with an own slider of the line next on it; a slider slot: some
         discoverer is of its type). Castling always may."""
         pawn = plane(m, "checks_pawn", shift(king, -1, -1) | shift(king, 1, -1))
         knight = plane(m, "checks_knight", or_all(shift(king, *s.step) for s in SLOTS if s.piece == 2))
-        next_to = plane(m, "checks_king", or_all(shift(king, df, dr) for _, df, dr in DIRECTIONS))
         lines = {True: [], False: []}       # diagonal?: the king's rays, first piece included
         discovering = []
         for name, df, dr in DIRECTIONS:
@@ -265,7 +267,7 @@ class SquareCells(wiring.Component):
         rook = plane(m, "checks_rook", or_all(lines[False]))
         discoverers = plane(m, "discoverers", or_all(discovering))
         direct = {PieceType.PAWN.value: pawn, PieceType.KNIGHT.value: knight, PieceType.BISHOP.value: bishop,
-                  PieceType.ROOK.value: rook, PieceType.QUEEN.value: bishop | rook, PieceType.KING.value: next_to}
+                  PieceType.ROOK.value: rook, PieceType.QUEEN.value: bishop | rook, PieceType.KING.value: Const(0, 64)}
         checking = []
         for index, slot in enumerate(SLOTS):
             if slot.kind == "castle":
@@ -278,17 +280,78 @@ class SquareCells(wiring.Component):
             checking.append(plane(m, f"checking_{slot.name}", slot_planes[index] & may))
         return checking
 
+    def _legal(self, m, slot_planes, king, own, enemy, enemy_of, empty, enemy_attacks, enemy_rays):
+        """The slots' legal moves: those that do not leave the own king (plane ``king``)
+        attacked. The king does not step onto a square the enemy attacks, nor onto one behind
+        it on a line a slider checks along; another piece, when the king is in check once, only
+        captures the checker or blocks its line (in double check, none moves); and a piece
+        pinned to the king (the first piece on one of the king's lines, an enemy slider of that
+        line next) moves only along its line. Castling's own test is exact already. En passant
+        is not decided here (its cell is apart, and the search makes it and tests the king)."""
+        def orientation(df, dr):        # a direction and its opposite: one line through a square
+            return (df, dr) if dr > 0 or (dr == 0 and df > 0) else (-df, -dr)
+
+        check_lines = []                # per direction, the king's ray when a slider checks along it
+        pinned_along = {}               # per line orientation, the own pieces pinned along it
+        for name, df, dr in DIRECTIONS:
+            diagonal = df != 0 and dr != 0
+            sliders = enemy_of[3 if diagonal else 4] | enemy_of[5]
+            ray = ray_reach(m, f"own_king_ray_{name}", king, empty, df, dr)
+            check_lines.append(Mux((ray & sliders).any(), ray, 0))
+            first = plane(m, f"own_king_ray_{name}_own", ray & own)
+            behind = ray_reach(m, f"own_king_xray_{name}", first, empty, df, dr) & sliders
+            line = orientation(df, dr)
+            pinned_along[line] = pinned_along.get(line, 0) | Mux(behind.any(), first, 0)
+        pinned = plane(m, "pinned", or_all(pinned_along.values()))
+        # Pinned pieces that would leave their line going (df, dr).
+        straying = {line: plane(m, f"straying_{line[0]}{line[1]}".replace("-", "m"), pinned & ~along)
+                    for line, along in pinned_along.items()}
+        stray_rays = {(df, dr): ray_reach(m, f"stray_ray_{name}", straying[orientation(df, dr)], empty, df, dr)
+                      for name, df, dr in DIRECTIONS}
+
+        knight_steps = [s.step for s in SLOTS if s.piece == PieceType.KNIGHT.value]
+        checkers = plane(m, "checkers", (or_all(check_lines) & enemy)
+                         | (or_all(shift(king, *step) for step in knight_steps) & enemy_of[2])
+                         | ((shift(king, -1, 1) | shift(king, 1, 1)) & enemy_of[1]))
+        double_check = Signal(name="double_check")
+        m.d.comb += double_check.eq((checkers & (checkers - 1)).any())
+        # Where a piece other than the king may land: anywhere; in check, on the checker or its line.
+        evading = plane(m, "evading", Mux(double_check, 0,
+                                          Mux(checkers.any(), or_all(check_lines) | checkers, Const(-1, 64))))
+        # The squares the king may not step onto: attacked, or behind it on a checking slider's line.
+        xray = or_all(shift(king & enemy_rays[step], *step) for step in enemy_rays)
+        king_barred = plane(m, "king_barred", enemy_attacks | xray)
+
+        legal = {}
+        for index, slot in enumerate(SLOTS):
+            bb = slot_planes[index]
+            if slot.kind == "castle":
+                legal_bb = bb
+            elif slot.piece == PieceType.KING.value:
+                legal_bb = bb & ~king_barred
+            elif slot.kind == "ray":
+                legal_bb = bb & ~stray_rays[slot.step] & evading
+            elif slot.piece == PieceType.KNIGHT.value:
+                legal_bb = bb & ~shift(pinned, *slot.step) & evading
+            else:                       # pawns: a push along the file, a capture along a diagonal
+                step = slot.step if slot.kind == "pawn_capture" else (0, 1)
+                legal_bb = bb & ~shift(straying[orientation(*step)], *slot.step) & evading
+            legal[index] = plane(m, f"legal_{slot.name}", legal_bb)
+        return legal
+
     def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
-        """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame."""
+        """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame, and per
+        direction (a (file, rank) step) the squares its sliders reach going that way."""
         parts = [shift(pieces_of[1], df, pawn_rank_step) for df in (-1, 1)]
         for _index, slot in enumerate(SLOTS):
             if slot.kind == "leap":
                 parts.append(shift(pieces_of[slot.piece], *slot.step))
+        rays = {}
         for name, df, dr in DIRECTIONS:
             diagonal = df != 0 and dr != 0
             sliders = pieces_of[3 if diagonal else 4] | pieces_of[5]
-            parts.append(ray_reach(m, f"{prefix}_ray_{name}", sliders, empty, df, dr))
-        return plane(m, f"{prefix}_attacks", or_all(parts))
+            rays[df, dr] = ray_reach(m, f"{prefix}_ray_{name}", sliders, empty, df, dr)
+        return plane(m, f"{prefix}_attacks", or_all(parts + list(rays.values()))), rays
 
     def _castling(self, m, own_of, markers, empty, enemy_attacks):
         """The castle slot: the king's destination g1 or c1 when castling that way is open."""

@@ -192,6 +192,9 @@ STATUSES = [
     "skipped",      # ... or the move is pruned: a quiet move not giving check from a futile node
                     # or from a node pruning late moves (features.py)
     "at_leaf",      # perft: ply == depth limit
+    "above_leaf",   # perft: ply + 1 == depth limit (the node's children are leaves)
+    "en_passant",   # the last response is an en-passant capture (the generator emits it legal
+                    # or not: it must be made and tested)
     "at_root",      # ply == 0
     "depth_zero",   # perft: the depth limit is 0
     "quiescence",   # the node's depth is 0
@@ -582,7 +585,8 @@ class Controller(wiring.Component):
         ]
         status = {
             "start": requested, "search": job == Job.SEARCH, "found": found,
-            "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth, "at_root": at_root,
+            "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth, "above_leaf": ply + 1 == depth,
+            "en_passant": response.move.flags.en_passant, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": (frame.depth == 0) | frame.futile,
             "in_check": self.gen.in_check,
             "stalemate_here": ~frame.checked & (frame.depth != 0) & ~frame.futile & ~frame.excluding,

@@ -2,8 +2,9 @@
 micro-assembler. ``program()`` is the default micro-store image: an idle loop that starts
 hardware perft or the search.
 
-Hardware perft: depth-first over the generator's pseudo-legal moves; each move is made, kept
-if the mover's king is not attacked, counted at the depth limit, and unmade. The ply is the
+Hardware perft: depth-first over the generator's moves; each move is made, kept if the mover's
+king is not attacked, counted at the depth limit, and unmade — above the depth limit the moves
+are counted unmade (the generator's are legal, en passant excepted). The ply is the
 generator's context index and the maker's undo index, so no recursion stack is needed: while
 a move is made its ply's NEXT move is prefetched, and taken when the move is unmade.
 """
@@ -16,14 +17,26 @@ __all__ = ["program"]
 
 def perft(p, count_interior=False):
     """Hardware perft; with ``count_interior`` every legal node below the root counts, not only
-    the leaves (the node count of the whole perft tree)."""
+    the leaves (the node count of the whole perft tree).
+
+    A node whose children are leaves (``above_leaf``) counts its moves without making them: the
+    generator emits only legal moves, but for en passant, which is made and tested as every
+    move of the other nodes is. One leaf every four cycles (NEXT, its answer, the branch)."""
+    # A move from the generator (bit 0 found, bit 1 the children are leaves, bit 2 en passant):
+    # made, counted, or the node is done.
+    answer = dict(branch=["found", "above_leaf", "en_passant"],
+                  targets=["perft_exhausted", "perft_make", "perft_exhausted", "perft_count",
+                           "perft_exhausted", "perft_make", "perft_exhausted", "perft_make"])
     p.label("perft")
     p.op(clear=1, branch=["depth_zero"], targets=["perft_root", "perft_trivial"])
     p.label("perft_trivial")
     p.op(count="ONE", done=1, goto="idle")
     p.label("perft_root")
     p.op(gen="FIRST")                                     # a ply's first move
-    p.op(wait="GEN", branch=["found"], targets=["perft_exhausted", "perft_make"])
+    p.op(wait="GEN", **answer)
+    p.label("perft_count")  # a leaf counted unmade; the next move
+    p.op(count="ONE", gen="NEXT")
+    p.op(wait="GEN", **answer)
     p.label("perft_make")   # the ply's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")     # (the side toggles meanwhile)
     # illegal is bit 0, at_leaf bit 1
@@ -37,7 +50,7 @@ def perft(p, count_interior=False):
     p.label("perft_undo")
     p.op(ply="UP", maker="UNMAKE", take=1)
     p.label("perft_resume")  # the prefetched move
-    p.op(branch=["found"], targets=["perft_exhausted", "perft_make"])
+    p.op(**answer)
     p.label("perft_exhausted")
     p.op(branch=["at_root"], targets=["perft_undo", "perft_finish"])
     p.label("perft_finish")
