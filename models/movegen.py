@@ -29,7 +29,7 @@ from hdl.movegen.geometry import (
 from hdl.movegen.layouts import GenMode, MoveKey
 
 __all__ = [
-    "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "next_move",
+    "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "count_moves", "next_move",
     "is_legal_word", "attacked_squares", "king_attacked", "in_check",
 ]
 
@@ -325,6 +325,12 @@ def ply_moves(position, side, modes):
     return answers
 
 
+def count_moves(position, side):
+    """The generator's COUNT: ``(the moves but en passant, whether there is an en passant)``."""
+    moves = candidate_moves(position, side)
+    return sum(not m.en_passant for m in moves), any(m.en_passant for m in moves)
+
+
 def next_move(position, side, last_key=None, mode=GenMode.ALL):
     """The move the generator returns after ``last_key`` (None: a fresh ply), or None."""
     for move in ordered_moves(position, side, mode):
@@ -334,7 +340,7 @@ def next_move(position, side, last_key=None, mode=GenMode.ALL):
 
 
 def is_legal_word(position, side, word):
-    """Whether the move word is one the generator emits here (pseudo-legal, flags exact)."""
+    """Whether the move word is one the generator emits here (``candidate_moves``, flags exact)."""
     return any(m.word == word for m in candidate_moves(position, side))
 
 

@@ -7,7 +7,7 @@ lines (empty when everything agrees).
 import chess
 
 from hdl.movegen.layouts import GenMode, GenOp
-from models.movegen import ordered_moves, ply_moves
+from models.movegen import count_moves, ordered_moves, ply_moves
 from models.position import MachinePosition
 
 from .movegen_sim import make, unmake
@@ -79,6 +79,11 @@ def compare_position(hw, board):
         if not needed <= got_set <= allowed:
             diffs.append(f"{mode.name.lower()}: the set differs from python-chess's: missing "
                          f"{sorted(needed - got_set)}, extra {sorted(got_set - allowed)}")
+    # COUNT: the moves at once, en passant aside.
+    got_count, want_count = hw.count(), count_moves(pos, side)
+    legal_count = sum(not board.is_en_passant(m) for m in board.legal_moves)
+    if got_count != want_count or want_count[0] != legal_count:
+        diffs.append(f"count {got_count}, model {want_count}, python-chess {legal_count} (en passant aside)")
     # A ply that turns to CHECKS halfway (a search node pruning its late moves from then on),
     # KEEP before (the search's PREFETCH).
     turn = len(all_moves) // 2

@@ -37,6 +37,7 @@ class HwMove:
     piece: int
     victim: int
     may_check: bool
+    count: int            # a COUNT's moves
     cycles: int
 
     @property
@@ -102,6 +103,11 @@ class VerilatedMovegen(HarnessProcess):
     def next(self, ply=0, mode=GenMode.ALL):
         return self.request(GenOp.NEXT, ply, mode)
 
+    def count(self):
+        """COUNT: ``(moves but en passant, whether there is an en passant besides)``."""
+        response = self.request(GenOp.COUNT)
+        return response.count, response.found
+
     def legal(self, word):
         return self.request(GenOp.LEGAL, move=word).found
 
@@ -123,8 +129,8 @@ class VerilatedMovegen(HarnessProcess):
 
     @staticmethod
     def _response(fields):
-        found, word, key, piece, victim, may_check, cycles = (int(x) for x in fields)
-        return HwMove(bool(found), word, key, piece, victim, bool(may_check), cycles)
+        found, word, key, piece, victim, may_check, count, cycles = (int(x) for x in fields)
+        return HwMove(bool(found), word, key, piece, victim, bool(may_check), count, cycles)
 
 
 def make(hw, board, move):

@@ -24,8 +24,10 @@ __all__ = ["DATA", "reference_positions", "run_cocotb", "simulate", "play_halfmo
 DATA = REPO / "data"
 REFERENCE_FILES = ("perft-standard.epd", "random-positions.epd", "special-positions.epd")
 
+# The testbenches reach the top-level ports only: cocotb's --public-flat-rw is turned back off
+# for the submodules (every internal net public made the generator's build take many minutes).
 COCOTB_BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign", "fast",
-                     "--x-initial", "fast", "-CFLAGS", "-O1"]
+                     "--x-initial", "fast", "--no-public-flat-rw", "--public-depth", "1", "-CFLAGS", "-O1"]
 
 
 def run_cocotb(name, make_top, test_module, test_dir, *, extra_env=None, testcase=None, packages=None):

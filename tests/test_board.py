@@ -57,7 +57,7 @@ def test_perft_over_the_link(board):
         board.set_position(record.board)
         leaves, cycles = board.perft(3)
         assert leaves == int(record.operations["D3"]), record.board.fen()
-        assert cycles > leaves
+        assert 0 < cycles < 3 * leaves, (record.board.fen(), cycles)     # the last ply counted at once
 
 
 def test_search_over_the_link_equals_the_reference(board):

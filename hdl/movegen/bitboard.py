@@ -14,7 +14,7 @@ from amaranth.hdl import Cat, Const, Mux, Signal
 
 __all__ = ["plane", "shift", "occluded_fill", "ray_reach", "flip_ranks", "onehot_index",
            "RANKS", "FILES", "square_mask", "msb_index", "or_all",
-           "highest_onehot", "encode_onehot", "select_onehot", "registered"]
+           "highest_onehot", "encode_onehot", "select_onehot", "registered", "add_all"]
 
 FULL = (1 << 64) - 1
 FILES = [sum(1 << (r * 8 + f) for r in range(8)) for f in range(8)]
@@ -135,3 +135,12 @@ def or_all(items):
     for item in items[1:]:
         out = out | item
     return out
+
+
+def add_all(items):
+    """The sum of a non-empty sequence of values (bits, or counts), as a balanced tree of
+    adders: depth log2 of the count, each level a bit wider."""
+    items = list(items)
+    while len(items) > 1:
+        items = [items[i] + items[i + 1] if i + 1 < len(items) else items[i] for i in range(0, len(items), 2)]
+    return items[0]

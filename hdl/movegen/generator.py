@@ -10,6 +10,7 @@ from ..handshake import Pulse
 from .arbiter import DestinationArbiter
 from .attacker import AttackerSelect
 from .cells import Planes, SquareCells
+from .counter import MoveCounter
 from .geometry import SLOT_COUNT
 from .layouts import Context, GenMode, GenOp, GenRequest, GenResponse, NextCell
 
@@ -31,8 +32,9 @@ class MoveGenerator(wiring.Component):
 
     Keeps the board through ``halfmove`` and answers requests:
 
-    * ``FIRST``/``NEXT`` at a ply: the best pseudo-legal move not yet returned at that ply
-      (``FIRST`` starts the ply afresh), in ``ALL``, ``CAPTURES`` or ``CHECKS`` mode. Moves come
+    * ``FIRST``/``NEXT`` at a ply: the best move (legal, but for en passant: ``SquareCells``)
+      not yet returned at that ply (``FIRST`` starts the ply afresh), in ``ALL``, ``CAPTURES``
+      or ``CHECKS`` mode. Moves come
       in strictly decreasing key order, each exactly once; ``found`` = 0 when the ply is
       exhausted. A ``NEXT`` that changes the ply's mode (a search node that starts pruning its
       late moves asks for CHECKS in the middle of an ALL ply) takes the rest of the current
@@ -45,6 +47,8 @@ class MoveGenerator(wiring.Component):
       any generation, make and unmake at other plies, as long as the position at the ply is
       the same when it resumes.
     * ``LEGAL``: whether ``move`` is a move the generator would emit here, flags included.
+    * ``COUNT``: how many moves a fresh ply would emit in ALL mode, en passant aside (popcounts
+      of the slot planes; ``found``: there is an en-passant capture besides). No context changes.
 
     How: the arbiter (two pipeline stages) finds a ply's best cell; the attacker select (two
     stages) takes the move inside a cell. ``FIRST`` runs both; after that the arbiter works one
@@ -54,8 +58,8 @@ class MoveGenerator(wiring.Component):
     ``side`` is the colour to move; it must not change while a request is in flight. Check,
     attacked squares and the king-attacked flags are continuous outputs.
 
-    Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
-    ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4; a new
+    Timing (cycles from the request being taken to its one-cycle response): ``NEXT``, ``LEGAL``
+    and ``COUNT`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4; a new
     request is taken the cycle its predecessor's response comes out, so a ply yields one move
     every two cycles. ``halfmove`` is always taken, even while a
     request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
@@ -98,6 +102,7 @@ class MoveGenerator(wiring.Component):
         m.submodules.cells = cells = SquareCells()
         m.submodules.arbiter = arbiter = DestinationArbiter()
         m.submodules.attacker = attacker = AttackerSelect()
+        m.submodules.counter = counter = MoveCounter()
         m.submodules.context = context = Memory(shape=Context, depth=self._max_ply, init=[])
         m.submodules.taken_cells = taken_cells = Memory(shape=64, depth=self._max_ply, init=[])
         m.submodules.next_cells = next_cells = Memory(shape=NextCell, depth=self._max_ply, init=[])
@@ -120,11 +125,12 @@ class MoveGenerator(wiring.Component):
         # halfmove taken in cycle t reaches the cells' outputs in t+2, and none is taken in a
         # request's cycle (the request waits), so a halfmove never changes what a job reads.
         attacker_busy = Signal()        # a job in the attacker's second stage
+        count_busy = Signal()           # a COUNT in its second stage
         fresh_at_x2 = Signal()          # a fresh ply's arbitration in the arbiter's second stage
         fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
         lookahead_at_x2 = Signal()
         busy = Signal()
-        m.d.comb += busy.eq(attacker_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
+        m.d.comb += busy.eq(attacker_busy | count_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
 
         m.d.comb += [
             self.halfmove.ready.eq(1),
@@ -159,6 +165,7 @@ class MoveGenerator(wiring.Component):
         m.d.comb += mode.eq(Mux(req.mode == GenMode.KEEP, ctx.mode,
                                 Mux(self.search.in_check, GenMode.ALL, req.mode)))
         is_legal = req.op == GenOp.LEGAL
+        is_count = req.op == GenOp.COUNT
         # A started ply goes on in its current cell (in the mode it entered it in), else in the
         # cell found one step ahead -- unless the mode changes: then the cell after is arbitrated
         # afresh among the cells the ply has not taken (``switching``).
@@ -167,7 +174,7 @@ class MoveGenerator(wiring.Component):
         switching = Signal()
         m.d.comb += switching.eq((req.op == GenOp.NEXT) & ctx.started & ~ctx.more & (mode != ctx.mode))
         fresh = Signal()        # the ply starts, or switches: its next cell must be arbitrated
-        m.d.comb += fresh.eq(~is_legal & ((req.op == GenOp.FIRST) | ~ctx.started | switching))
+        m.d.comb += fresh.eq(~is_legal & ~is_count & ((req.op == GenOp.FIRST) | ~ctx.started | switching))
 
         # A job for the attacker: from the request cycle, or from a fresh ply's arbitration.
         Job = data.StructLayout({
@@ -182,7 +189,7 @@ class MoveGenerator(wiring.Component):
         m.d.comb += next_cell_taken.eq(taken_read.data | Mux(nxt.en_passant_cell, 0, Const(1, 1) << nxt.square))
         # Only the valid bit waits for the handshake: the job's fields follow the request port
         # whether or not it is taken, which keeps the handshake off the data path.
-        m.d.comb += job_valid.eq(fresh_at_s1 | (taken & ~fresh))
+        m.d.comb += job_valid.eq(fresh_at_s1 | (taken & ~fresh & ~is_count))
         with m.If(fresh_at_s1):
             m.d.comb += job.eq(fresh_job)
         with m.Else():
@@ -266,7 +273,7 @@ class MoveGenerator(wiring.Component):
         checking = b_job.op == GenOp.LEGAL
         found = Signal()
         m.d.comb += found.eq(attacker.found & b_job.valid_cell)
-        m.d.sync += self.search.response.valid.eq(attacker_busy)
+        m.d.sync += self.search.response.valid.eq(attacker_busy | count_busy)
         with m.If(attacker_busy):
             m.d.sync += [
                 self.search.response.payload.found.eq(found),
@@ -275,7 +282,19 @@ class MoveGenerator(wiring.Component):
                 self.search.response.payload.piece.eq(attacker.piece),
                 self.search.response.payload.victim.eq(attacker.victim_code),
                 self.search.response.payload.may_check.eq(attacker.may_check),
+                self.search.response.payload.count.eq(0),
             ]
+        # COUNT: the moves of a fresh ply at once (MoveCounter), in two stages as a NEXT.
+        m.d.sync += count_busy.eq(taken & is_count)
+        m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
+                     *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
+        with m.If(count_busy):
+            m.d.sync += [
+                self.search.response.payload.eq(0),
+                self.search.response.payload.found.eq(counter.en_passant_open),
+                self.search.response.payload.count.eq(counter.count),
+            ]
+
         # After a move: the same slot again with the next promotion piece (capture-only mode:
         # only capture-promotions get more than the queen), else the next slot of the cell.
         more_promotions = Signal()

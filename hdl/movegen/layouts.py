@@ -35,6 +35,8 @@ class GenOp(enum.Enum, shape=2):
     FIRST = 0       # start a ply afresh and return its best move
     NEXT = 1        # the best move this ply has not returned yet
     LEGAL = 2       # is ``move`` one the generator would emit here (in ALL mode)?
+    COUNT = 3       # how many moves a fresh ply emits in ALL mode, en passant aside (``count``);
+                    # ``found``: there is an en-passant capture besides (not known legal)
 
 
 GenRequest = data.StructLayout({
@@ -51,6 +53,7 @@ GenResponse = data.StructLayout({
     "piece": Piece,            # the moving piece
     "victim": Piece,           # the captured piece (the pawn for en passant), empty if none
     "may_check": 1,            # 0: the move certainly gives no check (AttackerSelect.may_check)
+    "count": 8,                # COUNT: the moves but en passant (at most 218 in a legal position)
 })
 
 #: What a ply remembers between requests besides its 64-bit mask of taken cells: the cell it

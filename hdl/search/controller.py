@@ -45,7 +45,8 @@ Control fields (``CONTROL``):
   returned (this microinstruction's ``result``, or the last one set) negated, and ``cutoff``
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
   ``hash_store`` writes a full-width node's result to the table (bound from its window).
-* ``count`` ONE adds one node (a leaf in perft), SEARCHED adds one unless the move just made
+* ``count`` ONE adds one node (a leaf in perft), ANSWER the last response's count (a COUNT's
+  moves), SEARCHED adds one unless the move just made
   is ``skipped`` (illegal, or pruned by futility or late-move pruning); ``clear`` zeroes the
   counters; ``done`` ends a job.
 * ``retry``: a return that may search the node again instead (``research``); ``prune`` makes
@@ -118,6 +119,7 @@ class GenIssue(enum.Enum, shape=3):
     PREFETCH = 4    # NEXT, its answer kept for the node (``take`` fetches it): with MAKE, the
                     # node's next move is found while the maker plays this one
     KILLER = 5      # LEGAL for the node's next killer move
+    COUNT = 6       # how many moves the node has, en passant aside (perft above the leaves)
 
 
 #: A PREFETCH's answer, kept per ply until ``take``.
@@ -165,6 +167,7 @@ class Count(enum.Enum, shape=2):
     NONE = 0
     ONE = 1
     SEARCHED = 2    # one, unless the move just made is ``skipped``
+    ANSWER = 3      # the last response's ``count`` (perft: a COUNT's moves)
 
 
 class Result(enum.Enum, shape=3):
@@ -678,6 +681,8 @@ class Controller(wiring.Component):
                 m.d.comb += self.gen.request.payload.op.eq(Mux(frame.generating, GenOp.NEXT, GenOp.FIRST))
             with m.Case(GenIssue.LEGAL, GenIssue.KILLER):
                 m.d.comb += self.gen.request.payload.op.eq(GenOp.LEGAL)
+            with m.Case(GenIssue.COUNT):
+                m.d.comb += self.gen.request.payload.op.eq(GenOp.COUNT)
             with m.Default():
                 m.d.comb += self.gen.request.payload.op.eq(GenOp.FIRST)
         with m.If(control.maker == MakerIssue.NULL):
@@ -844,6 +849,8 @@ class Controller(wiring.Component):
                 m.d.sync += [self.job.count.eq(0), self.job.cycles.eq(0), requested.eq(0)]
             with m.If((control.count == Count.ONE) | ((control.count == Count.SEARCHED) & ~skipped)):
                 m.d.sync += self.job.count.eq(self.job.count + 1)
+            with m.If(control.count == Count.ANSWER):
+                m.d.sync += self.job.count.eq(self.job.count + response.count)
             with m.If(control.done):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):

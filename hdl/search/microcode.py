@@ -4,7 +4,7 @@ hardware perft or the search.
 
 Hardware perft: depth-first over the generator's moves; each move is made, kept if the mover's
 king is not attacked, counted at the depth limit, and unmade — above the depth limit the moves
-are counted unmade (the generator's are legal, en passant excepted). The ply is the
+are counted at once, unmade (the generator's are legal, en passant excepted). The ply is the
 generator's context index and the maker's undo index, so no recursion stack is needed: while
 a move is made its ply's NEXT move is prefetched, and taken when the move is unmade.
 """
@@ -19,18 +19,26 @@ def perft(p, count_interior=False):
     """Hardware perft; with ``count_interior`` every legal node below the root counts, not only
     the leaves (the node count of the whole perft tree).
 
-    A node whose children are leaves (``above_leaf``) counts its moves without making them: the
-    generator emits only legal moves, but for en passant, which is made and tested as every
-    move of the other nodes is. One leaf every four cycles (NEXT, its answer, the branch)."""
+    A node whose children are leaves (``above_leaf``) counts its moves at once (COUNT: the
+    generator emits only legal moves, and counts them by popcounts) — unless it has an en
+    passant, which the generator emits legal or not: then it goes through its moves one by one,
+    counting each unmade but the en passant, which is made and tested as the moves of the
+    other nodes are."""
     # A move from the generator (bit 0 found, bit 1 the children are leaves, bit 2 en passant):
     # made, counted, or the node is done.
     answer = dict(branch=["found", "above_leaf", "en_passant"],
                   targets=["perft_exhausted", "perft_make", "perft_exhausted", "perft_count",
                            "perft_exhausted", "perft_make", "perft_exhausted", "perft_make"])
     p.label("perft")
-    p.op(clear=1, branch=["depth_zero"], targets=["perft_root", "perft_trivial"])
+    p.op(clear=1, branch=["depth_zero", "above_leaf"],
+         targets=["perft_root", "perft_trivial", "perft_bulk", "perft_trivial"])
     p.label("perft_trivial")
     p.op(count="ONE", done=1, goto="idle")
+    p.label("perft_bulk")   # a node above the leaves: its moves counted at once (found: en passant)
+    p.op(gen="COUNT")
+    p.op(wait="GEN", branch=["found"], targets=["perft_counted", "perft_root"])
+    p.label("perft_counted")
+    p.op(count="ANSWER", branch=["at_root"], targets=["perft_undo", "perft_finish"])
     p.label("perft_root")
     p.op(gen="FIRST")                                     # a ply's first move
     p.op(wait="GEN", **answer)
@@ -39,12 +47,16 @@ def perft(p, count_interior=False):
     p.op(wait="GEN", **answer)
     p.label("perft_make")   # the ply's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")     # (the side toggles meanwhile)
-    # illegal is bit 0, at_leaf bit 1
-    p.op(wait="SETTLED", branch=["illegal", "at_leaf"],
-         targets=["perft_interior" if count_interior else "perft_root", "perft_undo", "perft_leaf", "perft_undo"])
+    # bit 0 illegal, bit 1 at_leaf, bit 2 above_leaf
+    interior = ["perft_interior", "perft_interior_bulk"] if count_interior else ["perft_root", "perft_bulk"]
+    p.op(wait="SETTLED", branch=["illegal", "at_leaf", "above_leaf"],
+         targets=[interior[0], "perft_undo", "perft_leaf", "perft_undo",
+                  interior[1], "perft_undo", "perft_undo", "perft_undo"])
     if count_interior:
         p.label("perft_interior")
         p.op(count="ONE", goto="perft_root")
+        p.label("perft_interior_bulk")
+        p.op(count="ONE", goto="perft_bulk")
     p.label("perft_leaf")
     p.op(count="ONE", ply="UP", maker="UNMAKE", take=1, goto="perft_resume")
     p.label("perft_undo")

@@ -8,7 +8,8 @@
 //   reset                 clear the board (every plane to zero)
 //   hm <bits>...          apply halfmoves (no answer)
 //   side <0|1>            set the side to move (no answer)
-//   req <bits>            one request; answers "<found> <move> <key> <piece> <victim> <cycles>"
+//   req <bits>            one request; answers "<found> <move> <key> <piece> <victim> <may_check>
+//                         <count> <cycles>"
 //   gen <ply> <mode>      FIRST then NEXT until exhausted; a line per move as for req, then
 //                         "end <moves> <cycles>"
 //   state                 "<in_check> <king_attacked> <attacks white> <attacks black> <planes...>"
@@ -59,7 +60,7 @@ static void settle() {
     while (!top->search___05Frequest___05Fready) { tick(); top->eval(); }
 }
 
-struct Response { int found; uint64_t move, key; int piece, victim, may_check; uint64_t cycles; };
+struct Response { int found; uint64_t move, key; int piece, victim, may_check, count; uint64_t cycles; };
 
 static Response request(uint64_t bits) {
     uint64_t start = cycles;
@@ -74,6 +75,7 @@ static Response request(uint64_t bits) {
     out.piece = field(r, GENRESPONSE_PIECE_OFFSET, GENRESPONSE_PIECE_WIDTH);
     out.victim = field(r, GENRESPONSE_VICTIM_OFFSET, GENRESPONSE_VICTIM_WIDTH);
     out.may_check = field(r, GENRESPONSE_MAY_CHECK_OFFSET, GENRESPONSE_MAY_CHECK_WIDTH);
+    out.count = field(r, GENRESPONSE_COUNT_OFFSET, GENRESPONSE_COUNT_WIDTH);
     out.cycles = cycles - start;
     return out;
 }
@@ -84,8 +86,8 @@ static uint64_t gen_request(int op, int ply, int mode) {
 }
 
 static void print_response(const Response &r) {
-    std::printf("%d %llu %llu %d %d %d %llu\n", r.found, (unsigned long long)r.move,
-                (unsigned long long)r.key, r.piece, r.victim, r.may_check, (unsigned long long)r.cycles);
+    std::printf("%d %llu %llu %d %d %d %d %llu\n", r.found, (unsigned long long)r.move,
+                (unsigned long long)r.key, r.piece, r.victim, r.may_check, r.count, (unsigned long long)r.cycles);
 }
 
 // --- make/unmake: the halfmoves of a move, from the move word and the board -------------------
