@@ -118,12 +118,11 @@ class MoverFrame:
                     target = step_square(target, df, dr)
         return attacked
 
-    def leaves_king_safe(self, origin, to, en_passant):
-        """Whether the move from ``origin`` to ``to`` leaves the own king unattacked."""
+    def leaves_king_safe(self, origin, to):
+        """Whether the move from ``origin`` to ``to`` (not en passant) leaves the own king
+        unattacked."""
         own, enemy = list(self.own), list(self.enemy)
         own[to], own[origin], enemy[to] = own[origin], 0, 0
-        if en_passant:
-            enemy[to - 8] = 0
         king = to if own[to] == KING else self.own_king
         return king is None or not _attacked(king, own, enemy)
 
@@ -256,7 +255,7 @@ def candidate_moves(position, side):
             origin, en_passant = frame.origin(slot, to)
             if origin is None:
                 continue
-            if not en_passant and slot.kind != "castle" and not frame.leaves_king_safe(origin, to, False):
+            if not en_passant and slot.kind != "castle" and not frame.leaves_king_safe(origin, to):
                 continue
             victim_type = PAWN if en_passant else frame.enemy[to]
             key_fields = {

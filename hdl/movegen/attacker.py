@@ -9,7 +9,7 @@ from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
 from .bitboard import msb_index, onehot_index, or_all, plane, registered
 from .cells import EnPassantCell
-from .geometry import DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS, ray_squares
+from .geometry import DIRECTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS, ray_squares
 from .layouts import GenMode, MoveKey
 
 __all__ = ["AttackerSelect"]
@@ -17,7 +17,6 @@ __all__ = ["AttackerSelect"]
 E1 = 4
 CASTLE = SLOT_INDEX["castle"]
 DOUBLE_PUSH = SLOT_INDEX["pawn_double_push"]
-PROMOTING_SLOTS = [i for i, s in enumerate(SLOTS) if s.piece == PieceType.PAWN.value and i != DOUBLE_PUSH]
 DIRECTION_INDEX = {(df, dr): i for i, (_, df, dr) in enumerate(DIRECTIONS)}
 
 

@@ -77,6 +77,24 @@ class BoardPlanes(wiring.Component):
         return m
 
 
+def _line_sliders(pieces_of, df, dr):
+    """The pieces of ``pieces_of`` (type -> plane) that slide along direction (df, dr): bishops
+    and queens on a diagonal, rooks and queens on a file or rank."""
+    return pieces_of[3 if df != 0 and dr != 0 else 4] | pieces_of[5]
+
+
+def _king_lines(m, prefix, king, own, sliders_of, empty):
+    """Per direction from the ``king`` plane: ``(df, dr, ray, shield)``, the ray up to and
+    including its first piece, and that piece if it is one of ``own`` with a slider of
+    ``sliders_of`` (type -> plane) of the line's kind next behind it (0 otherwise): a
+    discoverer from the enemy king, a pinned piece from the own king."""
+    for name, df, dr in DIRECTIONS:
+        ray = ray_reach(m, f"{prefix}_ray_{name}", king, empty, df, dr)
+        first = plane(m, f"{prefix}_ray_{name}_own", ray & own)
+        behind = ray_reach(m, f"{prefix}_xray_{name}", first, empty, df, dr) & _line_sliders(sliders_of, df, dr)
+        yield df, dr, ray, Mux(behind.any(), first, 0)
+
+
 class SquareCells(wiring.Component):
     """Board state and the combinational network of the 64 square cells.
 
@@ -255,14 +273,9 @@ class SquareCells(wiring.Component):
         knight = plane(m, "checks_knight", or_all(shift(king, *s.step) for s in SLOTS if s.piece == 2))
         lines = {True: [], False: []}       # diagonal?: the king's rays, first piece included
         discovering = []
-        for name, df, dr in DIRECTIONS:
-            diagonal = df != 0 and dr != 0
-            ray = ray_reach(m, f"king_ray_{name}", king, empty, df, dr)
-            lines[diagonal].append(ray)
-            first = plane(m, f"king_ray_{name}_own", ray & own)
-            sliders = own_of[3 if diagonal else 4] | own_of[5]
-            behind = ray_reach(m, f"king_xray_{name}", first, empty, df, dr) & sliders
-            discovering.append(Mux(behind.any(), first, 0))
+        for df, dr, ray, shield in _king_lines(m, "king", king, own, own_of, empty):
+            lines[df != 0 and dr != 0].append(ray)
+            discovering.append(shield)
         bishop = plane(m, "checks_bishop", or_all(lines[True]))
         rook = plane(m, "checks_rook", or_all(lines[False]))
         discoverers = plane(m, "discoverers", or_all(discovering))
@@ -293,15 +306,10 @@ class SquareCells(wiring.Component):
 
         check_lines = []                # per direction, the king's ray when a slider checks along it
         pinned_along = {}               # per line orientation, the own pieces pinned along it
-        for name, df, dr in DIRECTIONS:
-            diagonal = df != 0 and dr != 0
-            sliders = enemy_of[3 if diagonal else 4] | enemy_of[5]
-            ray = ray_reach(m, f"own_king_ray_{name}", king, empty, df, dr)
-            check_lines.append(Mux((ray & sliders).any(), ray, 0))
-            first = plane(m, f"own_king_ray_{name}_own", ray & own)
-            behind = ray_reach(m, f"own_king_xray_{name}", first, empty, df, dr) & sliders
+        for df, dr, ray, shield in _king_lines(m, "own_king", king, own, enemy_of, empty):
+            check_lines.append(Mux((ray & _line_sliders(enemy_of, df, dr)).any(), ray, 0))
             line = orientation(df, dr)
-            pinned_along[line] = pinned_along.get(line, 0) | Mux(behind.any(), first, 0)
+            pinned_along[line] = pinned_along.get(line, 0) | shield
         pinned = plane(m, "pinned", or_all(pinned_along.values()))
         # Pinned pieces that would leave their line going (df, dr).
         straying = {line: plane(m, f"straying_{line[0]}{line[1]}".replace("-", "m"), pinned & ~along)
@@ -348,9 +356,7 @@ class SquareCells(wiring.Component):
                 parts.append(shift(pieces_of[slot.piece], *slot.step))
         rays = {}
         for name, df, dr in DIRECTIONS:
-            diagonal = df != 0 and dr != 0
-            sliders = pieces_of[3 if diagonal else 4] | pieces_of[5]
-            rays[df, dr] = ray_reach(m, f"{prefix}_ray_{name}", sliders, empty, df, dr)
+            rays[df, dr] = ray_reach(m, f"{prefix}_ray_{name}", _line_sliders(pieces_of, df, dr), empty, df, dr)
         return plane(m, f"{prefix}_attacks", or_all(parts + list(rays.values()))), rays
 
     def _castling(self, m, own_of, markers, empty, enemy_attacks):

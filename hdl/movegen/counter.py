@@ -6,17 +6,15 @@ from amaranth.lib.wiring import In, Out
 
 from .bitboard import add_all
 from .cells import EnPassantCell
-from .geometry import SLOT_COUNT, SLOTS
+from .geometry import PROMOTING_SLOTS, SLOT_COUNT, SLOTS
 
 __all__ = ["MoveCounter"]
-
-#: The slots whose moves promote on the last rank (four moves each: queen, knight, rook, bishop).
-PROMOTING_SLOTS = [i for i, slot in enumerate(SLOTS) if slot.kind in ("pawn_capture", "push")]
 
 
 class MoveCounter(wiring.Component):
     """The moves of the side to move, en passant aside: the popcount of every slot plane (the
-    cells' slots are the legal moves), a promotion counted four times.
+    cells' slots are the legal moves), a promotion (``PROMOTING_SLOTS`` on the last rank) counted
+    four times: queen, knight, rook, bishop.
 
     Two stages: ``load`` in cycle t registers each plane's count (the cells' outputs of cycle
     t); ``count`` and ``en_passant`` (the en-passant cell has a capture, which is not counted:

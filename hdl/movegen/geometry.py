@@ -17,7 +17,7 @@ from dataclasses import dataclass
 __all__ = [
     "DIRECTIONS", "KNIGHT_STEPS", "Slot", "SLOTS", "SLOT_COUNT", "SLOT_INDEX",
     "CENTRALITY", "square", "file_of", "rank_of", "step_square",
-    "PROMOTION_ORDER", "ray_squares",
+    "PROMOTION_ORDER", "ray_squares", "PROMOTING_SLOTS",
 ]
 
 #: The eight directions as (name, file step, rank step), clockwise from north.
@@ -88,6 +88,8 @@ def _slots():
 SLOTS = _slots()
 SLOT_COUNT = len(SLOTS)
 SLOT_INDEX = {slot.name: i for i, slot in enumerate(SLOTS)}
+#: The slots whose moves promote when they reach the last rank: a pawn's captures and push.
+PROMOTING_SLOTS = [i for i, slot in enumerate(SLOTS) if slot.kind in ("pawn_capture", "push")]
 
 
 def _centrality():
