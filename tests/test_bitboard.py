@@ -7,7 +7,7 @@ from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.movegen.bitboard import flip_ranks, msb_index, occluded_fill, onehot_index, shift
+from hdl.movegen.bitboard import at_least_one_two, flip_ranks, msb_index, occluded_fill, onehot_index, shift
 from hdl.movegen.geometry import DIRECTIONS, KNIGHT_STEPS, step_square
 from sim.testing import simulate
 
@@ -79,6 +79,32 @@ def test_helpers_match_python():
             ctx.set(dut.a, 1 << sq)
             assert ctx.get(dut.index) == sq
             assert ctx.get(dut.msb) == sq
+
+    simulate(dut, testbench, clocked=False)
+
+
+class Counting(wiring.Component):
+    """``at_least_one_two`` over the bits of an input of odd width (a leaf left unpaired)."""
+
+    bits: In(11)
+    one: Out(1)
+    two: Out(1)
+
+    def elaborate(self, platform):
+        m = Module()
+        one, two = at_least_one_two(m, "count", [self.bits[i] for i in range(len(self.bits))])
+        m.d.comb += [self.one.eq(one), self.two.eq(two)]
+        return m
+
+
+def test_at_least_one_two_on_every_input():
+    dut = Counting()
+
+    async def testbench(ctx):
+        for bits in range(1 << len(dut.bits)):
+            ctx.set(dut.bits, bits)
+            ones = bin(bits).count("1")
+            assert (ctx.get(dut.one), ctx.get(dut.two)) == (int(ones >= 1), int(ones >= 2)), bin(bits)
 
     simulate(dut, testbench, clocked=False)
 

@@ -14,7 +14,7 @@ from amaranth.hdl import Cat, Const, Mux, Signal
 
 __all__ = ["plane", "shift", "occluded_fill", "ray_reach", "flip_ranks", "onehot_index",
            "RANKS", "FILES", "square_mask", "msb_index", "or_all",
-           "highest_onehot", "encode_onehot", "select_onehot", "registered", "add_all"]
+           "highest_onehot", "encode_onehot", "select_onehot", "registered", "add_all", "at_least_one_two"]
 
 FULL = (1 << 64) - 1
 FILES = [sum(1 << (r * 8 + f) for r in range(8)) for f in range(8)]
@@ -144,3 +144,22 @@ def add_all(items):
     while len(items) > 1:
         items = [items[i] + items[i + 1] if i + 1 < len(items) else items[i] for i in range(0, len(items), 2)]
     return items[0]
+
+
+def at_least_one_two(m, name, bits):
+    """Two signals named ``name_one``, ``name_two``: at least one, at least two of ``bits`` (a
+    sequence of 1-bit values) are set. A balanced tree of pairs, each node ``(a1 | a2, t1 | t2
+    | a1 & a2)``: depth log2 of the count, where ``x & (x - 1)`` would be a carry chain as long
+    as the word."""
+    pairs = [(bit, Const(0, 1)) for bit in bits]
+    while len(pairs) > 1:
+        merged = []
+        for i in range(0, len(pairs) - 1, 2):
+            (a1, t1), (a2, t2) = pairs[i], pairs[i + 1]
+            merged.append((a1 | a2, t1 | t2 | (a1 & a2)))
+        if len(pairs) % 2:
+            merged.append(pairs[-1])
+        pairs = merged
+    one, two = Signal(name=f"{name}_one"), Signal(name=f"{name}_two")
+    m.d.comb += [one.eq(pairs[0][0]), two.eq(pairs[0][1])]
+    return one, two

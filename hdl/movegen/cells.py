@@ -7,6 +7,7 @@ from amaranth.lib.wiring import In, Out
 from ..encoding import MARKER, Halfmove, HalfmoveOp, PieceType
 from .bitboard import (
     RANKS,
+    at_least_one_two,
     flip_ranks,
     onehot_index,
     or_all,
@@ -83,16 +84,16 @@ def _line_sliders(pieces_of, df, dr):
     return pieces_of[3 if df != 0 and dr != 0 else 4] | pieces_of[5]
 
 
-def _king_lines(m, prefix, king, own, sliders_of, empty):
+def _king_lines(m, prefix, king, own, slider_rays, empty):
     """Per direction from the ``king`` plane: ``(df, dr, ray, shield)``, the ray up to and
-    including its first piece, and that piece if it is one of ``own`` with a slider of
-    ``sliders_of`` (type -> plane) of the line's kind next behind it (0 otherwise): a
-    discoverer from the enemy king, a pinned piece from the own king."""
+    including its first piece, and that piece if it is one of ``own`` with a slider of the
+    line's kind next behind it (0 otherwise): a discoverer from the enemy king, a pinned piece
+    from the own king. ``slider_rays`` (direction -> plane) are the squares the sliders behind
+    reach travelling that way, first piece included: the slider behind the shield is the one
+    whose ray coming back towards the king stops on it (no second fill through the shield)."""
     for name, df, dr in DIRECTIONS:
         ray = ray_reach(m, f"{prefix}_ray_{name}", king, empty, df, dr)
-        first = plane(m, f"{prefix}_ray_{name}_own", ray & own)
-        behind = ray_reach(m, f"{prefix}_xray_{name}", first, empty, df, dr) & _line_sliders(sliders_of, df, dr)
-        yield df, dr, ray, Mux(behind.any(), first, 0)
+        yield df, dr, ray, plane(m, f"{prefix}_shield_{name}", ray & own & slider_rays[-df, -dr])
 
 
 class SquareCells(wiring.Component):
@@ -215,6 +216,10 @@ class SquareCells(wiring.Component):
                 bb = self._castling(m, own_of, markers, empty, enemy_attacks)
             slot_planes[index] = plane(m, name, bb)
         slot_planes = self._legal(m, slot_planes, own_of[6], own, enemy, enemy_of, empty, enemy_attacks, enemy_rays)
+        own_rays = {}       # per direction, the squares the own sliders of its line reach going that way
+        for index, slot in enumerate(SLOTS):
+            if slot.kind == "ray":
+                own_rays[slot.step] = own_rays.get(slot.step, 0) | raw[index]
 
         own_attacks = plane(m, "own_attacks", or_all(raw.values()))
 
@@ -237,7 +242,7 @@ class SquareCells(wiring.Component):
         kings_abs = plane(m, "kings_abs", b.type2 & b.type1 & ~b.type0)
 
         # --- checks: where a piece would attack the enemy king, who unmasks a line to it ------
-        checking = self._checking(m, slot_planes, enemy_of[6], own, own_of, empty)
+        checking = self._checking(m, slot_planes, enemy_of[6], own, own_of, own_rays, empty)
 
         # --- registered outputs -------------------------------------------------------------
         for index in range(SLOT_COUNT):
@@ -262,7 +267,7 @@ class SquareCells(wiring.Component):
         ]
         return m
 
-    def _checking(self, m, slot_planes, king, own, own_of, empty):
+    def _checking(self, m, slot_planes, king, own, own_of, own_rays, empty):
         """Per slot, the cells (mover's frame) where its open move may give check, from the
         enemy king's plane ``king``: its piece there would attack the king (a queen: along the
         bishop's or the rook's lines; a king never: it may not stand next to the other), or it
@@ -273,7 +278,7 @@ class SquareCells(wiring.Component):
         knight = plane(m, "checks_knight", or_all(shift(king, *s.step) for s in SLOTS if s.piece == 2))
         lines = {True: [], False: []}       # diagonal?: the king's rays, first piece included
         discovering = []
-        for df, dr, ray, shield in _king_lines(m, "king", king, own, own_of, empty):
+        for df, dr, ray, shield in _king_lines(m, "king", king, own, own_rays, empty):
             lines[df != 0 and dr != 0].append(ray)
             discovering.append(shield)
         bishop = plane(m, "checks_bishop", or_all(lines[True]))
@@ -305,9 +310,13 @@ class SquareCells(wiring.Component):
             return (df, dr) if dr > 0 or (dr == 0 and df > 0) else (-df, -dr)
 
         check_lines = []                # per direction, the king's ray when a slider checks along it
+        checks = []                     # per possible checker (a line, a knight's, a pawn's square): it checks
         pinned_along = {}               # per line orientation, the own pieces pinned along it
-        for df, dr, ray, shield in _king_lines(m, "own_king", king, own, enemy_of, empty):
-            check_lines.append(Mux((ray & _line_sliders(enemy_of, df, dr)).any(), ray, 0))
+        for df, dr, ray, shield in _king_lines(m, "own_king", king, own, enemy_rays, empty):
+            along = Signal(name=f"check_along_{df}{dr}".replace("-", "m"))
+            m.d.comb += along.eq((ray & _line_sliders(enemy_of, df, dr)).any())
+            checks.append(along)
+            check_lines.append(Mux(along, ray, 0))
             line = orientation(df, dr)
             pinned_along[line] = pinned_along.get(line, 0) | shield
         pinned = plane(m, "pinned", or_all(pinned_along.values()))
@@ -317,15 +326,21 @@ class SquareCells(wiring.Component):
         stray_rays = {(df, dr): ray_reach(m, f"stray_ray_{name}", straying[orientation(df, dr)], empty, df, dr)
                       for name, df, dr in DIRECTIONS}
 
-        knight_steps = [s.step for s in SLOTS if s.piece == PieceType.KNIGHT.value]
+        # The knights and pawns that check, square by square (the king is one square): with the
+        # lines' checks, each possible checker is a bit, and double check is two of them (a
+        # small tree, not a 64-bit carry chain).
+        leaper_squares = [shift(king, *s.step) for s in SLOTS if s.piece == PieceType.KNIGHT.value]
+        pawn_squares = [shift(king, df, 1) for df in (-1, 1)]
+        for index, (square, piece) in enumerate([(sq, 2) for sq in leaper_squares] + [(sq, 1) for sq in pawn_squares]):
+            leaper = Signal(name=f"check_from_{index}")
+            m.d.comb += leaper.eq((square & enemy_of[piece]).any())
+            checks.append(leaper)
         checkers = plane(m, "checkers", (or_all(check_lines) & enemy)
-                         | (or_all(shift(king, *step) for step in knight_steps) & enemy_of[2])
-                         | ((shift(king, -1, 1) | shift(king, 1, 1)) & enemy_of[1]))
-        double_check = Signal(name="double_check")
-        m.d.comb += double_check.eq((checkers & (checkers - 1)).any())
+                         | (or_all(leaper_squares) & enemy_of[2]) | (or_all(pawn_squares) & enemy_of[1]))
+        in_check, double_check = at_least_one_two(m, "checks", checks)
         # Where a piece other than the king may land: anywhere; in check, on the checker or its line.
         evading = plane(m, "evading", Mux(double_check, 0,
-                                          Mux(checkers.any(), or_all(check_lines) | checkers, Const(-1, 64))))
+                                          Mux(in_check, or_all(check_lines) | checkers, Const(-1, 64))))
         # The squares the king may not step onto: attacked, or behind it on a checking slider's line.
         xray = or_all(shift(king & enemy_rays[step], *step) for step in enemy_rays)
         king_barred = plane(m, "king_barred", enemy_attacks | xray)
