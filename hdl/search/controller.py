@@ -136,7 +136,7 @@ class MakerIssue(enum.Enum, shape=2):
 
 class Wait(enum.Enum, shape=3):
     NONE = 0
-    GEN = 1         # the response to the last request
+    GEN = 1         # the response to the last request (over in the cycle it arrives)
     MAKER = 2       # the maker idle again
     SETTLED = 3     # the maker is done and the generator takes requests: the board and side
                     # have reached its outputs
@@ -350,8 +350,15 @@ class Controller(wiring.Component):
         depth = Signal(6)               # the job's depth: perft's limit, the search root's
         job = Signal(Job)
         requested = Signal()
+        # The generator's last answer to this node's own request (not a PREFETCH): kept in
+        # ``response``; in the cycle it arrives (``arriving``) the statuses read it from the
+        # generator's output register already (``latest``), so a GEN wait ends that cycle.
         response = Signal(GenResponse)
         answered = Signal()
+        prefetching = Signal()          # the request in flight is a PREFETCH
+        request_ply = Signal(range(self._max_ply))
+        arriving = Signal()
+        latest = Signal(GenResponse)
         root_material = Signal(signed(8))
         generation = Signal(GENERATION_BITS)
         features = Signal(Features)
@@ -535,7 +542,7 @@ class Controller(wiring.Component):
                                    & (killers[i].as_value() != frame.hash_move.as_value()) for i in range(KILLERS))))
         killer_passed = Signal()        # the last response is a killer the node has considered
         m.d.comb += killer_passed.eq(Cat(*((frame.killing > i) & (killers[i].as_value() != 0)
-                                            & (response.move.as_value() == killers[i].as_value())
+                                            & (latest.move.as_value() == killers[i].as_value())
                                             for i in range(KILLERS))).any())
 
         # --- status for branches --------------------------------------------------------------
@@ -543,7 +550,7 @@ class Controller(wiring.Component):
         deferring = Signal()            # ... a losing capture, searched after the rest (losing)
         hash_passed = Signal()          # the last response is the node's hash move (tried already)
         m.d.comb += hash_passed.eq((frame.hash_move.as_value() != 0)
-                                   & (response.move.as_value() == frame.hash_move.as_value()))
+                                   & (latest.move.as_value() == frame.hash_move.as_value()))
         wide = Signal()                 # the node's window is wider than a null window
         m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
         mover_attacked = Signal()
@@ -563,7 +570,7 @@ class Controller(wiring.Component):
         # ... and such a move that the generator knows gives no check is not even made: passed
         # over, as it would be skipped once made (legal or not), and without the make's cycles.
         pruned_unmade = Signal()
-        m.d.comb += pruned_unmade.eq((frame.futile | late_pruning) & _quiet(response.move) & ~response.may_check)
+        m.d.comb += pruned_unmade.eq((frame.futile | late_pruning) & _quiet(latest.move) & ~latest.may_check)
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
@@ -575,21 +582,21 @@ class Controller(wiring.Component):
         # A root restricted to one move searches it as its hash move (the LEGAL query's answer
         # stands) and generates nothing: once it generates, every answer is "no more moves".
         generated = Signal()
-        m.d.comb += generated.eq(response.found & ~(one_move_root & frame.generating))
+        m.d.comb += generated.eq(latest.found & ~(one_move_root & frame.generating))
         found = Signal()
-        m.d.comb += found.eq(generated & ~self.job.stopped & ~(frame.revisiting & ~response.move.flags.capture))
+        m.d.comb += found.eq(generated & ~self.job.stopped & ~(frame.revisiting & ~latest.move.flags.capture))
         killer_due = Signal()
         killer_pending = Signal()
         m.d.comb += [
             killer_due.eq(features.killers & (frame.depth != 0) & ~frame.futile & ~late_pruning & (frame.killing == 0)
-                          & ~frame.revisiting & frame.generating & generated & ~response.move.flags.capture
+                          & ~frame.revisiting & frame.generating & generated & ~latest.move.flags.capture
                           & fresh.any() & ~self.job.stopped),
             killer_pending.eq((frame.killing == 1) & ~self.job.stopped),
         ]
         status = {
             "start": requested, "search": job == Job.SEARCH, "found": found,
             "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth, "above_leaf": ply + 1 == depth,
-            "en_passant": response.move.flags.en_passant, "at_root": at_root,
+            "en_passant": latest.move.flags.en_passant, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": (frame.depth == 0) | frame.futile,
             "in_check": self.gen.in_check,
             "stalemate_here": ~frame.checked & (frame.depth != 0) & ~frame.futile & ~frame.excluding,
@@ -637,7 +644,7 @@ class Controller(wiring.Component):
         m.d.sync += late_seen.eq(late_pruning & ~frames.load & ~frames.push & ~frames.pop)
         pruning_request = (job == Job.SEARCH) & (frame.futile | late_seen)
         waiting = {
-            Wait.NONE: 0, Wait.GEN: ~answered, Wait.MAKER: ~self.maker.idle,
+            Wait.NONE: 0, Wait.GEN: ~answered & ~arriving, Wait.MAKER: ~self.maker.idle,
             Wait.SETTLED: ~self.gen.request.ready | ~self.maker.idle,
             Wait.EVAL: ~static_valid | ~self.static_valid | ~self.maker.idle,
         }
@@ -713,14 +720,14 @@ class Controller(wiring.Component):
         # response. ``take`` (stepping UP: the parent's slot) makes a slot the last response.
         m.submodules.prefetched = prefetched = Memory(shape=Prefetched, depth=self._max_ply, init=[])
         prefetch_write, prefetch_read = prefetched.write_port(), prefetched.read_port(domain="comb")
-        prefetching = Signal()          # the request in flight is a PREFETCH
-        request_ply = Signal(range(self._max_ply))
         answer = self.gen.response.payload
+        m.d.comb += [arriving.eq(self.gen.response.valid & ~prefetching & (request_ply == ply)),
+                     latest.eq(Mux(arriving, answer, response))]
         with m.If(self.gen.response.valid):
             m.d.sync += prefetching.eq(0)
         with m.If(self.gen.request.valid & self.gen.request.ready):
             m.d.sync += [answered.eq(0), prefetching.eq(control.gen == GenIssue.PREFETCH), request_ply.eq(ply)]
-        with m.If(self.gen.response.valid & ~prefetching & (request_ply == ply)):
+        with m.If(arriving):
             m.d.sync += [response.eq(answer), answered.eq(1)]
         # ``stash`` keeps the last response instead (no PREFETCH is in flight then: it was taken).
         stashing = Signal()
@@ -762,15 +769,15 @@ class Controller(wiring.Component):
         ]
 
         # --- the child's frame, for DOWN ------------------------------------------------------
-        move = response.move
+        move = latest.move
         gained = Signal(5)      # pawns the mover gains by the move: the victim, a promotion
         victim_value = Signal(4)
         mover_value = Signal(4)
         promotion_value = Signal(4)
         for piece_type, pawns in enumerate(PIECE_VALUES):
-            with m.If(response.victim.type.as_value() == piece_type):
+            with m.If(latest.victim.type.as_value() == piece_type):
                 m.d.comb += victim_value.eq(pawns)
-            with m.If(response.piece.type.as_value() == piece_type):
+            with m.If(latest.piece.type.as_value() == piece_type):
                 m.d.comb += mover_value.eq(pawns)
             with m.If(move.promotion.as_value() == piece_type):
                 m.d.comb += promotion_value.eq(pawns)
@@ -781,13 +788,16 @@ class Controller(wiring.Component):
         # piece worth more than its victim to a square the opponent attacks.
         losing = Signal()
         m.d.comb += losing.eq(features.losing & move.flags.capture & (move.promotion.as_value() == 0)
-                              & ~response.key.safe & (mover_value > victim_value))
+                              & ~latest.key.safe & (mover_value > victim_value))
         # At a full-width node a losing capture is deferred: passed over (the frame remembers it,
         # ``defer``), then searched when the node has run out of other moves: it goes through its
         # captures again (``revisit``) and passes over all but the losing ones.
+        # (the frame's side of the delta test is formed apart, so the answer meets one compare)
+        delta_room = Signal(signed(18))     # the gain, in centipawns, a capture needs to be searched
+        m.d.comb += delta_room.eq(frame.alpha - frame.static - DELTA_MARGIN)
         quiescence_skip = Signal()
         m.d.comb += quiescence_skip.eq((frame.depth == 0) & ~frame.checked & (
-            (features.delta & (frame.static + gained * 100 + DELTA_MARGIN <= frame.alpha)) | losing))
+            (features.delta & (gained * 100 <= delta_room)) | losing))
         m.d.comb += [
             deferring.eq(generated & (frame.depth != 0) & ~frame.revisiting & losing & ~hash_passed),
             capture_skip.eq(quiescence_skip | deferring | (frame.revisiting & ~losing)),
