@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from benchmarks import BOARD_FMAX_MHZ
+from benchmarks import BOARD_CLOCK_MHZ
 from hdl.eval.tables import CONFIGS
 from sim.machine_sim import VerilatedMachine, machine_executable
 from sim.testing import reference_positions
@@ -93,8 +93,8 @@ def main(argv=None):
     parser.add_argument("--progress", type=Path, help="file of finished parts, appended to and resumed from")
     parser.add_argument("--config", choices=sorted(CONFIGS), default="full",
                         help="the evaluator the machine is built with (perft does not use it)")
-    parser.add_argument("--fmax", type=float, default=BOARD_FMAX_MHZ,
-                        help=f"MHz for the projection ({BOARD_FMAX_MHZ}: the ULX3S-85F board build, routed)")
+    parser.add_argument("--fmax", type=float, default=BOARD_CLOCK_MHZ,
+                        help=f"MHz for the projection ({BOARD_CLOCK_MHZ}: the ULX3S-85F build's core clock)")
     args = parser.parse_args(argv)
     records = reference_positions("perft-standard.epd")
     chosen = {int(n) for n in args.positions.split(",")} if args.positions else set(range(1, len(records) + 1))

@@ -19,7 +19,7 @@ import random
 import sys
 import time
 
-from benchmarks import BOARD_FMAX_MHZ
+from benchmarks import BOARD_CLOCK_MHZ
 from hdl.eval.tables import FULL
 from hdl.search.features import SearchFeatures
 from models.search import ReferenceSearch, TranspositionTable
@@ -63,8 +63,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
                         help="the search's features: all (default), none, names, or -name")
-    parser.add_argument("--fmax", type=float, default=BOARD_FMAX_MHZ,
-                        help=f"MHz for the projection ({BOARD_FMAX_MHZ}: the ULX3S-85F board build, routed)")
+    parser.add_argument("--fmax", type=float, default=BOARD_CLOCK_MHZ,
+                        help=f"MHz for the projection ({BOARD_CLOCK_MHZ}: the ULX3S-85F build's core clock)")
     args = parser.parse_args(argv)
     chosen = search_positions(args.positions, args.seed)
     store = table_store(FULL, args.tables)

@@ -21,7 +21,7 @@ import time
 import chess
 import chess.engine
 
-from benchmarks import BOARD_FMAX_MHZ
+from benchmarks import BOARD_CLOCK_MHZ
 from host.driver import Limits, SearchDriver
 from sim.board_sim import open_machine
 
@@ -65,7 +65,7 @@ def main(argv=None):
     nodes, cycles, wall = (sum(run[i] for run in runs) for i in (1, 2, 3))
     print(f"simulated board: {nodes:,} nodes in {wall:.1f} s of wall time: {nodes / wall:,.0f} nodes/s, "
           f"{cycles / wall:,.0f} cycles/s ({cycles / nodes:.1f} cycles per node: "
-          f"{BOARD_FMAX_MHZ * 1e6 * nodes / cycles:,.0f} nodes/s of hardware time at {BOARD_FMAX_MHZ} MHz)")
+          f"{BOARD_CLOCK_MHZ * 1e6 * nodes / cycles:,.0f} nodes/s of hardware time at {BOARD_CLOCK_MHZ} MHz)")
     print(f"sunfish: {sunfish_nodes:,} nodes in {sunfish_wall:.1f} s: {sunfish_nodes / sunfish_wall:,.0f} nodes/s")
     print(f"the simulated board searches {(nodes / wall) / (sunfish_nodes / sunfish_wall):.2f} x sunfish's "
           f"nodes per second of wall time")

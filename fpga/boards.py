@@ -67,8 +67,9 @@ class BoardSpec:
 
 
 BOARDS = {
-    # The whole machine routes at about 24 MHz on the 85F (BENCHMARKS.md): 20 MHz gives 1 Mbaud
-    # at exactly 20 cycles per bit.
+    # The whole machine routed at 24.7 MHz on the 85F before the generator knew legality; the
+    # builds since have not finished routing (BENCHMARKS.md). 20 MHz gives 1 Mbaud at exactly
+    # 20 cycles per bit.
     "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
                            baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s")),
     # The iCE40UP5K, at the board's 12 MHz (1 Mbaud = 12 cycles per bit): the evaluation station
