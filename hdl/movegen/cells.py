@@ -329,14 +329,16 @@ class SquareCells(wiring.Component):
         # The knights and pawns that check, square by square (the king is one square): with the
         # lines' checks, each possible checker is a bit, and double check is two of them (a
         # small tree, not a 64-bit carry chain).
-        leaper_squares = [shift(king, *s.step) for s in SLOTS if s.piece == PieceType.KNIGHT.value]
+        knight, pawn = PieceType.KNIGHT.value, PieceType.PAWN.value
+        knight_squares = [shift(king, *s.step) for s in SLOTS if s.piece == knight]
         pawn_squares = [shift(king, df, 1) for df in (-1, 1)]
-        for index, (square, piece) in enumerate([(sq, 2) for sq in leaper_squares] + [(sq, 1) for sq in pawn_squares]):
-            leaper = Signal(name=f"check_from_{index}")
-            m.d.comb += leaper.eq((square & enemy_of[piece]).any())
-            checks.append(leaper)
+        squares = [(sq, knight) for sq in knight_squares] + [(sq, pawn) for sq in pawn_squares]
+        for index, (square, piece) in enumerate(squares):
+            checker = Signal(name=f"check_from_{index}")
+            m.d.comb += checker.eq((square & enemy_of[piece]).any())
+            checks.append(checker)
         checkers = plane(m, "checkers", (or_all(check_lines) & enemy)
-                         | (or_all(leaper_squares) & enemy_of[2]) | (or_all(pawn_squares) & enemy_of[1]))
+                         | (or_all(knight_squares) & enemy_of[knight]) | (or_all(pawn_squares) & enemy_of[pawn]))
         in_check, double_check = at_least_one_two(m, "checks", checks)
         # Where a piece other than the king may land: anywhere; in check, on the checker or its line.
         evading = plane(m, "evading", Mux(double_check, 0,
