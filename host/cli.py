@@ -332,7 +332,7 @@ def cmd_build(args):
     from fpga.build import BuildFailed, build_board
     try:
         report = build_board(args.board, clock_mhz=args.clock, config=args.config, machine=args.machine,
-                             build_dir=args.build_dir)
+                             build_dir=args.build_dir, router=args.router)
     except BuildFailed as error:
         print(f"suprem: {error}", file=sys.stderr)
         return 1
@@ -457,6 +457,7 @@ def build_parser():
     _trace_options(sim)
     sim.set_defaults(func=cmd_sim)
     from fpga import BOARD_NAMES, MACHINES
+    from fpga.build import ROUTERS
     build = sub.add_parser("build", help="build the machine for a board: bitstream and report")
     build.add_argument("--board", choices=BOARD_NAMES, required=True)
     build.add_argument("--clock", type=float, help="core clock in MHz (the board's default)")
@@ -467,6 +468,8 @@ def build_parser():
                        help="the searching machine, or the evaluation station (the evaluator and the position "
                             "alone); the board's own: search on the ULX3S-85F, station on the iCEBreaker")
     build.add_argument("--build-dir", help="where the build goes (build/BOARD)")
+    build.add_argument("--router", choices=ROUTERS,
+                       help="nextpnr's router (its default: router1)")
     build.set_defaults(func=cmd_build)
     program = sub.add_parser("program", help="load the built bitstream into the board")
     program.add_argument("--board", choices=BOARD_NAMES, required=True)
