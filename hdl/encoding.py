@@ -9,7 +9,7 @@ import enum as py_enum
 from amaranth.lib import data, enum
 
 __all__ = [
-    "PieceType", "Colour", "Piece", "HalfmoveOp", "Halfmove", "MoveFlags", "MoveWord",
+    "PieceType", "Colour", "Piece", "HalfmoveOp", "Halfmove", "HalfmovePair", "MoveFlags", "MoveWord",
     "VALUE_WIDTH", "MARKER", "PIECE_FIELDS", "PIECE_CODES", "piece_code", "pack", "unpack",
 ]
 
@@ -47,6 +47,12 @@ class HalfmoveOp(enum.Enum, shape=1):
 
 #: One change of one square; every state-keeping unit changes only through these.
 Halfmove = data.StructLayout({"op": HalfmoveOp, "square": 6, "piece": Piece})
+
+#: What the halfmove bus carries in one transfer: ``first``, and ``second`` too when ``both`` —
+#: two consecutive halfmoves of a sequence, which every unit applies in that order within the
+#: cycle, exactly as if they had come one cycle apart. A lone halfmove's bits are those of a
+#: transfer of it alone (``first`` is the low field, ``both`` 0).
+HalfmovePair = data.StructLayout({"first": Halfmove, "second": Halfmove, "both": 1})
 
 MoveFlags = data.StructLayout({
     "capture": 1,       # a piece is taken (en passant included)

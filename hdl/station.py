@@ -59,7 +59,7 @@ class EvaluationStation(wiring.Component):
             self.setup.ready.eq(evaluator.halfmove.ready & zobrist.halfmove.ready),
             transfer.eq(self.setup.valid & self.setup.ready),
         ]
-        m.d.comb += [evaluator.halfmove.valid.eq(transfer), evaluator.halfmove.payload.eq(self.setup.payload),
+        m.d.comb += [evaluator.halfmove.valid.eq(transfer), evaluator.halfmove.payload.first.eq(self.setup.payload),
                      evaluator.clear.eq(self.clear), zobrist.clear.eq(self.clear)]
         wiring.connect(m, wiring.flipped(self.write), evaluator.write)
         wiring.connect(m, wiring.flipped(self.checksum_request), evaluator.checksum_request)

@@ -9,7 +9,7 @@ from amaranth import Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .encoding import Halfmove
+from .encoding import Halfmove, HalfmovePair
 from .eval.evaluator import Evaluator
 from .eval.tables import FULL, UNIT_BITS, TableSelect, TableWrite
 from .handshake import Pulse
@@ -94,7 +94,7 @@ class Machine(wiring.Component):
         m = Module()
         microprogram = program()
         m.submodules.generator = generator = MoveGenerator(max_ply=self._max_ply)
-        m.submodules.evaluator = evaluator = Evaluator(self._eval_params)
+        m.submodules.evaluator = evaluator = Evaluator(self._eval_params, pairs=True)
         m.submodules.material = material = MaterialCounter()
         m.submodules.zobrist = zobrist = ZobristUnit()
         m.submodules.repetition = repetition = RepetitionDetector()
@@ -114,9 +114,10 @@ class Machine(wiring.Component):
         wiring.connect(m, wiring.flipped(self.side_in), controller.side_in)
         wiring.connect(m, evaluator.checksum, wiring.flipped(self.checksum))
 
-        # The halfmove bus: the maker's halfmoves, or the host's while no job runs. A halfmove
-        # goes to every unit in the same cycle, when all of them take it.
-        bus = Signal(Halfmove)
+        # The halfmove bus: the maker's halfmoves (two a transfer), or the host's while no job
+        # runs (one a transfer). A transfer goes to every unit in the same cycle, when all of
+        # them take it.
+        bus = Signal(HalfmovePair)
         bus_valid, bus_ready = Signal(), Signal()
         m.d.comb += bus_ready.eq(generator.halfmove.ready & evaluator.halfmove.ready)
         for sink in (generator.halfmove, evaluator.halfmove, material.halfmove, zobrist.halfmove):
@@ -124,7 +125,7 @@ class Machine(wiring.Component):
         with m.If(maker.halfmove.valid):
             m.d.comb += [bus_valid.eq(1), bus.eq(maker.halfmove.payload), maker.halfmove.ready.eq(bus_ready)]
         with m.Else():
-            m.d.comb += [bus_valid.eq(self.setup.valid & idle), bus.eq(self.setup.payload),
+            m.d.comb += [bus_valid.eq(self.setup.valid & idle), bus.first.eq(self.setup.payload),
                          self.setup.ready.eq(bus_ready & idle)]
 
         # The repetition detector's path: the game's history from the host while no job runs,

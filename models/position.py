@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 
 import chess
 
-from hdl.encoding import MARKER, PIECE_FIELDS, Colour, HalfmoveOp, pack, piece_code
+from hdl.encoding import MARKER, PIECE_FIELDS, Colour, HalfmoveOp, HalfmovePair, pack, piece_code
 from hdl.encoding import Halfmove as HalfmoveLayout
 
 __all__ = [
     "Halfmove", "MachinePosition", "PositionError", "validate_board",
-    "setup_halfmoves", "move_halfmoves", "inverse", "CASTLING_SQUARES",
+    "setup_halfmoves", "move_halfmoves", "inverse", "transfers", "CASTLING_SQUARES",
 ]
 
 #: The squares whose marker is a castling right (the rooks' home squares).
@@ -29,10 +29,14 @@ class Halfmove:
     piece: int      # 4-bit code; MARKER for a marker
 
     @property
+    def fields(self):
+        """The halfmove's fields, for ``pack`` with ``hdl.encoding.Halfmove``."""
+        return {"op": self.op, "square": self.square, "piece": dict(zip(("type", "colour"), PIECE_FIELDS[self.piece]))}
+
+    @property
     def bits(self):
-        """The halfmove as the halfmove bus carries it."""
-        return pack(HalfmoveLayout, op=self.op, square=self.square,
-                    piece=dict(zip(("type", "colour"), PIECE_FIELDS[self.piece])))
+        """The halfmove as the halfmove bus carries it (alone in a transfer)."""
+        return pack(HalfmoveLayout, **self.fields)
 
     def __str__(self):
         sign = "+" if self.op == HalfmoveOp.PLACE else "-"
@@ -45,6 +49,19 @@ def _piece_symbol(code):
         return "."
     piece_type, colour = PIECE_FIELDS[code]
     return chess.Piece(piece_type, colour == Colour.WHITE.value).symbol()
+
+
+def transfers(halfmoves, pairs=True):
+    """The halfmove bus's transfers (``HalfmovePair`` bits) that play ``halfmoves`` in order: two
+    a transfer with ``pairs`` (the last alone when their number is odd), else one."""
+    halfmoves = list(halfmoves)
+    step = 2 if pairs else 1
+    result = []
+    for k in range(0, len(halfmoves), step):
+        group = halfmoves[k:k + step]
+        second = {"second": group[1].fields, "both": 1} if len(group) == 2 else {}
+        result.append(pack(HalfmovePair, first=group[0].fields, **second))
+    return result
 
 
 def inverse(halfmoves):

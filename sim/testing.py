@@ -17,6 +17,8 @@ from pathlib import Path
 
 import chess
 
+from models.position import transfers
+
 from .verilator import REPO, cache_dir, verilator_env, verilog_for
 
 __all__ = ["DATA", "reference_positions", "run_cocotb", "simulate", "play_halfmoves", "random_games"]
@@ -85,12 +87,13 @@ def simulate(component, *testbenches, clocked=True, vcd=None, processes=()):
         sim.run()
 
 
-async def play_halfmoves(ctx, port, halfmoves):
-    """Offer ``halfmoves`` back to back on a halfmove stream ``port`` in an async testbench;
-    returns after the clock edge that takes the last one."""
+async def play_halfmoves(ctx, port, halfmoves, pairs=False):
+    """Offer ``halfmoves`` back to back on a halfmove stream ``port`` (of ``HalfmovePair``) in an
+    async testbench, two a transfer with ``pairs``; returns after the clock edge that takes
+    the last one."""
     ctx.set(port.valid, 1)
-    for h in halfmoves:
-        ctx.set(port.payload.as_value(), h.bits)
+    for bits in transfers(halfmoves, pairs):
+        ctx.set(port.payload.as_value(), bits)
         while not ctx.get(port.ready):
             await ctx.tick()
         await ctx.tick()

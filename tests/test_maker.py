@@ -1,17 +1,31 @@
 """The move maker in the Amaranth simulator: for every generated move of reference positions,
-MAKE emits exactly ``move_halfmoves`` and UNMAKE its inverse, nested two plies deep, with the
-bus holding halfmoves back at random and the command port changing while a command plays."""
+MAKE emits exactly ``move_halfmoves`` and UNMAKE its inverse, two a transfer (only the last
+alone), nested two plies deep, with the bus holding transfers back at random and the command
+port changing while a command plays."""
 
 import random
 
 import chess
 
-from hdl.encoding import Halfmove as HalfmoveLayout
-from hdl.encoding import HalfmoveOp, Piece, pack, unpack
+from hdl.encoding import HalfmoveOp, HalfmovePair, Piece, pack, unpack
 from hdl.search.maker import MakerOp, MoveMaker
 from models.movegen import candidate_moves
 from models.position import Halfmove, MachinePosition, inverse, move_halfmoves
 from sim.testing import reference_positions, simulate
+
+
+def _transfer(bits):
+    """The halfmoves of a transfer (``HalfmovePair`` bits), in order."""
+    fields = unpack(HalfmovePair, bits)
+    parts = [fields["first"], fields["second"]] if fields["both"] else [fields["first"]]
+    return [Halfmove(HalfmoveOp(part["op"]), part["square"], pack(Piece, **part["piece"])) for part in parts]
+
+
+def _halfmoves(transfers, problems, what):
+    """The halfmoves of ``transfers`` in order; a transfer of one before the last is a problem."""
+    if any(len(transfer) != 2 for transfer in transfers[:-1]):
+        problems.append(f"{what}: transfers of {[len(t) for t in transfers]} halfmoves")
+    return [h for transfer in transfers for h in transfer]
 
 
 def _boards():
@@ -49,10 +63,9 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
             ready = rng.random() < 0.7
             ctx.set(dut.halfmove.ready, ready)
             if ctx.get(dut.halfmove.valid) and ready:
-                fields = unpack(HalfmoveLayout, ctx.get(dut.halfmove.payload.as_value()))
-                out.append(Halfmove(HalfmoveOp(fields["op"]), fields["square"], pack(Piece, **fields["piece"])))
+                out.append(_transfer(ctx.get(dut.halfmove.payload.as_value())))
             elif ctx.get(dut.search.idle):
-                return out
+                return _halfmoves(out, problems, f"{op.name} at ply {ply}")
             await ctx.tick()
 
     async def bench(ctx):
@@ -150,8 +163,10 @@ async def _collect(ctx, dut):
     out = []
     while True:
         if ctx.get(dut.halfmove.valid):
-            fields = unpack(HalfmoveLayout, ctx.get(dut.halfmove.payload.as_value()))
-            out.append(Halfmove(HalfmoveOp(fields["op"]), fields["square"], pack(Piece, **fields["piece"])))
+            out.append(_transfer(ctx.get(dut.halfmove.payload.as_value())))
         elif ctx.get(dut.search.idle):
-            return out
+            problems = []
+            halfmoves = _halfmoves(out, problems, "the command")
+            assert not problems, problems
+            return halfmoves
         await ctx.tick()

@@ -5,18 +5,20 @@ python-chess's."""
 import random
 
 import chess
+import pytest
 
 from hdl.search.material import MaterialCounter
 from models.position import inverse, move_halfmoves, setup_halfmoves
 from models.search import material_balance
-from sim.testing import reference_positions, simulate
+from sim.testing import play_halfmoves, reference_positions, simulate
 
 
 def _pieces(board, colour):
     return sum(len(board.pieces(t, colour)) for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
 
 
-def test_balance_and_pieces_follow_the_halfmoves():
+@pytest.mark.parametrize("pairs", [False, True], ids=["single", "pairs"])
+def test_balance_and_pieces_follow_the_halfmoves(pairs):
     dut = MaterialCounter()
     rng = random.Random(3)
     boards = [r.board for r in reference_positions("special-positions.epd", limit=60)]
@@ -26,11 +28,7 @@ def test_balance_and_pieces_follow_the_halfmoves():
         nonlocal checked
 
         async def play(halfmoves):
-            for h in halfmoves:
-                ctx.set(dut.halfmove.valid, 1)
-                ctx.set(dut.halfmove.payload.as_value(), h.bits)
-                await ctx.tick()
-            ctx.set(dut.halfmove.valid, 0)
+            await play_halfmoves(ctx, dut.halfmove, halfmoves, pairs=pairs)
 
         def check(board, what):
             nonlocal checked

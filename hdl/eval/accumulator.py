@@ -23,17 +23,18 @@ def field_add_sub_expr(a, b, tops, subtract):
 
 
 class FieldAccumulator(wiring.Component):
-    """``state`` plus or minus ``amount`` per field whenever ``valid``; zero on ``clear``.
+    """``state`` plus or minus each applied ``amount`` per field — up to two a cycle, the
+    first then the second (as if a cycle apart); zero on ``clear``.
 
     ``next`` is the value ``state`` takes at the coming clock edge, available in the same
-    cycle as ``amount`` so the maps behind the accumulator can be addressed without waiting
+    cycle as the amounts so the maps behind the accumulator can be addressed without waiting
     for it (latency 0 to ``next``, 1 to ``state``).
 
     Interface attributes
     --------------------
-    amount : In(width)     the description-table entry of the halfmove being applied
+    amount : In(array of 2 x width)  the description-table entries of the halfmoves applied
     tops : In(width)       field-top mask: bit i set means no carry or borrow out of bit i
-    valid, place : In(1)   apply ``amount`` this cycle; add (place) or subtract (remove)
+    valid, place : In(array of 2 x 1)   apply each amount this cycle; add (place) or subtract
     clear : In(1)          zero the state (takes precedence)
     state : Out(width)     the accumulator register
     next : Out(width)      the register's next value
@@ -42,8 +43,8 @@ class FieldAccumulator(wiring.Component):
     def __init__(self, width):
         self._width = width
         super().__init__({
-            "amount": In(width), "tops": In(width), "valid": In(1), "place": In(1), "clear": In(1),
-            "state": Out(width), "next": Out(width),
+            "amount": In(width).array(2), "tops": In(width), "valid": In(1).array(2), "place": In(1).array(2),
+            "clear": In(1), "state": Out(width), "next": Out(width),
         })
 
     @property
@@ -52,15 +53,18 @@ class FieldAccumulator(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        subtract = Signal()
-        amount = Signal(self._width)
-        result = Signal(self._width)
-        # Not applying is adding 0; clearing wins over both.
-        m.d.comb += [
-            subtract.eq(self.valid & ~self.place),
-            amount.eq(Mux(self.valid, self.amount, 0)),
-            result.eq(field_add_sub_expr(self.state, amount, self.tops, subtract)),
-            self.next.eq(Mux(self.clear, 0, result)),
-        ]
+        total = self.state
+        for k in range(2):
+            subtract = Signal(name=f"subtract{k}")
+            amount = Signal(self._width, name=f"amount{k}")
+            result = Signal(self._width, name=f"result{k}")
+            # Not applying is adding 0.
+            m.d.comb += [
+                subtract.eq(self.valid[k] & ~self.place[k]),
+                amount.eq(Mux(self.valid[k], self.amount[k], 0)),
+                result.eq(field_add_sub_expr(total, amount, self.tops, subtract)),
+            ]
+            total = result
+        m.d.comb += self.next.eq(Mux(self.clear, 0, total))
         m.d.sync += self.state.eq(self.next)
         return m

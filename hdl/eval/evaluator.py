@@ -1,7 +1,8 @@
 """The evaluator: every unit of ``hdl/eval/units.py`` on the halfmove bus, the adder tree, the
 table-download port and the checksum engine.
 
-Latency: a halfmove, side change, clear or table write in cycle t is in ``value`` from cycle
+Latency: a transfer of halfmoves (one, or two with ``pairs``), side change, clear or table
+write in cycle t is in ``value`` from cycle
 t + ``params.latency`` (4 with a combinational adder tree, one more per tree stage), whatever
 the number of units; ``valid`` is high exactly when nothing is still on its way to ``value``.
 """
@@ -10,7 +11,7 @@ from amaranth import Cat, Module, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import Halfmove, HalfmoveOp
+from ..encoding import HalfmoveOp, HalfmovePair
 from ..handshake import Pulse
 from .crc import Crc32
 from .storage import Inspect
@@ -36,7 +37,8 @@ class Evaluator(wiring.Component):
 
     Interface attributes
     --------------------
-    halfmove : In(stream of Halfmove)       one per cycle; not ready while a checksum sweeps
+    halfmove : In(stream of HalfmovePair)   a transfer per cycle, of one halfmove or (built with
+                                            ``pairs``) two; not ready while a checksum sweeps
     side : In(1)                            the side to move (1 = black), for external bits
     clear : In(1)                           zero every accumulator and the first-order sum
     write : In(stream of TableWrite)        the table-download port (address map: tables.py)
@@ -46,11 +48,12 @@ class Evaluator(wiring.Component):
     valid : Out(1)                          ``value`` includes every input given so far
     """
 
-    def __init__(self, params=None):
+    def __init__(self, params=None, *, pairs=False):
         params = EvaluatorParams() if params is None else params
         self._params = params
+        self._pairs = pairs
         super().__init__({
-            "halfmove": In(stream.Signature(Halfmove)),
+            "halfmove": In(stream.Signature(HalfmovePair)),
             "side": In(1),
             "clear": In(1),
             "write": In(stream.Signature(TableWrite)),
@@ -68,9 +71,10 @@ class Evaluator(wiring.Component):
         m = Module()
         p = self._params
 
-        first_order = FirstOrderUnit()
-        globals_ = [GlobalStateUnit(p) for _ in range(p.globals)]
-        recognizers = [RecognizerUnit(p, p.shape(k)) for k in range(p.recognizers)]
+        pairs = self._pairs
+        first_order = FirstOrderUnit(pairs=pairs)
+        globals_ = [GlobalStateUnit(p, pairs=pairs) for _ in range(p.globals)]
+        recognizers = [RecognizerUnit(p, p.shape(k), pairs=pairs) for k in range(p.recognizers)]
         m.submodules.first_order = first_order
         for k, unit in enumerate(globals_):
             m.submodules[f"global{k}"] = unit
@@ -81,32 +85,35 @@ class Evaluator(wiring.Component):
         sweeping = Signal()
         m.d.comb += [self.halfmove.ready.eq(~sweeping), self.write.ready.eq(~sweeping)]
 
-        # --- the halfmove broadcast: index in the transfer cycle, apply one cycle later -----
-        index = Signal(range(PIECE_SQUARES))
-        is_piece = Signal()
-        piece = self.halfmove.payload.piece
-        with m.Switch(piece.as_value()):
-            for code in range(16):
-                row = piece_square_index(code, 0)
-                if row is not None:
-                    with m.Case(code):
-                        m.d.comb += [index.eq(row | self.halfmove.payload.square), is_piece.eq(1)]
-        apply = Signal(Apply)
+        # --- the halfmove broadcast: indices in the transfer cycle, apply one cycle later ---
+        transfer = self.halfmove.payload
+        taken = self.halfmove.valid & self.halfmove.ready
+        index = [Signal(range(PIECE_SQUARES), name=f"index{k}") for k in range(2)]
+        apply = [Signal(Apply, name=f"apply{k}") for k in range(2)]
+        for k, (halfmove, present) in enumerate(((transfer.first, 1), (transfer.second, transfer.both & pairs))):
+            is_piece = Signal(name=f"is_piece{k}")
+            with m.Switch(halfmove.piece.as_value()):
+                for code in range(16):
+                    row = piece_square_index(code, 0)
+                    if row is not None:
+                        with m.Case(code):
+                            m.d.comb += [index[k].eq(row | halfmove.square), is_piece.eq(1)]
+            m.d.sync += [
+                apply[k].valid.eq(taken & present & is_piece),
+                apply[k].place.eq(halfmove.op == HalfmoveOp.PLACE),
+            ]
         side = Signal()
         clear = Signal()
-        m.d.sync += [
-            apply.valid.eq(self.halfmove.valid & self.halfmove.ready & is_piece),
-            apply.place.eq(self.halfmove.payload.op == HalfmoveOp.PLACE),
-            side.eq(self.side),
-            clear.eq(self.clear),
-        ]
+        m.d.sync += [side.eq(self.side), clear.eq(self.clear)]
 
         # --- the download port, decoded per unit ----------------------------------------------
         address = self.write.payload.address
         inspect = Signal(Inspect)
         for number, unit in enumerate(units):
             m.d.comb += [
-                unit.index.eq(index), unit.apply.eq(apply), unit.clear.eq(clear),
+                *(unit.index[k].eq(index[k]) for k in range(2)),
+                *(unit.apply[k].eq(apply[k]) for k in range(2)),
+                unit.clear.eq(clear),
                 unit.write.en.eq(self.write.valid & self.write.ready & (address.unit == number)),
                 unit.write.table.eq(address.table),
                 unit.write.index.eq(address.index),

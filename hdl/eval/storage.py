@@ -3,11 +3,14 @@
 Each unit receives the download port's writes already decoded for it (:data:`UnitWrite`) and
 the checksum engine's sweep (:data:`Inspect`). While a sweep is active every table's read port
 follows the sweep index instead of the datapath, so a table is read back through the same port
-the datapath uses (a second read port would double the block RAM: Yosys does not merge it with
-the write port on ECP5).
+the datapath uses. A table that reads two addresses a cycle (``second_read``: the description
+tables of an evaluator taking two halfmoves a transfer) reads its second on the port the
+download writes through: the two share one address, the write's while one is written (no
+job runs then), so that Yosys maps both onto a block RAM's second port (``fpga/build.py``
+tells it that a read and a write to one address in one cycle never matter here).
 """
 
-from amaranth import Module, Signal
+from amaranth import Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -25,7 +28,8 @@ Inspect = data.StructLayout({"active": 1, "table": TableKind, "index": INDEX_BIT
 
 
 class TableMemory(wiring.Component):
-    """One downloadable table in block RAM; reads ``data`` one cycle after ``addr``.
+    """One downloadable table in block RAM; reads ``data`` one cycle after ``addr`` (and, with
+    ``second_read``, ``data_b`` one cycle after ``addr_b``).
 
     Interface attributes
     --------------------
@@ -33,15 +37,19 @@ class TableMemory(wiring.Component):
     inspect : In(Inspect)   while active, the read address is the sweep index
     addr : In(range(depth)) the datapath's read address
     data : Out(width)       the entry read at the previous cycle's address
+    addr_b, data_b          the second read (``second_read`` only), on the write's port: what it
+                            reads in a cycle that writes is unspecified
     """
 
-    def __init__(self, kind, width, depth):
+    def __init__(self, kind, width, depth, *, second_read=False):
         self._kind = TableKind(kind)
         self._width = width
         self._depth = depth
+        self._second_read = second_read
+        second = {"addr_b": In(range(depth)), "data_b": Out(width)} if second_read else {}
         super().__init__({
             "write": In(UnitWrite), "inspect": In(Inspect),
-            "addr": In(range(depth)), "data": Out(width),
+            "addr": In(range(depth)), "data": Out(width), **second,
         })
 
     @property
@@ -60,8 +68,8 @@ class TableMemory(wiring.Component):
         read = memory.read_port()
         abits = ceil_log2(self._depth)
         in_range = self.write.index < self._depth
+        written = self.write.index[:abits]
         m.d.comb += [
-            write.addr.eq(self.write.index[:abits]),
             write.data.eq(self.write.data),
             write.en.eq(self.write.en & (self.write.table == self._kind) & in_range),
             read.addr.eq(self.addr),
@@ -69,6 +77,18 @@ class TableMemory(wiring.Component):
         ]
         with m.If(self.inspect.active):
             m.d.comb += read.addr.eq(self.inspect.index[:abits])
+        if self._second_read:
+            read_b = memory.read_port()
+            port_b = Signal(abits)
+            m.d.comb += [
+                port_b.eq(Mux(write.en, written, self.addr_b)),
+                write.addr.eq(port_b),
+                read_b.addr.eq(port_b),
+                read_b.en.eq(~write.en),
+                self.data_b.eq(read_b.data),
+            ]
+        else:
+            m.d.comb += write.addr.eq(written)
         return m
 
 

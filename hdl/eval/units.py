@@ -1,9 +1,12 @@
 """The evaluator's units: first-order, global-state and recognizer.
 
-Every unit listens to the same broadcast: ``index`` (the piece x square index of the halfmove
-on the bus, used as the description tables' read address in the cycle of the transfer) and,
-one cycle later, ``apply`` (whether that halfmove is applied and whether it places or removes)
-together with the description data it read. Timing from a halfmove transferred in cycle t:
+Every unit listens to the same broadcast: ``index`` (the piece x square indices of the one or
+two halfmoves of a transfer on the bus, used as the description tables' read addresses in the
+cycle of the transfer) and, one cycle later, ``apply`` (whether each halfmove is applied and
+whether it places or removes) together with the description data read for it. A unit built
+for pairs (``pairs``) reads its description table on both block-RAM ports and applies both
+halfmoves, the first then the second; one that is not ignores the second. Timing from a
+transfer in cycle t:
 
 ====  ===========================================================================
 t     description tables read at the halfmove's index
@@ -25,7 +28,7 @@ from .tables import DATA_BITS, HALF_BITS, MAP_WIDTH, PIECE_SQUARES, STATE_BITS, 
 
 __all__ = ["Apply", "FirstOrderUnit", "GlobalStateUnit", "RecognizerUnit"]
 
-#: The halfmove being applied this cycle (registered from the bus transfer).
+#: A halfmove being applied this cycle (registered from the bus transfer).
 Apply = data.StructLayout({"valid": 1, "place": 1})
 
 _VALUE_BITS = 16
@@ -33,9 +36,25 @@ _VALUE_BITS = 16
 
 def _common_signature():
     return {
-        "index": In(range(PIECE_SQUARES)), "apply": In(Apply), "clear": In(1),
+        "index": In(range(PIECE_SQUARES)).array(2), "apply": In(Apply).array(2), "clear": In(1),
         "write": In(UnitWrite), "inspect": In(Inspect), "inspect_data": Out(DATA_BITS),
     }
+
+
+def _description(m, unit, table, amounts):
+    """Read the description ``table`` at the transfer's indices (the second on its second port
+    when it has one), giving ``amounts`` their entries."""
+    m.d.comb += [table.addr.eq(unit.index[0]), amounts[0].eq(table.data)]
+    if "addr_b" in table.signature.members:
+        m.d.comb += [table.addr_b.eq(unit.index[1]), amounts[1].eq(table.data_b)]
+
+
+def _accumulate(m, unit, description, accumulator, pairs):
+    """Feed ``accumulator`` the description entries of the halfmoves ``unit`` applies (the
+    second only when built for ``pairs``)."""
+    _description(m, unit, description, accumulator.amount)
+    for k in range(2 if pairs else 1):
+        m.d.comb += [accumulator.valid[k].eq(unit.apply[k].valid), accumulator.place[k].eq(unit.apply[k].place)]
 
 
 def _storage(m, unit, *tables):
@@ -55,19 +74,23 @@ class FirstOrderUnit(wiring.Component):
     ``value`` (signed 16, wrapping) is registered: valid one cycle after ``apply``.
     """
 
-    def __init__(self):
+    def __init__(self, *, pairs=False):
+        self._pairs = pairs
         super().__init__(_common_signature() | {"value": Out(signed(_VALUE_BITS))})
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.description = table = TableMemory(TableKind.DESCRIPTION, _VALUE_BITS, PIECE_SQUARES)
+        m.submodules.description = table = TableMemory(TableKind.DESCRIPTION, _VALUE_BITS, PIECE_SQUARES,
+                                                       second_read=self._pairs)
         _storage(m, self, table)
-        m.d.comb += table.addr.eq(self.index)
-        g = table.data.as_signed()
+        g = [Signal(signed(_VALUE_BITS), name=f"g{k}") for k in range(2)]
+        _description(m, self, table, g)
+        terms = [Mux(self.apply[k].valid, Mux(self.apply[k].place, g[k], -g[k]), 0)
+                 for k in range(2 if self._pairs else 1)]
         with m.If(self.clear):
             m.d.sync += self.value.eq(0)
-        with m.Elif(self.apply.valid):
-            m.d.sync += self.value.eq(Mux(self.apply.place, self.value + g, self.value - g))
+        with m.Else():
+            m.d.sync += self.value.eq(sum(terms, self.value))
         return m
 
 
@@ -77,8 +100,8 @@ class GlobalStateUnit(wiring.Component):
     ``output`` is the map at the accumulator's next value, one cycle after ``apply``.
     """
 
-    def __init__(self, params):
-        self._params = params
+    def __init__(self, params, *, pairs=False):
+        self._params, self._pairs = params, pairs
         super().__init__(_common_signature() | {
             "output": Out(MAP_WIDTH),
         })
@@ -86,17 +109,15 @@ class GlobalStateUnit(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         bits = self._params.global_bits
-        m.submodules.description = description = TableMemory(TableKind.DESCRIPTION, bits, PIECE_SQUARES)
+        m.submodules.description = description = TableMemory(TableKind.DESCRIPTION, bits, PIECE_SQUARES,
+                                                             second_read=self._pairs)
         m.submodules.map = state_map = TableMemory(TableKind.MAP_A, MAP_WIDTH, 1 << bits)
         m.submodules.config = config = ConfigWords(self._params.global_config)
         m.submodules.accumulator = accumulator = FieldAccumulator(bits)
         _storage(m, self, description, state_map, config)
+        _accumulate(m, self, description, accumulator, self._pairs)
         m.d.comb += [
-            description.addr.eq(self.index),
-            accumulator.amount.eq(description.data),
             accumulator.tops.eq(config.value.field_tops),
-            accumulator.valid.eq(self.apply.valid),
-            accumulator.place.eq(self.apply.place),
             accumulator.clear.eq(self.clear),
             state_map.addr.eq(accumulator.next),
             self.output.eq(state_map.data),
@@ -119,8 +140,8 @@ class RecognizerUnit(wiring.Component):
     value : Out(signed(16))
     """
 
-    def __init__(self, params, shape):
-        self._params, self._shape = params, shape
+    def __init__(self, params, shape, *, pairs=False):
+        self._params, self._shape, self._pairs = params, shape, pairs
         globals_ = max(1, params.globals)
         super().__init__(_common_signature() | {
             "side": In(1),
@@ -131,7 +152,8 @@ class RecognizerUnit(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         p, shape = self._params, self._shape
-        m.submodules.description = description = TableMemory(TableKind.DESCRIPTION, STATE_BITS, PIECE_SQUARES)
+        m.submodules.description = description = TableMemory(TableKind.DESCRIPTION, STATE_BITS, PIECE_SQUARES,
+                                                             second_read=self._pairs)
         m.submodules.map_a = map_a = TableMemory(TableKind.MAP_A, MAP_WIDTH, 1 << shape.branch_bits)
         m.submodules.map_b = map_b = TableMemory(TableKind.MAP_B, MAP_WIDTH, 1 << shape.branch_bits)
         m.submodules.map_combine = combine = TableMemory(TableKind.MAP_COMBINE, MAP_WIDTH, 1 << shape.combine_bits)
@@ -141,14 +163,8 @@ class RecognizerUnit(wiring.Component):
         _storage(m, self, description, map_a, map_b, combine, final, config_words)
         config = config_words.value
 
-        m.d.comb += [
-            description.addr.eq(self.index),
-            accumulator.amount.eq(description.data),
-            accumulator.tops.eq(config.field_tops),
-            accumulator.valid.eq(self.apply.valid),
-            accumulator.place.eq(self.apply.place),
-            accumulator.clear.eq(self.clear),
-        ]
+        _accumulate(m, self, description, accumulator, self._pairs)
+        m.d.comb += [accumulator.tops.eq(config.field_tops), accumulator.clear.eq(self.clear)]
         state = accumulator.next
         low = shape.branch_bits - 1
         m.d.comb += [

@@ -4,7 +4,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import MARKER, Halfmove, HalfmoveOp, PieceType
+from ..encoding import MARKER, HalfmoveOp, HalfmovePair, PieceType
 from .bitboard import (
     RANKS,
     at_least_one_two,
@@ -40,42 +40,50 @@ E1, F1, G1, C1, D1, B1, A1, H1 = 4, 5, 6, 2, 3, 1, 0, 7
 
 
 class BoardPlanes(wiring.Component):
-    """The board as bit planes (:data:`Planes`), changed by one halfmove per cycle: a halfmove
-    presented in cycle t is in ``board`` from t+1; so is ``clear`` (every plane empty).
+    """The board as bit planes (:data:`Planes`), changed by one or two halfmoves per cycle (a
+    :data:`HalfmovePair`, applied in order): a transfer presented in cycle t is in ``board``
+    from t+1; so is ``clear`` (every plane empty).
 
     Interface attributes
     --------------------
-    halfmove : In(stream of Halfmove), always ready.
-    clear : In(1), empties the board (a halfmove in the same cycle is lost).
+    halfmove : In(stream of HalfmovePair), always ready.
+    clear : In(1), empties the board (a transfer in the same cycle is lost).
     board : Out(Planes).
     """
 
-    halfmove: In(stream.Signature(Halfmove, always_ready=True))
+    halfmove: In(stream.Signature(HalfmovePair, always_ready=True))
     clear: In(1)
     board: Out(Planes)
 
     def elaborate(self, platform):
         m = Module()
-        hm = self.halfmove.payload
-        square_bit = Signal(64)
-        m.d.comb += square_bit.eq(Const(1, 1) << hm.square)
-        is_marker = Signal()
-        m.d.comb += is_marker.eq(hm.piece.as_value() == MARKER)
-        placing = hm.op == HalfmoveOp.PLACE
-        code = hm.piece.as_value()
+        transfer = self.halfmove.payload
         # One register per plane (not one wide register), so that simulation updates whole words.
         for k, name in enumerate(PLANE_NAMES):
             stored = Signal(64, name=f"plane_{name}")
-            if name == "markers":
-                setting, touched = placing, is_marker
-            else:
-                setting, touched = placing & code[k], ~is_marker
+            after_first = self._apply(m, f"{name}_first", stored, k, name, transfer.first)
+            after_both = self._apply(m, f"{name}_second", after_first, k, name, transfer.second)
             with m.If(self.clear):
                 m.d.sync += stored.eq(0)
-            with m.Elif(self.halfmove.valid & touched):
-                m.d.sync += stored.eq(Mux(setting, stored | square_bit, stored & ~square_bit))
+            with m.Elif(self.halfmove.valid):
+                m.d.sync += stored.eq(Mux(transfer.both, after_both, after_first))
             m.d.comb += getattr(self.board, name).eq(stored)
         return m
+
+    @staticmethod
+    def _apply(m, name, stored, k, plane_name, halfmove):
+        """Plane ``plane_name`` (bit ``k`` of the piece code, or the markers) after ``halfmove``."""
+        square_bit = Signal(64, name=f"square_bit_{name}")
+        m.d.comb += square_bit.eq(Const(1, 1) << halfmove.square)
+        is_marker = halfmove.piece.as_value() == MARKER
+        placing = halfmove.op == HalfmoveOp.PLACE
+        if plane_name == "markers":
+            setting, touched = placing, is_marker
+        else:
+            setting, touched = placing & halfmove.piece.as_value()[k], ~is_marker
+        after = Signal(64, name=f"after_{name}")
+        m.d.comb += after.eq(Mux(touched, Mux(setting, stored | square_bit, stored & ~square_bit), stored))
+        return after
 
 
 def _line_sliders(pieces_of, df, dr):
@@ -114,12 +122,13 @@ class SquareCells(wiring.Component):
       (an own piece alone between the enemy king and an own slider; for a slider slot, some
       such piece is of its type); castling always may.
 
-    Latency: a halfmove presented in cycle t is in the board at t+1; every output is registered
-    and reflects the board and ``side`` of the previous cycle, so it is valid from t+2.
+    Latency: a transfer (one or two halfmoves) presented in cycle t is in the board at t+1;
+    every output is registered and reflects the board and ``side`` of the previous cycle, so it
+    is valid from t+2.
 
     Interface attributes
     --------------------
-    halfmove : In(stream) of ``Halfmove``; always ready (the owner gates ``valid``).
+    halfmove : In(stream) of ``HalfmovePair``; always ready (the owner gates ``valid``).
     clear : In(1), empties the board (as a halfmove, in the board the next cycle).
     side : In(1), the colour to move (1 = black); the mover's frame follows it.
     slots : Out(SLOT_COUNT planes), mover's frame.
@@ -140,7 +149,7 @@ class SquareCells(wiring.Component):
 
     def __init__(self):
         super().__init__({
-            "halfmove": In(stream.Signature(Halfmove, always_ready=True)),
+            "halfmove": In(stream.Signature(HalfmovePair, always_ready=True)),
             "clear": In(1),
             "side": In(1),
             "slots": Out(64).array(SLOT_COUNT),

@@ -5,7 +5,7 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import Halfmove, MoveWord
+from ..encoding import HalfmovePair, MoveWord
 from ..handshake import Pulse
 from .arbiter import DestinationArbiter
 from .attacker import AttackerSelect
@@ -70,7 +70,7 @@ class MoveGenerator(wiring.Component):
 
     Interface attributes
     --------------------
-    halfmove : In(stream of Halfmove).
+    halfmove : In(stream of HalfmovePair), one or two halfmoves a transfer.
     clear : In(1), empties the board (like a halfmove: not while a request is in flight).
     side : In(1).
     search : In(GeneratorInterface), the search's port: ``request`` (stream of GenRequest),
@@ -85,7 +85,7 @@ class MoveGenerator(wiring.Component):
             raise TypeError(f"max_ply must be a positive integer, not {max_ply!r}")
         self._max_ply = max_ply
         super().__init__({
-            "halfmove": In(stream.Signature(Halfmove)),
+            "halfmove": In(stream.Signature(HalfmovePair)),
             "clear": In(1),
             "side": In(1),
             "search": In(GeneratorInterface),

@@ -9,8 +9,11 @@ undo record per ply, so UNMAKE needs only the ply: it emits the same halfmoves i
 reverse order. A MAKE without a piece (``piece`` empty: the search's null move) passes: only an
 en-passant marker is lost (``models/position.move_halfmoves`` of ``chess.Move.null()``).
 
-Timing: a command is taken when the maker is idle; the first halfmove is offered in the next
-cycle and one follows every cycle the bus takes one (2 to 9 halfmoves per move).
+Timing: a command is taken when the maker is idle; the halfmoves go out two at a time
+(:data:`~hdl.encoding.HalfmovePair`, the last alone when their number is odd), from an output
+register: the first transfer is offered in the cycle after the command, and one follows every
+cycle the bus takes one (1 to 5 transfers per move: a quiet move is one, a capture two). The
+undo records are in distributed RAM, read in the cycle an UNMAKE is taken.
 ``irreversible`` (for the repetition detector) says whether the last MAKE captured, moved a
 pawn, lost a castling right or passed (no repetition reaches across a null move).
 """
@@ -20,7 +23,7 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import MARKER, Colour, Halfmove, HalfmoveOp, MoveWord, Piece, PieceType
+from ..encoding import MARKER, Colour, Halfmove, HalfmoveOp, HalfmovePair, MoveWord, Piece, PieceType
 
 __all__ = ["MakerOp", "MakerCommand", "MakerInterface", "MoveMaker"]
 
@@ -65,7 +68,7 @@ class MoveMaker(wiring.Component):
     --------------------
     search : In(MakerInterface)     commands; idle; irreversible
     markers : In(64)                the marker plane before the MAKE (ignored by UNMAKE)
-    halfmove : Out(stream of Halfmove)
+    halfmove : Out(stream of HalfmovePair)
     """
 
     def __init__(self, *, max_ply=64):
@@ -73,13 +76,13 @@ class MoveMaker(wiring.Component):
         super().__init__({
             "search": In(MakerInterface),
             "markers": In(64),
-            "halfmove": Out(stream.Signature(Halfmove)),
+            "halfmove": Out(stream.Signature(HalfmovePair)),
         })
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.undo = undo = Memory(shape=UndoRecord, depth=self._max_ply, init=[])
-        save, load = undo.write_port(), undo.read_port()
+        save, load = undo.write_port(), undo.read_port(domain="comb")
         command = self.search.command.payload
 
         # --- MAKE: the undo record, from the command and the marker plane ----------------------
@@ -107,64 +110,74 @@ class MoveMaker(wiring.Component):
         m.d.comb += [save.addr.eq(command.ply), save.data.eq(record), save.en.eq(taken & is_make),
                      load.addr.eq(command.ply)]
 
-        # --- the record being played: a MAKE's from a register, an UNMAKE's from the memory -----
-        # The memory's output follows the command port, which may already offer the next
-        # command: an UNMAKE's record is kept in the register from its first cycle on.
+        # --- the record in play: a command's (a MAKE's from the command, an UNMAKE's from its
+        # undo record) in the cycle it is taken, then the register's ------------------------
         held = Signal(UndoRecord)
         undoing = Signal()
-        first = Signal()                            # the cycle after the command: load the mask
-        m.d.sync += first.eq(taken)
+        with m.If(taken):
+            m.d.sync += [held.eq(Mux(is_make, record, load.data)), undoing.eq(~is_make)]
         with m.If(taken & is_make):
-            m.d.sync += held.eq(record)
             m.d.sync += self.search.irreversible.eq((record.victim.type != PieceType.EMPTY)
                                              | (command.piece.type == PieceType.PAWN)
                                              | (record.lost_castling != 0) | passing)
-        with m.If(first & undoing):
-            m.d.sync += held.eq(load.data)
-        with m.If(taken):
-            m.d.sync += undoing.eq(~is_make)
         current = Signal(UndoRecord)
-        m.d.comb += current.eq(Mux(first & undoing, load.data, held))
+        backward = Signal()
+        m.d.comb += [current.eq(Mux(taken, Mux(is_make, record, load.data), held)),
+                     backward.eq(Mux(taken, ~is_make, undoing))]
 
         slots = self._slots(m, current)             # list of (enable, Halfmove bits)
         enabled = Signal(_SLOTS)
         m.d.comb += enabled.eq(Cat(*(e for e, _ in slots)))
 
-        # --- playing: the remaining slots, forward for MAKE, backward (inverted) for UNMAKE ----
+        # --- playing: the remaining slots two at a time, forward for MAKE, backward (inverted)
+        # for UNMAKE, into the output register ---------------------------------------------
         remaining = Signal(_SLOTS)
-        playing = Signal()
+        out = self.halfmove
         mask = Signal(_SLOTS)
-        m.d.comb += mask.eq(Mux(first, enabled, remaining))
-        m.d.comb += [self.search.idle.eq(~playing & ~first), self.search.command.ready.eq(self.search.idle)]
+        m.d.comb += mask.eq(Mux(taken, enabled, remaining))
+        m.d.comb += [self.search.idle.eq(~out.valid & (remaining == 0)),
+                     self.search.command.ready.eq(self.search.idle)]
 
-        choice = Signal(range(_SLOTS))
-        with m.If(undoing):
-            for i in range(_SLOTS):                 # highest remaining slot
-                with m.If(mask[i]):
-                    m.d.comb += choice.eq(i)
-        with m.Else():
-            for i in reversed(range(_SLOTS)):       # lowest remaining slot
-                with m.If(mask[i]):
-                    m.d.comb += choice.eq(i)
-        chosen = Signal(Halfmove)
-        with m.Switch(choice):
-            for i, (_, bits) in enumerate(slots):
-                with m.Case(i):
-                    m.d.comb += chosen.eq(bits)
-        m.d.comb += [
-            self.halfmove.valid.eq((playing | first) & (mask != 0)),
-            self.halfmove.payload.eq(chosen),
-        ]
-        with m.If(undoing):
-            m.d.comb += self.halfmove.payload.op.eq(Mux(chosen.op == HalfmoveOp.PLACE,
-                                                        HalfmoveOp.REMOVE, HalfmoveOp.PLACE))
-        left = Signal(_SLOTS)
-        m.d.comb += left.eq(mask & ~(Const(1, _SLOTS) << choice))
-        with m.If(first | playing):
-            with m.If(self.halfmove.ready | (mask == 0)):
-                m.d.sync += [remaining.eq(left), playing.eq(left != 0)]
+        def pick(name, candidates):
+            """The next slot of ``candidates`` in playing order: (whether any, its index)."""
+            index = Signal(range(_SLOTS), name=f"{name}_slot")
+            with m.If(backward):
+                for i in range(_SLOTS):             # the highest
+                    with m.If(candidates[i]):
+                        m.d.comb += index.eq(i)
             with m.Else():
-                m.d.sync += [remaining.eq(mask), playing.eq(1)]
+                for i in reversed(range(_SLOTS)):   # the lowest
+                    with m.If(candidates[i]):
+                        m.d.comb += index.eq(i)
+            return candidates != 0, index
+
+        def halfmove_of(name, index):
+            chosen = Signal(Halfmove, name=f"{name}_halfmove")
+            with m.Switch(index):
+                for i, (_, bits) in enumerate(slots):
+                    with m.Case(i):
+                        m.d.comb += chosen.eq(bits)
+            played = Signal(Halfmove, name=f"{name}_played")
+            m.d.comb += played.eq(chosen)
+            with m.If(backward):
+                m.d.comb += played.op.eq(Mux(chosen.op == HalfmoveOp.PLACE, HalfmoveOp.REMOVE, HalfmoveOp.PLACE))
+            return played
+
+        any_first, first_index = pick("first", mask)
+        after_first = Signal(_SLOTS)
+        m.d.comb += after_first.eq(mask & ~(Const(1, _SLOTS) << first_index))
+        any_second, second_index = pick("second", after_first)
+        left = Signal(_SLOTS)
+        m.d.comb += left.eq(after_first & ~(Const(1, _SLOTS) << second_index))
+        first, second = halfmove_of("first", first_index), halfmove_of("second", second_index)
+        with m.If(~out.valid | out.ready):
+            m.d.sync += [
+                out.valid.eq(any_first),
+                out.payload.first.eq(first),
+                out.payload.second.eq(second),
+                out.payload.both.eq(any_second),
+                remaining.eq(Mux(any_second, left, 0)),
+            ]
         return m
 
     @staticmethod

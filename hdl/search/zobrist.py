@@ -14,7 +14,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import MARKER, PIECE_FIELDS, Halfmove, PieceType
+from ..encoding import MARKER, PIECE_FIELDS, Halfmove, HalfmovePair, PieceType
 
 __all__ = ["ZobristUnit", "ComputedZobristUnit", "piece_square_key", "SIDE_KEY", "KEY_BITS"]
 
@@ -59,12 +59,13 @@ def piece_square_key(piece, square):
 class ZobristUnit(wiring.Component):
     """The Zobrist key of the position the halfmove bus has built, and of the side to move.
 
-    Latency: ``key`` includes a halfmove from the second cycle after its transfer (the key ROM is
-    read in the transfer cycle, the XOR lands at the next edge); ``side`` is combinational.
+    Latency: ``key`` includes a transfer (one or two halfmoves) from the second cycle after it
+    (the key ROM is read in the transfer cycle, on both ports; the XOR lands at the next edge);
+    ``side`` is combinational.
 
     Interface attributes
     --------------------
-    halfmove : In(stream of Halfmove)   always ready
+    halfmove : In(stream of HalfmovePair)   always ready
     side : In(1)                        1 = black to move
     clear : In(1)                       back to the empty board's key (0)
     key : Out(64)                       the key: a halfmove in cycle t is in it from t+2
@@ -72,7 +73,7 @@ class ZobristUnit(wiring.Component):
                                         addressed by the key, whose read takes a cycle)
     """
 
-    halfmove: In(stream.Signature(Halfmove))
+    halfmove: In(stream.Signature(HalfmovePair))
     side: In(1)
     clear: In(1)
     key: Out(KEY_BITS)
@@ -82,20 +83,21 @@ class ZobristUnit(wiring.Component):
         m = Module()
         rom = [piece_square_key(code, square) for code in range(16) for square in range(64)]
         m.submodules.keys = keys = Memory(shape=KEY_BITS, depth=len(rom), init=rom)
-        read = keys.read_port()
-        payload = self.halfmove.payload
-        m.d.comb += [
-            self.halfmove.ready.eq(1),
-            read.addr.eq(payload.piece.as_value() << 6 | payload.square),
-        ]
+        # One read port per halfmove of a transfer: the ROM's two block-RAM ports.
+        reads = [keys.read_port(), keys.read_port()]
+        transfer = self.halfmove.payload
+        m.d.comb += self.halfmove.ready.eq(1)
+        for read, halfmove in zip(reads, (transfer.first, transfer.second)):
+            m.d.comb += read.addr.eq(halfmove.piece.as_value() << 6 | halfmove.square)
         taken = Signal()
+        both = Signal()
         board_key = Signal(KEY_BITS)
         board_key_next = Signal(KEY_BITS)
-        m.d.sync += [taken.eq(self.halfmove.valid), board_key.eq(board_key_next)]
+        m.d.sync += [taken.eq(self.halfmove.valid), both.eq(transfer.both), board_key.eq(board_key_next)]
         with m.If(self.clear):
             m.d.comb += board_key_next.eq(0)
         with m.Elif(taken):
-            m.d.comb += board_key_next.eq(board_key ^ read.data)
+            m.d.comb += board_key_next.eq(board_key ^ reads[0].data ^ Mux(both, reads[1].data, 0))
         with m.Else():
             m.d.comb += board_key_next.eq(board_key)
         side_key = Mux(self.side, SIDE_KEY, 0)
