@@ -55,7 +55,8 @@ class Machine(wiring.Component):
 
     Interface attributes
     --------------------
-    setup : In(stream of Halfmove)   halfmoves from the host, taken while no job runs
+    setup : In(stream of Halfmove)   halfmoves from the host, taken while no job runs (each on
+                                     the bus a cycle after it is taken)
     clear : In(1)                    empty the board in one cycle: every piece and marker off
                                      every unit (while no job runs; no halfmove in that cycle)
     side_in : In(Pulse(1))           the side to move (1 = black), set while no job runs
@@ -94,7 +95,7 @@ class Machine(wiring.Component):
         m = Module()
         microprogram = program()
         m.submodules.generator = generator = MoveGenerator(max_ply=self._max_ply)
-        m.submodules.evaluator = evaluator = Evaluator(self._eval_params, pairs=True)
+        m.submodules.evaluator = evaluator = Evaluator(self._eval_params, pairs=True, lookahead=True)
         m.submodules.material = material = MaterialCounter()
         m.submodules.zobrist = zobrist = ZobristUnit()
         m.submodules.repetition = repetition = RepetitionDetector()
@@ -116,17 +117,29 @@ class Machine(wiring.Component):
 
         # The halfmove bus: the maker's halfmoves (two a transfer), or the host's while no job
         # runs (one a transfer). A transfer goes to every unit in the same cycle, when all of
-        # them take it.
+        # them take it. Both come from a register (the maker's output, the setup stage), so
+        # the transfer of the next cycle is known a cycle ahead: the evaluator reads its
+        # description tables with it (``upcoming``).
         bus = Signal(HalfmovePair)
         bus_valid, bus_ready = Signal(), Signal()
         m.d.comb += bus_ready.eq(generator.halfmove.ready & evaluator.halfmove.ready)
         for sink in (generator.halfmove, evaluator.halfmove, material.halfmove, zobrist.halfmove):
             m.d.comb += [sink.valid.eq(bus_valid & bus_ready), sink.payload.eq(bus)]
+        staged = Signal(HalfmovePair)           # the setup stage: a host's halfmove
+        staged_valid = Signal()
+        staged_upcoming = Signal(HalfmovePair)
         with m.If(maker.halfmove.valid):
             m.d.comb += [bus_valid.eq(1), bus.eq(maker.halfmove.payload), maker.halfmove.ready.eq(bus_ready)]
         with m.Else():
-            m.d.comb += [bus_valid.eq(self.setup.valid & idle), bus.first.eq(self.setup.payload),
-                         self.setup.ready.eq(bus_ready & idle)]
+            m.d.comb += [bus_valid.eq(staged_valid), bus.eq(staged)]
+        staging = ~staged_valid | (bus_ready & ~maker.halfmove.valid)
+        m.d.comb += [self.setup.ready.eq(staging & idle), staged_upcoming.eq(staged)]
+        with m.If(staging):
+            m.d.sync += staged_valid.eq(self.setup.valid & idle)
+            m.d.comb += staged_upcoming.eq(0)
+            m.d.comb += staged_upcoming.first.eq(self.setup.payload)
+            m.d.sync += staged.eq(staged_upcoming)
+        m.d.comb += evaluator.upcoming.eq(Mux(controller.job.busy, maker.upcoming, staged_upcoming))
 
         # The repetition detector's path: the game's history from the host while no job runs,
         # the search's path while one does.

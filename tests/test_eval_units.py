@@ -13,6 +13,7 @@ from hdl.eval.evaluator import Evaluator
 from hdl.eval.tables import EvaluatorParams, TableKind, table_checksum
 from hdl.eval.tree import AdderTree
 from models.evaluator import EvaluatorModel, field_add, field_sub, signed
+from models.position import transfers
 from sim.eval_check import random_tables, table_writes, walk_steps
 from sim.testing import play_halfmoves, simulate
 
@@ -128,13 +129,28 @@ async def _checksum(ctx, dut, unit, kind):
     raise AssertionError("no checksum result")
 
 
-@pytest.mark.parametrize("pairs", [False, True], ids=["single", "pairs"])
-def test_tiny_evaluator_equals_model_on_walks(pairs):
+async def _play_ahead(ctx, dut, halfmoves, pairs):
+    """Play ``halfmoves`` as a bus that sends from a register does: each transfer announced on
+    ``upcoming`` the cycle before it (the first after an idle cycle)."""
+    bits = transfers(halfmoves, pairs)
+    ctx.set(dut.halfmove.valid, 0)
+    for k in range(len(bits) + 1):
+        if k:
+            ctx.set(dut.halfmove.valid, 1)
+            ctx.set(dut.halfmove.payload.as_value(), bits[k - 1])
+        ctx.set(dut.upcoming.as_value(), bits[k] if k < len(bits) else 0)
+        await ctx.tick()
+    ctx.set(dut.halfmove.valid, 0)
+
+
+@pytest.mark.parametrize("pairs, lookahead", [(False, False), (True, False), (True, True)],
+                         ids=["single", "pairs", "pairs-lookahead"])
+def test_tiny_evaluator_equals_model_on_walks(pairs, lookahead):
     """Random tables, random walks from two positions: value after every step equals the model,
-    valid comes exactly ``latency`` cycles after the last transfer, checksums read back; built
-    for ``pairs``, the halfmoves go two a transfer."""
+    valid comes exactly ``latency`` cycles after the last transfer (a cycle less with the
+    lookahead), checksums read back; built for ``pairs``, the halfmoves go two a transfer."""
     params = TINY
-    dut = Evaluator(params, pairs=pairs)
+    dut = Evaluator(params, pairs=pairs, lookahead=lookahead)
     store = random_tables(params, seed=3)
     rng = random.Random(5)
     boards = [chess.Board(), chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")]
@@ -154,13 +170,17 @@ def test_tiny_evaluator_equals_model_on_walks(pairs):
                 # The side changes with the first halfmove, as the controller changes it.
                 ctx.set(dut.side, side)
                 model.set_side(side)
-                await play_halfmoves(ctx, dut.halfmove, halfmoves, pairs=pairs)
+                if lookahead:
+                    await _play_ahead(ctx, dut, halfmoves, pairs)
+                else:
+                    await play_halfmoves(ctx, dut.halfmove, halfmoves, pairs=pairs)
                 for h in halfmoves:
                     model.apply(h)
                 # Cycle t (the last transfer) is behind us: valid must come in cycle t + latency.
                 cycles = 1 + await _settle(ctx, dut)
                 assert ctx.get(dut.value) == model.value(), f"{board.fen()} after {label}"
-                assert cycles == params.latency, f"valid {cycles} cycles after the last halfmove, not {params.latency}"
+                assert cycles == dut.latency, f"valid {cycles} cycles after the last transfer, not {dut.latency}"
+                assert dut.latency == params.latency - lookahead
 
     simulate(dut, bench)
 

@@ -51,6 +51,8 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
             ctx.set(dut.search.command.payload.move.as_value(), move.word)
             ctx.set(dut.search.command.payload.piece.as_value(), move.piece)
             ctx.set(dut.search.command.payload.victim.as_value(), move.victim)
+        ctx.set(dut.halfmove.ready, 0)
+        upcoming = ctx.get(dut.upcoming.as_value())     # the first transfer, a cycle ahead
         await ctx.tick()
         # The port goes on to offer something else while the command plays (a controller
         # presents its next command early): the maker must not look at it.
@@ -62,10 +64,14 @@ def test_make_and_unmake_emit_the_canonical_halfmoves():
         while True:
             ready = rng.random() < 0.7
             ctx.set(dut.halfmove.ready, ready)
-            if ctx.get(dut.halfmove.valid) and ready:
-                out.append(_transfer(ctx.get(dut.halfmove.payload.as_value())))
+            valid, payload = ctx.get(dut.halfmove.valid), ctx.get(dut.halfmove.payload.as_value())
+            if valid and payload != upcoming:
+                problems.append(f"{op.name} at ply {ply}: transfer {payload:#x}, announced {upcoming:#x}")
+            if valid and ready:
+                out.append(_transfer(payload))
             elif ctx.get(dut.search.idle):
                 return _halfmoves(out, problems, f"{op.name} at ply {ply}")
+            upcoming = ctx.get(dut.upcoming.as_value())
             await ctx.tick()
 
     async def bench(ctx):

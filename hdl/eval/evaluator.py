@@ -2,12 +2,17 @@
 table-download port and the checksum engine.
 
 Latency: a transfer of halfmoves (one, or two with ``pairs``), side change, clear or table
-write in cycle t is in ``value`` from cycle
-t + ``params.latency`` (4 with a combinational adder tree, one more per tree stage), whatever
-the number of units; ``valid`` is high exactly when nothing is still on its way to ``value``.
+write in cycle t is in ``value`` from cycle t + ``params.latency`` (4 with a combinational
+adder tree, one more per tree stage), whatever the number of units — a cycle less for a
+transfer, a side change or a clear when built with ``lookahead`` (:attr:`Evaluator.latency`);
+``valid`` is high exactly when nothing is still on its way to ``value``.
+
+With ``lookahead`` the description tables are read a cycle ahead of a transfer, at the indices
+of ``upcoming`` (what ``halfmove`` carries in the next cycle, from a bus that sends from a
+register), so that the accumulators take the transfer in its own cycle.
 """
 
-from amaranth import Cat, Module, Signal, signed
+from amaranth import Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -46,13 +51,17 @@ class Evaluator(wiring.Component):
     checksum : Out(Pulse(32))               the table's CRC-32
     value : Out(signed(16))                 first-order sum + every recognizer's output
     valid : Out(1)                          ``value`` includes every input given so far
+    upcoming : In(HalfmovePair)             (``lookahead`` only) the transfer ``halfmove``
+                                            carries in the next cycle, if one
     """
 
-    def __init__(self, params=None, *, pairs=False):
+    def __init__(self, params=None, *, pairs=False, lookahead=False):
         params = EvaluatorParams() if params is None else params
         self._params = params
         self._pairs = pairs
+        self._lookahead = lookahead
         super().__init__({
+            **({"upcoming": In(HalfmovePair)} if lookahead else {}),
             "halfmove": In(stream.Signature(HalfmovePair)),
             "side": In(1),
             "clear": In(1),
@@ -66,6 +75,11 @@ class Evaluator(wiring.Component):
     @property
     def params(self):
         return self._params
+
+    @property
+    def latency(self):
+        """Cycles from a transfer, side change or clear to the value that includes it."""
+        return self._params.latency - self._lookahead
 
     def elaborate(self, platform):
         m = Module()
@@ -85,26 +99,35 @@ class Evaluator(wiring.Component):
         sweeping = Signal()
         m.d.comb += [self.halfmove.ready.eq(~sweeping), self.write.ready.eq(~sweeping)]
 
-        # --- the halfmove broadcast: indices in the transfer cycle, apply one cycle later ---
+        # --- the halfmove broadcast: the description tables read at the indices of the
+        # transfer (or, with lookahead, of the upcoming one), applied a cycle later (or, with
+        # lookahead, in the transfer's own cycle) ------------------------------------------
         transfer = self.halfmove.payload
+        addressed = self.upcoming if self._lookahead else transfer
         taken = self.halfmove.valid & self.halfmove.ready
         index = [Signal(range(PIECE_SQUARES), name=f"index{k}") for k in range(2)]
         apply = [Signal(Apply, name=f"apply{k}") for k in range(2)]
-        for k, (halfmove, present) in enumerate(((transfer.first, 1), (transfer.second, transfer.both & pairs))):
-            is_piece = Signal(name=f"is_piece{k}")
-            with m.Switch(halfmove.piece.as_value()):
+        applying = m.d.comb if self._lookahead else m.d.sync
+        for k, (read, halfmove, present) in enumerate(((addressed.first, transfer.first, 1),
+                                                       (addressed.second, transfer.second, transfer.both & pairs))):
+            with m.Switch(read.piece.as_value()):
                 for code in range(16):
                     row = piece_square_index(code, 0)
                     if row is not None:
                         with m.Case(code):
-                            m.d.comb += [index[k].eq(row | halfmove.square), is_piece.eq(1)]
-            m.d.sync += [
+                            m.d.comb += index[k].eq(row | read.square)
+            is_piece = Signal(name=f"is_piece{k}")
+            pieces = sum(1 << code for code in range(16) if piece_square_index(code, 0) is not None)
+            m.d.comb += is_piece.eq(Const(pieces, 16).bit_select(halfmove.piece.as_value(), 1))
+            applying += [
                 apply[k].valid.eq(taken & present & is_piece),
                 apply[k].place.eq(halfmove.op == HalfmoveOp.PLACE),
             ]
-        side = Signal()
+        side = Signal()         # the side as last seen (a change is on its way to the value)
         clear = Signal()
-        m.d.sync += [side.eq(self.side), clear.eq(self.clear)]
+        m.d.sync += side.eq(self.side)
+        applying += clear.eq(self.clear)
+        aligned_side = self.side if self._lookahead else side   # in step with ``apply``
 
         # --- the download port, decoded per unit ----------------------------------------------
         address = self.write.payload.address
@@ -121,7 +144,7 @@ class Evaluator(wiring.Component):
                 unit.inspect.eq(inspect),
             ]
         for unit in recognizers:
-            m.d.comb += unit.side.eq(side)
+            m.d.comb += unit.side.eq(aligned_side)
             for k, source in enumerate(globals_):
                 m.d.comb += unit.global_output[k].eq(source.output)
 
@@ -134,10 +157,13 @@ class Evaluator(wiring.Component):
 
         changing = Signal()
         settling = Signal(range(p.latency + 1))
+        written = (self.write.valid & self.write.ready) | sweeping
         m.d.comb += changing.eq((self.halfmove.valid & self.halfmove.ready) | (self.side != side)
-                                | self.clear | (self.write.valid & self.write.ready) | sweeping)
-        with m.If(changing):
+                                | self.clear | written)
+        with m.If(written):                 # a map written: read through every level
             m.d.sync += settling.eq(p.latency - 1)
+        with m.Elif(changing):
+            m.d.sync += settling.eq(Mux(settling > self.latency - 1, settling - 1, self.latency - 1))
         with m.Elif(settling != 0):
             m.d.sync += settling.eq(settling - 1)
         m.d.comb += self.valid.eq(~changing & (settling == 0))

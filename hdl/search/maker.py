@@ -69,6 +69,9 @@ class MoveMaker(wiring.Component):
     search : In(MakerInterface)     commands; idle; irreversible
     markers : In(64)                the marker plane before the MAKE (ignored by UNMAKE)
     halfmove : Out(stream of HalfmovePair)
+    upcoming : Out(HalfmovePair)    the transfer ``halfmove`` carries in the next cycle (if it is
+                                    valid then): the register's next value, for a unit that
+                                    addresses memories with it a cycle ahead
     """
 
     def __init__(self, *, max_ply=64):
@@ -77,6 +80,7 @@ class MoveMaker(wiring.Component):
             "search": In(MakerInterface),
             "markers": In(64),
             "halfmove": Out(stream.Signature(HalfmovePair)),
+            "upcoming": Out(HalfmovePair),
         })
 
     def elaborate(self, platform):
@@ -170,12 +174,14 @@ class MoveMaker(wiring.Component):
         left = Signal(_SLOTS)
         m.d.comb += left.eq(after_first & ~(Const(1, _SLOTS) << second_index))
         first, second = halfmove_of("first", first_index), halfmove_of("second", second_index)
-        with m.If(~out.valid | out.ready):
+        loading = ~out.valid | out.ready
+        m.d.comb += self.upcoming.eq(out.payload)
+        with m.If(loading):
+            m.d.comb += [self.upcoming.first.eq(first), self.upcoming.second.eq(second),
+                         self.upcoming.both.eq(any_second)]
             m.d.sync += [
                 out.valid.eq(any_first),
-                out.payload.first.eq(first),
-                out.payload.second.eq(second),
-                out.payload.both.eq(any_second),
+                out.payload.eq(self.upcoming),
                 remaining.eq(Mux(any_second, left, 0)),
             ]
         return m

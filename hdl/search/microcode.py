@@ -115,8 +115,8 @@ def search(p):
     # bit 1 passed over, bit 2 killers due)
     answer = dict(defer=1, branch=["found", "passed_over", "killer_due"],
                   targets=["exhausted", "make", "exhausted", "next", "exhausted", "killers", "exhausted", "killers"])
-    p.label("search")
-    p.op(clear=1, goto="enter")
+    p.label("search")       # (the host's last halfmove may still be on its way to the board)
+    p.op(clear=1, wait="SETTLED", goto="enter")
     p.label("enter")        # the root (a child is entered as its position is pushed: made)
     # bit 0 quiescence, bit 1 in check, bit 2 at the deepest ply, bit 3 a repetition
     p.op(enter=1, count="ONE", branch=["quiescence", "in_check", "at_max", "repeated"],

@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
             while (top->hash_busy) tick();
         }
         else if (cmd == "probe") {
-            for (int i = 0; i < 3; i++) tick();     // the key settles, the entry is read
+            for (int i = 0; i < 4; i++) tick();     // the last halfmove reaches the bus, the key settles, the entry is read
             uint64_t e = top->hash_probe;
             std::printf("%d %llu %llu %d %llu\n", (int)top->hash_hit,
                         (unsigned long long)field(e, HASHENTRY_DEPTH_OFFSET, HASHENTRY_DEPTH_WIDTH),
@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
             std::fflush(stdout);
         }
         else if (cmd == "key") {
-            for (int i = 0; i < 2; i++) tick();     // a halfmove is in the key two cycles after it
+            for (int i = 0; i < 3; i++) tick();     // a halfmove taken is on the bus a cycle later, in the key two after that
             std::printf("%llu\n", (unsigned long long)top->key);
             std::fflush(stdout);
         }
