@@ -171,12 +171,13 @@ class Machine(wiring.Component):
         clear = self.clear & idle
         m.d.comb += [
             generator.clear.eq(clear), evaluator.clear.eq(clear), material.clear.eq(clear), zobrist.clear.eq(clear),
-            evaluator.write.valid.eq(self.write.valid & idle & ~to_microcode),
+            evaluator.write.valid.eq(self.write.valid & idle & ~to_microcode & ~staged_valid & ~self.setup.valid),
             evaluator.write.payload.eq(self.write.payload),
             loader.write.valid.eq(self.write.valid & idle & to_microcode),
             loader.write.payload.index.eq(self.write.payload.address.index),
             loader.write.payload.data.eq(self.write.payload.data),
-            self.write.ready.eq(Mux(to_microcode, 1, evaluator.write.ready) & idle),
+            # (not while a host's halfmove is on its way: the evaluator reads its tables with it)
+            self.write.ready.eq(Mux(to_microcode, 1, evaluator.write.ready) & idle & ~staged_valid & ~self.setup.valid),
             evaluator.checksum_request.valid.eq(self.checksum_request.valid & idle),
             evaluator.checksum_request.payload.eq(self.checksum_request.payload),
             self.checksum_request.ready.eq(evaluator.checksum_request.ready & idle),

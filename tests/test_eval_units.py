@@ -218,3 +218,20 @@ def test_address_map_geometry():
     assert mixed.table_geometry(mixed.recognizer_unit(1), TableKind.MAP_COMBINE) == (1 << 10, 8, False)
     assert mixed.table_geometry(mixed.recognizer_unit(3), TableKind.MAP_FINAL) == (1 << 11, 8, False)
     assert mixed.shape(3).final_state_bits == 11 - sum(mixed.context_bits)
+
+
+def test_a_table_write_waits_while_a_transfer_reads_the_tables():
+    """The build leaves a read unspecified in a cycle its address is written: the download
+    port is not ready while a transfer is offered, and is once it is gone."""
+    dut = Evaluator(TINY, pairs=True, lookahead=True)
+
+    async def bench(ctx):
+        ctx.set(dut.write.valid, 1)
+        assert ctx.get(dut.write.ready) == 1
+        ctx.set(dut.halfmove.valid, 1)
+        assert ctx.get(dut.write.ready) == 0
+        await ctx.tick()
+        ctx.set(dut.halfmove.valid, 0)
+        assert ctx.get(dut.write.ready) == 1
+
+    simulate(dut, bench)

@@ -52,7 +52,8 @@ class Evaluator(wiring.Component):
     value : Out(signed(16))                 first-order sum + every recognizer's output
     valid : Out(1)                          ``value`` includes every input given so far
     upcoming : In(HalfmovePair)             (``lookahead`` only) the transfer ``halfmove``
-                                            carries in the next cycle, if one
+                                            carries in the next cycle, if one (no table write
+                                            may be offered while one is upcoming)
     """
 
     def __init__(self, params=None, *, pairs=False, lookahead=False):
@@ -97,7 +98,9 @@ class Evaluator(wiring.Component):
         units = [first_order, *globals_, *recognizers]
 
         sweeping = Signal()
-        m.d.comb += [self.halfmove.ready.eq(~sweeping), self.write.ready.eq(~sweeping)]
+        # A table is not written in a cycle a transfer reads it (what that read returns is not
+        # specified: fpga/build.py): a write waits for the halfmoves.
+        m.d.comb += [self.halfmove.ready.eq(~sweeping), self.write.ready.eq(~sweeping & ~self.halfmove.valid)]
 
         # --- the halfmove broadcast: the description tables read at the indices of the
         # transfer (or, with lookahead, of the upcoming one), applied a cycle later (or, with
