@@ -176,3 +176,65 @@ async def _collect(ctx, dut):
             assert not problems, problems
             return halfmoves
         await ctx.tick()
+
+
+def test_unmakes_follow_each_other_a_cycle_apart():
+    """Returns from several plies: an UNMAKE offered as the last transfer of the one before it
+    leaves is taken in that cycle, so the bus carries the unmakes' transfers back to back —
+    each its move's inverse, in order — and a MAKE is not taken so early."""
+    dut = MoveMaker()
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    position = MachinePosition.from_board(board)
+    made = []
+
+    async def offer(ctx, op, ply, move=None):
+        ctx.set(dut.search.command.valid, 1)
+        ctx.set(dut.search.command.payload.op, op)
+        ctx.set(dut.search.command.payload.ply, ply)
+        if move is not None:
+            ctx.set(dut.search.command.payload.move.as_value(), move.word)
+            ctx.set(dut.search.command.payload.piece.as_value(), move.piece)
+            ctx.set(dut.search.command.payload.victim.as_value(), move.victim)
+
+    async def bench(ctx):
+        ctx.set(dut.halfmove.ready, 1)
+        for ply in range(3):            # a capture, then two more moves, each made alone
+            moves = sorted(candidate_moves(position, 0 if board.turn else 1), key=lambda m: m.uci)
+            move = next((m for m in moves if m.victim), moves[0]) if ply == 0 else moves[0]
+            chess_move = chess.Move.from_uci(move.uci)
+            ctx.set(dut.markers, position.markers)
+            await offer(ctx, MakerOp.MAKE, ply, move)
+            halfmoves = await _collect(ctx, dut)
+            assert halfmoves == move_halfmoves(board, chess_move)
+            position.apply_all(halfmoves)
+            board.push(chess_move)
+            made.append(halfmoves)
+        # The three UNMAKEs, each offered from the cycle after the one before was taken.
+        transfers, cycles = [], 0
+        for ply in (2, 1, 0):
+            await offer(ctx, MakerOp.UNMAKE, ply)
+            while True:
+                taken = ctx.get(dut.search.command.ready)
+                if ctx.get(dut.halfmove.valid):
+                    transfers.append(_transfer(ctx.get(dut.halfmove.payload.as_value())))
+                await ctx.tick()
+                cycles += 1
+                if taken:
+                    break
+        ctx.set(dut.search.command.valid, 0)
+        while not ctx.get(dut.search.idle):
+            transfers.append(_transfer(ctx.get(dut.halfmove.payload.as_value())))
+            await ctx.tick()
+            cycles += 1
+        want = [h for halfmoves in reversed(made) for h in inverse(halfmoves)]
+        assert [h for t in transfers for h in t] == want
+        # Back to back: the first UNMAKE's cycle, then one cycle per transfer.
+        assert cycles == 1 + len(transfers), (cycles, [len(t) for t in transfers])
+        # A MAKE offered as a transfer leaves waits for the maker to be idle.
+        await offer(ctx, MakerOp.UNMAKE, 0)
+        await ctx.tick()
+        ctx.set(dut.markers, MachinePosition.from_board(chess.Board()).markers)
+        await offer(ctx, MakerOp.MAKE, 0, candidate_moves(MachinePosition.from_board(chess.Board()), 0)[0])
+        assert ctx.get(dut.halfmove.valid) and not ctx.get(dut.search.command.ready)
+
+    simulate(dut, bench)

@@ -1,5 +1,6 @@
 """The repetition detector in the Amaranth simulator against its model: random pushes and pops
-over a few keys (so positions repeat), deep enough to refill the window from the stack, and
+one every cycle, over a few keys (so positions repeat), deep enough to refill the window from
+the stack (a pop right after a pop included), and
 chess walks where knights shuffle back and forth."""
 
 import random

@@ -758,6 +758,7 @@ class Controller(wiring.Component):
             m.d.comb += bound.eq(Bound.EXACT)
         m.d.comb += [
             self.hash.slot_index.eq(frame.slot),
+            self.hash.slot_ahead.eq(Mux(frames.load | frames.push | frames.pop, frames.next.slot, frame.slot)),
             self.hash.store.valid.eq(control.hash_store & ~stall & (job == Job.SEARCH) & (frame.depth != 0)
                                       & ~self.job.stopped & ~verify_due & ~frame.excluding & ~one_move_root),
             self.hash.store.payload.check.eq(frame.check),

@@ -10,9 +10,10 @@ the current search's stores instead of piling up.
 
 Two read ports: ``probe`` shows the entry at the current key's index (addressed by the key
 the Zobrist unit will have next cycle, so that it shows in the same cycle as the key), the
-other the entry a store will replace (addressed by the node's frame, so that a node returning while
-its last UNMAKE is still on the bus needs no settled key, and showing one cycle after its
-address). ``clear`` empties the table, one entry per cycle (``busy``).
+other the entry a store will replace (addressed by the frame the search will have in the next
+cycle, ``slot_ahead``, so that a node returning while its last UNMAKE is still on the bus
+needs no settled key, and a parent returning in the cycle after its child finds its own entry
+read: the read sees a store in the same cycle). ``clear`` empties the table, one entry per cycle (``busy``).
 """
 
 from amaranth import Module, Signal
@@ -52,12 +53,13 @@ HashEntry = data.StructLayout({
 
 def HashInterface(index_bits):
     """The search's port of a table of ``2**index_bits`` entries, from the search's side: the
-    ``probe`` at the position's key and whether it is a ``hit``; the entry a store will go to
-    (``slot_index``, set a cycle before the ``store``)."""
+    ``probe`` at the position's key and whether it is a ``hit``; the entry a store goes to
+    (``slot_index``), and the one a store in the next cycle would go to (``slot_ahead``)."""
     return wiring.Signature({
         "probe": In(HashEntry),
         "hit": In(1),
         "slot_index": Out(index_bits),
+        "slot_ahead": Out(index_bits),
         "store": Out(Pulse(HashEntry)),
     })
 
@@ -69,8 +71,8 @@ class TranspositionTable(wiring.Component):
     search : In(HashInterface)     ``probe``: the entry at its index, in the next cycle;
                                     ``hit``: ... it is not empty and its check bits are the
                                     key's; ``store``: written at ``slot_index`` if that entry
-                                    (read a cycle after its index) is empty, of another
-                                    generation, or the store's depth >= its depth
+                                    (read at ``slot_ahead`` the cycle before) is empty, of
+                                    another generation, or the store's depth >= its depth
     clear : In(1), busy : Out(1)    empty every entry
     """
 
@@ -105,7 +107,7 @@ class TranspositionTable(wiring.Component):
             probe_read.addr.eq(self.key_next[:bits]),
             port.probe.eq(probe_read.data),
             port.hit.eq((port.probe.bound != Bound.EMPTY) & (port.probe.check == check)),
-            slot_read.addr.eq(port.slot_index),
+            slot_read.addr.eq(port.slot_ahead),
             slot.eq(slot_read.data),
         ]
 

@@ -9,7 +9,8 @@ undo record per ply, so UNMAKE needs only the ply: it emits the same halfmoves i
 reverse order. A MAKE without a piece (``piece`` empty: the search's null move) passes: only an
 en-passant marker is lost (``models/position.move_halfmoves`` of ``chess.Move.null()``).
 
-Timing: a command is taken when the maker is idle; the halfmoves go out two at a time
+Timing: a command is taken when the maker is idle (an UNMAKE also in the cycle the last
+transfer of the command before leaves); the halfmoves go out two at a time
 (:data:`~hdl.encoding.HalfmovePair`, the last alone when their number is odd), from an output
 register: the first transfer is offered in the cycle after the command, and one follows every
 cycle the bus takes one (1 to 5 transfers per move: a quiet move is one, a capture two). The
@@ -139,8 +140,12 @@ class MoveMaker(wiring.Component):
         out = self.halfmove
         mask = Signal(_SLOTS)
         m.d.comb += mask.eq(Mux(taken, enabled, remaining))
+        # An UNMAKE (its record is its own: no markers read from the board) is taken as the
+        # last transfer leaves, so returns from several plies unmake one a cycle; a MAKE waits
+        # for the board to have the last transfer.
+        leaving = out.valid & out.ready & (remaining == 0)
         m.d.comb += [self.search.idle.eq(~out.valid & (remaining == 0)),
-                     self.search.command.ready.eq(self.search.idle)]
+                     self.search.command.ready.eq(self.search.idle | (leaving & ~is_make))]
 
         def pick(name, candidates):
             """The next slot of ``candidates`` in playing order: (whether any, its index)."""

@@ -10,9 +10,9 @@ RAM, from which the window's bottom is refilled when it pops.
 
 Timing: ``repeated`` describes the entry offered at ``push``, in the same cycle (the entry
 against the registered window), so the controller learns whether the position it pushes
-repeats as it pushes it. A push or pop is taken only every second cycle (``ready``): the
-refill read for a pop is addressed from the depth before it. Making or unmaking a move takes
-two cycles or more anyway.
+repeats as it pushes it. A push or pop is taken every cycle (``ready`` is always high): the
+block RAM is read at the depth the stack will have after this cycle's push or pop, so the
+entry a pop in the next cycle refills the window's bottom with is there.
 """
 
 from amaranth import Cat, Module, Signal
@@ -28,8 +28,8 @@ __all__ = ["RepetitionDetector", "StackEntry", "PathInterface"]
 StackEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 1})
 
 #: The path of positions to the detector, from the side that walks it: ``push`` a position
-#: reached (a stream: the detector takes one every second cycle), ``pop`` the top one (taken
-#: when ``push.ready``), and whether the position offered at ``push`` is ``repeated``.
+#: reached (a stream; the detector takes one every cycle), ``pop`` the top one (taken when
+#: ``push.ready``), and whether the position offered at ``push`` is ``repeated``.
 PathInterface = wiring.Signature({
     "push": Out(stream.Signature(StackEntry)),
     "pop": Out(1),
@@ -69,25 +69,33 @@ class RepetitionDetector(wiring.Component):
         m.submodules.stack = stack = Memory(shape=StackEntry, depth=self._capacity, init=[])
         write, read = stack.write_port(), stack.read_port()
 
-        busy = Signal()                         # a push or pop was taken last cycle
-        m.d.comb += self.path.push.ready.eq(~busy)
-        push = self.path.push.valid & self.path.push.ready & (self.depth < self._capacity)
-        pop = self.path.pop & self.path.push.ready & (self.depth != 0)
-        m.d.sync += busy.eq(push | pop)
+        m.d.comb += self.path.push.ready.eq(1)
+        push = self.path.push.valid & (self.depth < self._capacity)
+        pop = self.path.pop & (self.depth != 0)
 
-        # The entry just below the window, for a pop to refill the bottom slot.
-        m.d.comb += [read.addr.eq(self.depth - (w + 2)),
+        # The entry just below the window, for a pop to refill the bottom slot: read at the
+        # depth the stack will have, so that it is there for a pop in the next cycle.
+        depth_next = Signal.like(self.depth)
+        m.d.comb += depth_next.eq(self.depth)
+        with m.If(self.clear):
+            m.d.comb += depth_next.eq(0)
+        with m.Elif(push):
+            m.d.comb += depth_next.eq(self.depth + 1)
+        with m.Elif(pop):
+            m.d.comb += depth_next.eq(self.depth - 1)
+        m.d.comb += [read.addr.eq(depth_next - (w + 2)),
                      write.addr.eq(self.depth), write.data.eq(self.path.push.payload), write.en.eq(push)]
         below_exists = self.depth >= w + 2
 
+        m.d.sync += self.depth.eq(depth_next)
         with m.If(self.clear):
-            m.d.sync += [self.depth.eq(0), valid.eq(0)]
+            m.d.sync += valid.eq(0)
         with m.Elif(push):
-            m.d.sync += [self.depth.eq(self.depth + 1), slots[0].eq(self.path.push.payload),
+            m.d.sync += [slots[0].eq(self.path.push.payload),
                          valid.eq(valid << 1 | 1)]
             m.d.sync += [slots[i].eq(slots[i - 1]) for i in range(1, w + 1)]
         with m.Elif(pop):
-            m.d.sync += [self.depth.eq(self.depth - 1), slots[w].eq(read.data),
+            m.d.sync += [slots[w].eq(read.data),
                          valid.eq(valid >> 1 | below_exists << w)]
             m.d.sync += [slots[i].eq(slots[i + 1]) for i in range(w)]
 
