@@ -1,7 +1,7 @@
 """The Oracle (docs/architecture.md §7): it looks at the root, chooses the knowledge that fits
 it, and compiles that into the evaluator's tables. Three kinds of knowledge (``KNOWLEDGE``):
 
-* ``root`` (the default) — Hitech's way: the root analysis (:mod:`host.analysis`) scores
+* ``root`` — Hitech's way: the root analysis (:mod:`host.analysis`) scores
   every pattern of the library for this root (its ``relevance``: 0 leaves it out) and for the region the search
   will reach (:func:`region_boards`: the rest of the last principal variation, near
   promotions made; counted x ``REGION_WEIGHT``), and the patterns are chosen
@@ -12,24 +12,27 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
   patterns are made and compiled once per Oracle.
 * ``phase`` — the first stage, two fixed lists chosen by the game's phase. Middlegame (more
   than 13 pawns' worth of pieces besides pawns and kings, counting N=B=3, R=5, Q=9): material
-  and piece-square with the king seeking shelter, the king's-wing pawn shelter recognizer, pawn
-  structure and phase-scaled king safety. Endgame: material and piece-square with the king
-  seeking the centre, and pawn structure. The default until self-play (BENCHMARKS.md) showed
-  ``root`` stronger.
-* ``material`` — material and piece-square only (the baseline the others are measured
-  against).
+  and piece-square, the king's-wing pawn shelter recognizer, pawn structure and phase-scaled
+  king safety. Endgame: material and piece-square, and pawn structure. The default until
+  self-play (BENCHMARKS.md) showed ``root`` stronger.
+* ``material`` (the default) — material and piece-square only, one first-order table: the
+  piece values by square that ``data/make_piece_square.py`` fitted to Stockfish's choice
+  between quiet moves, blended by the root's phase. The baseline the others are measured
+  against, and the default since those tables: with them it chooses better moves at equal
+  nodes than ``root`` knowledge, whose patterns were weighed against the hand-made table before
+  them and now count again what the fitted table knows (BENCHMARKS.md, 2026-11-26).
 
 Every choice is an :class:`Allocation`: the patterns chosen with their relevance, where each
 went, what was left out and why, and the compiled tables. The compiled tables of ``phase`` and
-``material`` are kept per phase; the board's checksums show unchanged tables, so nothing is
-sent again while they stay.
+``material`` are kept per phase and phase fraction; the board's checksums show unchanged
+tables, so nothing is sent again while they stay.
 """
 
 from dataclasses import dataclass, field
 
 import chess
 
-from .analysis import analyse, pawn_classes
+from .analysis import analyse, game_phase_fraction, pawn_classes
 from .library import FAMILIES, LIBRARY
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from .tables import EvaluatorImage, TableError
@@ -40,7 +43,7 @@ __all__ = ["Oracle", "Allocation", "game_phase", "region_boards", "ENDGAME_MATER
 ENDGAME_MATERIAL = 13
 
 #: The kinds of knowledge the Oracle can give the board, the default first.
-KNOWLEDGE = ("root", "phase", "material")
+KNOWLEDGE = ("material", "root", "phase")
 
 _PIECE_PAWNS = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 
@@ -90,8 +93,9 @@ class Oracle:
     """Chooses and compiles the tables for a root position, for one evaluator configuration."""
 
     PHASE_PATTERNS = {
-        "middlegame": lambda: [MaterialPieceSquare(endgame=False), ShelterRecognizer(), PawnStructure(), KingSafety()],
-        "endgame": lambda: [MaterialPieceSquare(endgame=True), PawnStructure()],
+        "middlegame": lambda fraction: [MaterialPieceSquare(fraction), ShelterRecognizer(), PawnStructure(),
+                                        KingSafety()],
+        "endgame": lambda fraction: [MaterialPieceSquare(fraction), PawnStructure()],
     }
 
     def __init__(self, params, knowledge=KNOWLEDGE[0], without=()):
@@ -105,29 +109,31 @@ class Oracle:
         if without and knowledge != "root":
             raise ValueError(f"only root knowledge leaves out families, not {knowledge}")
         self.params, self.knowledge, self.without = params, knowledge, tuple(without)
-        self._kept = {}             # (knowledge, phase) -> Allocation, for the fixed kinds
+        self._kept = {}             # (knowledge, phase, fraction) -> Allocation, for the fixed kinds
         self._general = {}          # library name -> its pattern (the same at every root)
         self._units = {}            # a general pattern -> the units it installs, made once
         self._compiled = {}         # the general patterns' units' compiled tables, kept
         self._global_slots = {}     # id of a general pattern's global unit -> its slot
         self._placement = {}        # (library name, its recognizer's index) -> the unit it had
 
-    def patterns(self, phase):
-        return self.PHASE_PATTERNS[phase]()
+    def patterns(self, phase, fraction):
+        """The fixed list of ``phase`` (``game_phase``), its piece values blended at ``fraction``
+        (``game_phase_fraction``)."""
+        return self.PHASE_PATTERNS[phase](fraction)
 
     def allocate(self, board, expected=()):
         """The :class:`Allocation` for the root ``board``; ``expected``: the moves the search is
         expected to play from it (the rest of the last search's principal variation), which
         ``root`` knowledge counts in the region the search will reach."""
-        phase = game_phase(board)
+        phase, fraction = game_phase(board), game_phase_fraction(board)
         if self.knowledge == "root":
-            return self._root(board, phase, expected)
-        key = (self.knowledge, phase)
+            return self._root(board, phase, fraction, expected)
+        key = (self.knowledge, phase, fraction)
         if key not in self._kept:
             if self.knowledge == "phase":
-                candidates = [(_NAMES[type(p)], None, p) for p in self.patterns(phase)]
+                candidates = [(_NAMES[type(p)], None, p) for p in self.patterns(phase, fraction)]
             else:
-                candidates = [("material-piece-square", None, MaterialPieceSquare(endgame=phase == "endgame"))]
+                candidates = [("material-piece-square", None, MaterialPieceSquare(fraction))]
             self._kept[key] = self._install(phase, candidates)
         return self._kept[key]
 
@@ -136,7 +142,7 @@ class Oracle:
         allocation = self.allocate(board, expected)
         return allocation.label, allocation.store
 
-    def _root(self, board, phase, expected):
+    def _root(self, board, phase, fraction, expected):
         analysis = analyse(board)
         region = [analyse(b) for b in region_boards(board, expected)]
         scored, from_region = [], set()
@@ -159,7 +165,7 @@ class Oracle:
                 made.append((name, relevance, self._general[name]))
             else:
                 made.append((name, relevance, entry.make(analysis, board)))
-        base = ("material-piece-square", None, MaterialPieceSquare(endgame=phase == "endgame"))
+        base = ("material-piece-square", None, MaterialPieceSquare(fraction))
         order = list(LIBRARY)
         allocation = self._install(phase, [base] + made,
                                    placed=lambda name: order.index(name) if name in order else -1)

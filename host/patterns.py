@@ -2,9 +2,8 @@
 Python definition over a ``chess.Board``. Loaded alone, a pattern's tables make the evaluator's
 value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
 
-- :class:`MaterialPieceSquare` material (100, 320, 330, 500, 900) and a piece-square bonus:
-  centralisation for knights, bishops, queens and the endgame king, advancement for pawns, the
-  seventh rank for rooks, a sheltered corner for the middlegame king.
+- :class:`MaterialPieceSquare` material and piece-square values fitted to Stockfish's
+  evaluations of quiet positions, the middlegame's and the endgame's blended by the root's phase.
 - :class:`ShelterFirstOrder`  Hitech's pawn shelter as a first-order table: 25 for a pawn on each
   of the three near squares in front of the castled king, 16 on the far ones.
 - :class:`ShelterRecognizer`  the same shelter, only when the king is on that wing, with a
@@ -25,6 +24,7 @@ import chess
 from hdl.eval.tables import ExtSource
 
 from .analysis import pawns_per_file
+from .piece_square import ENDGAME, MIDDLEGAME
 from .tables import Context, FirstOrder, GlobalState, Recognizer
 
 __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
@@ -50,38 +50,28 @@ def _pawn_on(board, colour, file, relative_rank):
 
 
 class MaterialPieceSquare:
-    """Material plus a piece-square bonus, as one first-order table; ``endgame`` switches the
-    king from seeking shelter to seeking the centre."""
+    """Material and piece-square values as one first-order table: each piece's value on its
+    square (material included) blended from the middlegame and endgame tables that
+    ``data/make_piece_square.py`` fitted to Stockfish's evaluations (``host/piece_square.py``)
+    by ``phase``, 1 with every piece of the opening on the board and 0 with none
+    (``host.analysis.game_phase_fraction`` of the root)."""
 
-    MATERIAL = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
-                chess.QUEEN: 900, chess.KING: 0}
-
-    def __init__(self, endgame=False):
-        self.endgame = endgame
+    def __init__(self, phase=1.0):
+        if not 0 <= phase <= 1:
+            raise ValueError(f"a phase is between 0 and 1, not {phase}")
+        self.phase = phase
 
     def definition(self, board):
         return sum(self.g(piece, square) for square, piece in board.piece_map().items())
 
-    def bonus(self, piece_type, square):
-        """The bonus of a White piece on ``square`` (Black's mirror the board)."""
-        file, rank = chess.square_file(square), chess.square_rank(square)
-        centre = 3 - max(abs(2 * file - 7), abs(2 * rank - 7)) // 2     # 0 on the edge .. 3
-        if piece_type == chess.PAWN:
-            return 5 * (rank - 1) + (5 if file in (3, 4) and rank >= 3 else 0)
-        if piece_type in (chess.KNIGHT, chess.BISHOP):
-            return 8 * centre - (10 if piece_type == chess.KNIGHT and centre == 0 else 0)
-        if piece_type == chess.ROOK:
-            return 20 if rank == 6 else 0
-        if piece_type == chess.QUEEN:
-            return 3 * centre
-        if self.endgame:
-            return 10 * centre
-        return 15 if rank == 0 and file in (1, 2, 6) else -10 * rank
+    def value(self, piece_type, square):
+        """A White piece's value on ``square`` (Black's mirror the board)."""
+        return round(self.phase * MIDDLEGAME[piece_type][square] + (1 - self.phase) * ENDGAME[piece_type][square])
 
     def g(self, piece, square):
-        own = square if piece.color == chess.WHITE else chess.square_mirror(square)
-        value = self.MATERIAL[piece.piece_type] + self.bonus(piece.piece_type, own)
-        return value if piece.color == chess.WHITE else -value
+        if piece.color == chess.WHITE:
+            return self.value(piece.piece_type, square)
+        return -self.value(piece.piece_type, chess.square_mirror(square))
 
     def install(self, image):
         image.add_first_order(FirstOrder(self.g))

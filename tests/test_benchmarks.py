@@ -8,6 +8,7 @@ import pytest
 from benchmarks.match import elo_difference, read_openings
 from benchmarks.tactics import solved
 from host.epd import parse_position
+from sim.testing import DATA
 
 
 def test_every_opening_is_legal_named_once_and_short():
@@ -54,7 +55,7 @@ def test_oracle_benchmark_times_each_knowledge_over_a_games_roots(capsys):
     assert len(roots) > 20 and all(root.move_stack for root in roots[1:])
     assert oracle.main(["--positions", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["root", "phase", "material"]
+    assert [line.split()[0] for line in lines] == ["material", "root", "phase"]
     assert all(" 3 roots: choose and compile " in line for line in lines), lines
 
 
@@ -109,3 +110,23 @@ def test_the_search_benchmark_runs_the_features_it_is_given(capsys):
                                               "reverse,lmp") + ": 0 mismatches"), out
         counts[features] = int(out[1].split()[1].rstrip(",").replace(",", ""))
     assert 0 < counts["all"] < counts["none"], counts
+
+
+def test_move_choice_losses_and_the_shipped_positions(capsys):
+    """``benchmarks.choice``: a move's loss against the best score, capped; every shipped
+    position scores its legal moves only, the best within reach; the machine's run prints its
+    mean loss and the moves within reach of the best."""
+    from benchmarks import choice
+    scores = {chess.Move.from_uci("e2e4"): 40, chess.Move.from_uci("a2a3"): -20, chess.Move.from_uci("g2g4"): -500}
+    assert choice.move_loss(scores, chess.Move.from_uci("e2e4")) == 0
+    assert choice.move_loss(scores, chess.Move.from_uci("a2a3")) == 60
+    assert choice.move_loss(scores, chess.Move.from_uci("g2g4")) == choice.LOSS_CAP
+    assert choice.move_loss(scores, chess.Move.from_uci("h2h3")) == choice.LOSS_CAP     # no score: the worst
+    positions = choice.read_choices(DATA / "choice-positions.jsonl")
+    assert len(positions) == 240
+    for board, moves in positions:
+        assert moves and set(moves) <= set(board.legal_moves) and abs(max(moves.values())) <= 300
+    assert choice.main(["--engines", "suprem", "--count", "2", "--nodes", "500"]) == 0
+    line = capsys.readouterr().out.strip()
+    loss = float(line.split("mean loss")[1].split("cp")[0])
+    assert line.startswith("suprem") and 0 <= loss <= choice.LOSS_CAP and line.endswith("of 2 within 30 cp"), line

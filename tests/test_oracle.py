@@ -28,7 +28,7 @@ def _chosen(fen, params=FULL, knowledge="root"):
 
 
 def test_the_phase_knowledge_is_the_two_fixed_lists():
-    assert Oracle(FULL).knowledge == KNOWLEDGE[0] == "root"         # the default
+    assert Oracle(FULL).knowledge == KNOWLEDGE[0] == "material"     # the default
     oracle = Oracle(FULL, "phase")
     middle = oracle.allocate(chess.Board())
     placed = {k: name for k, name in enumerate(middle.recognizers) if name}

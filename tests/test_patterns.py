@@ -17,7 +17,8 @@ from sim.testing import REFERENCE_FILES, reference_positions
 
 PATTERN_CASES = {
     "material-piece-square": MaterialPieceSquare(),
-    "material-piece-square-endgame": MaterialPieceSquare(endgame=True),
+    "material-piece-square-endgame": MaterialPieceSquare(0.0),
+    "material-piece-square-blended": MaterialPieceSquare(11 / 24),
     "shelter-first-order": ShelterFirstOrder(),
     "shelter-first-order-queenside": ShelterFirstOrder(("queen", "king")),
     "shelter-recognizer": ShelterRecognizer(),

@@ -282,8 +282,8 @@ def test_the_root_loop_and_knowledge_options_through_python_chess(engine):
     the mate is found the same with all."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     assert "RootLoop" in engine.options
-    assert engine.options["Knowledge"].var == ["root", "phase", "material"]
-    assert engine.options["Knowledge"].default == "root"
+    assert engine.options["Knowledge"].var == ["material", "root", "phase"]
+    assert engine.options["Knowledge"].default == "material"
     assert engine.options["KnowledgeWithout"].type == "string"
     engine.configure({"RootLoop": True, "Knowledge": "root", "KnowledgeWithout": "king,pawns"})
     try:
@@ -298,7 +298,7 @@ def test_the_root_loop_and_knowledge_options_through_python_chess(engine):
         assert engine.play(chess.Board(), chess.engine.Limit(nodes=3000)).move in chess.Board().legal_moves
     finally:
         engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, False)
-        engine.configure({"RootLoop": False, "Knowledge": "root", "KnowledgeWithout": ""})
+        engine.configure({"RootLoop": False, "Knowledge": "material", "KnowledgeWithout": ""})
 
 
 def test_pondering_through_python_chess():
@@ -421,7 +421,7 @@ def test_debug_register_and_unknown_tokens_through_python_chess(engine):
     try:
         said = strings()
         assert any(text.startswith("depth 2: wall") for text in said)
-        assert any(text.startswith("oracle: root knowledge, middlegame: material-piece-square") for text in said)
+        assert any(text.startswith("oracle: material knowledge, middlegame: material-piece-square") for text in said)
     finally:
         protocol.loop.call_soon_threadsafe(protocol.debug, False)
     said = strings()
