@@ -302,8 +302,9 @@ class Controller(wiring.Component):
                                         searched in full, none if none was); ``busy``;
                                         ``stopped``: the last job was (its results are
                                         partial); ``count``, ``cycles``: its nodes (perft:
-                                        leaves) and length; ``score``, ``best_move``: the last
-                                        search's value (side to move's view) and move (0: none)
+                                        leaves; 0 from the cycle after START) and length;
+                                        ``score``, ``best_move``: the last search's value (side
+                                        to move's view) and move (0: none)
     gen : Out(GeneratorInterface)       the move generator
     maker : Out(MakerInterface)         the move maker
     path : Out(PathInterface)           the repetition detector
@@ -837,8 +838,11 @@ class Controller(wiring.Component):
         m.d.comb += updated.eq(base)
         start = self.job.start.payload
         with m.If(self.job.start.valid & ~self.job.busy):
+            # the count starts at 0 with the job (not at its first microinstruction's ``clear``):
+            # a node limit compared with it must not see the last job's count
             m.d.sync += [requested.eq(1), job.eq(start.job), depth.eq(start.depth), ply.eq(0),
-                         self.job.busy.eq(1), self.job.stopped.eq(0), root_material.eq(self.material),
+                         self.job.busy.eq(1), self.job.stopped.eq(0), self.job.count.eq(0),
+                         root_material.eq(self.material),
                          generation.eq(start.generation), features.eq(start.features),
                          root_move.eq(Mux((start.job == Job.SEARCH) & (start.depth != 0), start.root_move, 0))]
             with m.If(~start.keep_killers):
