@@ -23,11 +23,9 @@ import sys
 import chess
 import chess.engine
 
-from hdl.search.features import SearchFeatures
-from host.oracle import KNOWLEDGE
 from sim.testing import DATA
 
-from .peers import ENGINES, ROOTS, machine_options, open_engine
+from .peers import add_engine_arguments, chosen_engines, open_chosen
 
 __all__ = ["read_choices", "move_loss"]
 
@@ -57,22 +55,13 @@ def main(argv=None):
     parser.add_argument("--file", default=str(DATA / "choice-positions.jsonl"))
     parser.add_argument("--nodes", type=int, default=10000)
     parser.add_argument("--count", type=int, help="only the first N positions")
-    parser.add_argument("--engines", default="suprem,sunfish,stockfish")
-    parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
-                        help="the machine's search features (all)")
-    parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
-    parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
+    add_engine_arguments(parser)
     args = parser.parse_args(argv)
-    names = args.engines.split(",")
-    for name in names:
-        if name not in ENGINES:
-            parser.error(f"no engine {name} (there are {', '.join(ENGINES)})")
+    names = chosen_engines(parser, args)
     choices = read_choices(args.file)[:args.count]
     results = {}
     for name in names:
-        engine = open_engine(name)
-        if name == "suprem":
-            engine.configure(machine_options(args.features, args.root, args.knowledge))
+        engine = open_chosen(name, args)
         losses = []
         try:
             for number, (board, scores) in enumerate(choices):

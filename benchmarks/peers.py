@@ -13,7 +13,11 @@ from pathlib import Path
 
 import chess.engine
 
-__all__ = ["ENGINES", "open_engine", "engine_command", "machine_options", "ROOTS"]
+from hdl.search.features import SearchFeatures
+from host.oracle import KNOWLEDGE
+
+__all__ = ["ENGINES", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
+           "chosen_engines", "open_chosen"]
 
 ENGINES = ("suprem", "sunfish", "stockfish")
 
@@ -69,3 +73,30 @@ def machine_options(features, root=None, knowledge=None, without=()):
     if without:
         options["KnowledgeWithout"] = ",".join(without)
     return options
+
+
+def add_engine_arguments(parser):
+    """A benchmark's arguments for running several engines on the same positions: which engines
+    (``--engines``, all of ``ENGINES``), and the machine's search features, root and knowledge."""
+    parser.add_argument("--engines", default=",".join(ENGINES))
+    parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
+                        help="the machine's search features (all)")
+    parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
+    parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
+
+
+def chosen_engines(parser, args):
+    """The engines ``--engines`` names, in order (a parser error for an unknown one)."""
+    names = args.engines.split(",")
+    for name in names:
+        if name not in ENGINES:
+            parser.error(f"no engine {name} (there are {', '.join(ENGINES)})")
+    return names
+
+
+def open_chosen(name, args):
+    """:func:`open_engine`, the machine configured as ``add_engine_arguments``' arguments say."""
+    engine = open_engine(name)
+    if name == "suprem":
+        engine.configure(machine_options(args.features, args.root, args.knowledge))
+    return engine

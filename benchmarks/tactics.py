@@ -19,12 +19,10 @@ import sys
 import chess
 import chess.engine
 
-from hdl.search.features import SearchFeatures
 from host.epd import EpdRecord, read_positions
-from host.oracle import KNOWLEDGE
 from sim.testing import DATA
 
-from .peers import ENGINES, ROOTS, machine_options, open_engine
+from .peers import add_engine_arguments, chosen_engines, open_chosen
 
 
 def _moves(board, text):
@@ -41,24 +39,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=str(DATA / "tactics-dev.epd"))
     parser.add_argument("--nodes", default="10000,100000", help="budgets, comma-separated")
-    parser.add_argument("--engines", default="suprem,sunfish,stockfish")
-    parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
-                        help="the machine's search features (all)")
-    parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
-    parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
+    add_engine_arguments(parser)
     args = parser.parse_args(argv)
     budgets = [int(n) for n in args.nodes.split(",")]
-    names = args.engines.split(",")
-    for name in names:
-        if name not in ENGINES:
-            parser.error(f"no engine {name} (there are {', '.join(ENGINES)})")
+    names = chosen_engines(parser, args)
     with open(args.file) as f:
         records = [r for r in read_positions(f.read().splitlines()) if isinstance(r, EpdRecord)]
     counts = {(name, nodes): 0 for name in names for nodes in budgets}
     for name in names:
-        engine = open_engine(name)
-        if name == "suprem":
-            engine.configure(machine_options(args.features, args.root, args.knowledge))
+        engine = open_chosen(name, args)
         try:
             for record in records:
                 for nodes in budgets:
