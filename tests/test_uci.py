@@ -160,10 +160,10 @@ def test_analyze_finds_mate_in_two(capsys, fen, moves):
 
 
 def test_analyze_explains_the_root_and_searches_it_from_the_host(capsys):
-    """``--explain``: the root analysis and the recognizers' patterns; ``--root host``: the
-    host's root loop finds the same mate."""
+    """``--explain``: the root analysis and (root knowledge) the recognizers' patterns; ``--root
+    host``: the host's root loop finds the same mate."""
     fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
-    assert main(["analyze", fen, "--depth", "3", "--explain", "--root", "host"]) == 0
+    assert main(["analyze", fen, "--depth", "3", "--explain", "--root", "host", "--knowledge", "root"]) == 0
     out = capsys.readouterr().out
     assert "analysis: phase 0.83" in out and "analysis: Black aims at:" in out, out
     narrow = FULL.recognizers - FULL.narrow             # the first narrow unit: the shelter's
