@@ -59,7 +59,6 @@ def main(argv=None):
     args = parser.parse_args(argv)
     names = chosen_engines(parser, args)
     choices = read_choices(args.file)[:args.count]
-    results = {}
     for name in names:
         engine = open_chosen(name, args)
         losses = []
@@ -69,7 +68,6 @@ def main(argv=None):
                 losses.append(move_loss(scores, move))
         finally:
             engine.quit()
-        results[name] = losses
         print(f"{name:9} {args.nodes:>7} nodes: mean loss {sum(losses) / len(losses):5.1f} cp, "
               f"{sum(loss <= CLOSE for loss in losses)} of {len(losses)} within {CLOSE} cp", flush=True)
     return 0

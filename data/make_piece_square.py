@@ -22,7 +22,10 @@ makes each quiet move's change of the table value (the piece's value on its new 
 old, a castling's king and rook both; the side to move's view) follow Stockfish's score of the
 move, both measured from the position's mean over its quiet moves, the scores' deviations
 clipped to +-``CLIP`` (a quiet move that loses a piece to a combination says nothing about
-squares). A table value is the blend ``phase * middlegame + (1 - phase) * endgame`` of two
+squares). A position where a piece of the side to move is in danger (attacked by a cheaper
+piece, or attacked and undefended) is left out — its best quiet move is an escape, which would
+teach the tables that pieces belong at home — and so is a move that puts the moved piece in
+danger. A table value is the blend ``phase * middlegame + (1 - phase) * endgame`` of two
 tables, ``phase`` = ``host.analysis.game_phase_fraction`` (1 with every piece of the opening on
 the board, 0 with none). Least squares with a ridge of ``--ridge`` per position count towards
 the piece's material value ``PRIOR`` on every square (0 for the king): moves fix only the
