@@ -51,7 +51,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from benchmarks.match import read_openings  # noqa: E402
 from benchmarks.peers import engine_command  # noqa: E402
-from host.analysis import game_phase_fraction  # noqa: E402
+from host.analysis import PIECE_VALUES, game_phase_fraction  # noqa: E402
 
 PLAY_NODES = 2000
 RANDOM_MOVES = 0.125
@@ -59,8 +59,8 @@ FIRST_PLY = 8
 MAX_PLIES = 200
 SAMPLE = 1 / 6
 CLIP = 150
-PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
-PRIOR = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500, chess.QUEEN: 900, chess.KING: 0}
+#: Each piece's value on a square it seldom stands on: its material (the root analysis's), the king's 0.
+PRIOR = {piece_type: 0 if piece_type == chess.KING else PIECE_VALUES[piece_type] for piece_type in chess.PIECE_TYPES}
 OUT = HERE.parent / "host" / "piece_square.py"
 
 
@@ -220,7 +220,7 @@ def fit(positions, ridge):
     rows, target = np.array(rows), np.array(target)
     prior = np.zeros(2 * count)
     fixed = np.zeros(2 * count, dtype=bool)
-    for piece_type in PIECE_TYPES:
+    for piece_type in chess.PIECE_TYPES:
         for square in range(64):
             for half in (0, count):
                 prior[half + _index(piece_type, square)] = PRIOR[piece_type]
@@ -238,14 +238,14 @@ def fit(positions, ridge):
     predicted = rows @ solution
     agree = sum(int(np.argmax(predicted[a:b])) == best for a, b, best in groups)
     tables = [{piece_type: [int(round(solution[half + _index(piece_type, square)])) for square in range(64)]
-               for piece_type in PIECE_TYPES} for half in (0, count)]
+               for piece_type in chess.PIECE_TYPES} for half in (0, count)]
     return tables[0], tables[1], agree / len(groups), len(groups)
 
 
 def write_module(middlegame, endgame, agreement, note):
     def table(tables):
         lines = []
-        for piece_type in PIECE_TYPES:
+        for piece_type in chess.PIECE_TYPES:
             lines.append(f"    chess.{chess.piece_name(piece_type).upper()}: (")
             values = tables[piece_type]
             for rank in range(8):

@@ -16,12 +16,9 @@ spec = importlib.util.spec_from_file_location("make_piece_square", DATA / "make_
 make_piece_square = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(make_piece_square)
 
-PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
-
-
 @pytest.mark.parametrize("tables", [MIDDLEGAME, ENDGAME], ids=["middlegame", "endgame"])
 def test_every_piece_has_a_value_on_every_square(tables):
-    assert set(tables) == set(PIECE_TYPES)
+    assert set(tables) == set(chess.PIECE_TYPES)
     for piece_type, values in tables.items():
         assert len(values) == 64 and all(isinstance(v, int) and -4000 < v < 4000 for v in values), piece_type
     assert all(MIDDLEGAME[chess.PAWN][s] == ENDGAME[chess.PAWN][s] == 0 for s in range(64)
@@ -74,7 +71,7 @@ def test_the_fit_recovers_a_table_from_the_moves_it_prefers():
     pytest.importorskip("numpy")
     rng = random.Random(3)
     table = {piece_type: [0 if piece_type == chess.PAWN and chess.square_rank(s) in (0, 7) else rng.randint(-60, 60)
-                          for s in range(64)] for piece_type in PIECE_TYPES}
+                          for s in range(64)] for piece_type in chess.PIECE_TYPES}
     middlegame, endgame, agreement, used = make_piece_square.fit(_positions(table, 1500, 4), ridge=0.01)
     assert used >= 200
     assert agreement > 0.8
