@@ -20,7 +20,6 @@ from .patterns import (
     PawnIslands,
     PawnStructure,
     ShelterRecognizer,
-    Tempo,
 )
 from .root_patterns import ROOT_PATTERNS
 
@@ -78,7 +77,6 @@ LIBRARY = {
     "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety(), "king", True),
     "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair(), "material", True),
     "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial(), "material", True),
-    "tempo": Entry(lambda analysis: 0.4, lambda analysis, board: Tempo(), "material", True),
     "pawn-islands": Entry(_islands, lambda analysis, board: PawnIslands(), "pawns", True),
     **{name: Entry(cls.relevance, cls, cls.family) for name, cls in ROOT_PATTERNS.items()},
 }

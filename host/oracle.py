@@ -34,10 +34,13 @@ import chess
 
 from .analysis import analyse, game_phase_fraction, pawn_classes
 from .library import FAMILIES, LIBRARY
+from .pattern_weights import WEIGHTS
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
+from .root_patterns import RootPattern, Weighted
 from .tables import EvaluatorImage, TableError
 
-__all__ = ["Oracle", "Allocation", "game_phase", "region_boards", "ENDGAME_MATERIAL", "KNOWLEDGE", "REGION_WEIGHT"]
+__all__ = ["Oracle", "Allocation", "game_phase", "region_boards", "ENDGAME_MATERIAL", "KNOWLEDGE", "RECOGNIZER_WEIGHT",
+           "REGION_WEIGHT"]
 
 #: Piece material (in pawns, both sides) at or below which the game is an endgame.
 ENDGAME_MATERIAL = 13
@@ -98,9 +101,11 @@ class Oracle:
         "endgame": lambda fraction: [MaterialPieceSquare(fraction), PawnStructure()],
     }
 
-    def __init__(self, params, knowledge=KNOWLEDGE[0], without=()):
+    def __init__(self, params, knowledge=KNOWLEDGE[0], without=(), weights=WEIGHTS):
         """``without``: pattern families (:data:`~host.library.FAMILIES`) ``root`` knowledge
-        leaves out (to measure what they are worth)."""
+        leaves out (to measure what they are worth); ``weights``: {library name: weight} the
+        ``root`` knowledge weighs its patterns by (the fitted :data:`~host.pattern_weights.WEIGHTS`;
+        ``{}`` installs every pattern at its hand values)."""
         if knowledge not in KNOWLEDGE:
             raise ValueError(f"no knowledge {knowledge!r} (there are {', '.join(KNOWLEDGE)})")
         unknown = set(without) - set(FAMILIES)
@@ -108,7 +113,7 @@ class Oracle:
             raise ValueError(f"no pattern family {', '.join(sorted(unknown))} (there are {', '.join(FAMILIES)})")
         if without and knowledge != "root":
             raise ValueError(f"only root knowledge leaves out families, not {knowledge}")
-        self.params, self.knowledge, self.without = params, knowledge, tuple(without)
+        self.params, self.knowledge, self.without, self.weights = params, knowledge, tuple(without), dict(weights)
         self._kept = {}             # (knowledge, phase, fraction) -> Allocation, for the fixed kinds
         self._general = {}          # library name -> its pattern (the same at every root)
         self._units = {}            # a general pattern -> the units it installs, made once
@@ -155,20 +160,32 @@ class Oracle:
             if there > here:
                 from_region.add(name)
         relevant = sorted(scored, key=lambda c: -c[1])
-        made = []
+        made, weighed_out = [], []
         for name, relevance, entry in relevant:
             if relevance <= 0:
                 continue
             if entry.general:
                 if name not in self._general:
                     self._general[name] = entry.make(analysis, board)
-                made.append((name, relevance, self._general[name]))
+                pattern = self._general[name]
             else:
-                made.append((name, relevance, entry.make(analysis, board)))
+                pattern = entry.make(analysis, board)
+            weight = self.weights.get(name, 1.0)
+            if isinstance(pattern, RootPattern) and weight != 1.0:
+                if weight <= 0:
+                    weighed_out.append((name, f"weighs {weight:g} against the fitted tables"))
+                    continue
+                pattern = Weighted(pattern, weight)
+            elif not isinstance(pattern, RootPattern) and weight < RECOGNIZER_WEIGHT:
+                weighed_out.append((name, f"weighs {weight:g} against the fitted tables (a recognizer is kept "
+                                          f"from {RECOGNIZER_WEIGHT:g})"))
+                continue
+            made.append((name, relevance, pattern))
         base = ("material-piece-square", None, MaterialPieceSquare(fraction))
         order = list(LIBRARY)
         allocation = self._install(phase, [base] + made,
                                    placed=lambda name: order.index(name) if name in order else -1)
+        allocation.left_out += weighed_out
         allocation.from_region = from_region & {name for name, _ in allocation.chosen}
         allocation.without = self.without
         return allocation
@@ -254,6 +271,10 @@ class Oracle:
         to root."""
         return self._global_slots.setdefault(id(unit), len(self._global_slots))
 
+
+#: A recognizer pattern (its tables hold 8-bit values, not scaled by a weight) is installed
+#: when its fitted weight (:mod:`host.pattern_weights`) is at least this.
+RECOGNIZER_WEIGHT = 0.5
 
 #: How much a pattern's relevance in the region the search will reach counts against its
 #: relevance at the root.

@@ -22,7 +22,7 @@ from .analysis import PHASE_TOTAL, PHASE_WEIGHTS
 from .patterns import NON_PAWN_MATERIAL, KingSafety
 from .tables import Context, FirstOrder, Recognizer
 
-__all__ = ["RootPattern", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
+__all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
            "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "RookBehindPassers", "KingNearPassers",
            "KingsClose", "RuleOfTheSquare", "PawnStorm", "OpenFilesAtTheKing", "Blockade", "TrappedBishop",
            "OppositeBishops", "EarlyQueen", "MajorityAdvance", "BackwardPawns", "KingInTheCentre",
@@ -70,6 +70,20 @@ class RootPattern:
 
     def __repr__(self):
         return type(self).__name__
+
+
+class Weighted(RootPattern):
+    """A first-order pattern at ``weight`` times its values: ``g`` is ``round(weight * g)`` of
+    ``pattern`` (the Oracle's fitted weights, :mod:`host.pattern_weights`)."""
+
+    def __init__(self, pattern, weight):
+        self.pattern, self.weight, self.family = pattern, weight, pattern.family
+
+    def g(self, piece, square):
+        return round(self.weight * self.pattern.g(piece, square))
+
+    def __repr__(self):
+        return f"{self.pattern!r} x{self.weight:g}"
 
 
 class RooksOnOpenFiles(RootPattern):

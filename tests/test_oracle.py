@@ -1,7 +1,9 @@
 """The Oracle's choice (host/oracle.py): the fixed lists of the ``phase`` knowledge; with
 ``root`` knowledge, king safety chosen where the kings need it and dropped where they do not,
-pawn endings and mating nets given their patterns, what does not fit left out with the reason;
-and every allocation's tables equal the sum of the chosen patterns' definitions."""
+pawn endings and mating nets given their patterns, what does not fit left out with the reason
+(the choice by relevance tested at the patterns' hand values), the fitted weights scaling
+first-order patterns and leaving out what weighs too little; and every allocation's tables
+equal the sum of the chosen patterns' definitions."""
 
 import random
 
@@ -9,9 +11,14 @@ import chess
 import pytest
 
 from hdl.eval.tables import FULL, HITECH, SMALL
-from host.oracle import KNOWLEDGE, Oracle, region_boards
+from host.oracle import KNOWLEDGE, RECOGNIZER_WEIGHT, Oracle, region_boards
+from host.pattern_weights import WEIGHTS
+from host.root_patterns import RootPattern, Weighted
 from models.evaluator import static_value
 from sim.testing import REFERENCE_FILES, reference_positions
+
+#: Every pattern at its hand values: what the choice by relevance is tested with.
+HAND = {}
 
 ROOTS = {
     "castled": "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
@@ -23,8 +30,8 @@ ROOTS = {
 }
 
 
-def _chosen(fen, params=FULL, knowledge="root"):
-    return [name for name, _ in Oracle(params, knowledge).allocate(chess.Board(fen)).chosen]
+def _chosen(fen, params=FULL, knowledge="root", weights=HAND):
+    return [name for name, _ in Oracle(params, knowledge, weights=weights).allocate(chess.Board(fen)).chosen]
 
 
 def test_the_phase_knowledge_is_the_two_fixed_lists():
@@ -67,7 +74,7 @@ def test_a_unit_keeps_its_place_while_its_pattern_stays():
     library came or went."""
     from benchmarks.oracle import GAME, game_roots
     from host.library import LIBRARY
-    oracle = Oracle(FULL, "root")
+    oracle = Oracle(FULL, "root", weights=HAND)
     allocations = [oracle.allocate(root) for root in game_roots(GAME)[:30]]
     compared = moved = 0
     for before, after in zip(allocations, allocations[1:]):
@@ -84,7 +91,7 @@ def test_a_unit_keeps_its_place_while_its_pattern_stays():
 
 
 def test_what_does_not_fit_is_left_out_with_the_reason():
-    allocation = Oracle(SMALL, "root").allocate(chess.Board(ROOTS["castled"]))
+    allocation = Oracle(SMALL, "root", weights=HAND).allocate(chess.Board(ROOTS["castled"]))
     reasons = dict(allocation.left_out)
     assert "king-safety" in reasons and ("bits" in reasons["king-safety"] or "taken" in reasons["king-safety"])
     assert len(allocation.recognizers) <= SMALL.recognizers
@@ -118,7 +125,7 @@ def test_the_region_the_search_will_reach():
     promoted, = region_boards(near)
     assert promoted.piece_at(chess.B8) == chess.Piece(chess.QUEEN, chess.WHITE) and not promoted.pieces(
         chess.PAWN, chess.WHITE) & chess.BB_B7
-    allocation = Oracle(FULL, "root").allocate(near)
+    allocation = Oracle(FULL, "root", weights=HAND).allocate(near)
     assert "king-safety" in allocation.from_region and "king-safety" in [n for n, _ in allocation.chosen]
     far = chess.Board("r5k1/5ppp/8/1P6/8/8/5PPP/R5K1 w - - 0 1")          # the same, the pawn on b5
     assert region_boards(far) == [] and "king-safety" not in _chosen(far.fen())
@@ -152,3 +159,31 @@ def test_a_family_left_out():
         Oracle(FULL, "root", without=("kings",))
     with pytest.raises(ValueError, match="only root knowledge leaves out families"):
         Oracle(FULL, "phase", without=("king",))
+
+
+def test_the_fitted_weights_scale_first_order_patterns_and_leave_out_light_ones():
+    """With the fitted weights (host/pattern_weights.py) a first-order pattern is installed at
+    its weight (each value rounded), one that weighs 0 and a recognizer below
+    ``RECOGNIZER_WEIGHT`` are left out saying so, and a pattern the fit did not weigh keeps its
+    hand values."""
+    weights = {"rooks-on-open-files": 0.5, "development": 0.0, "king-safety": 0.25}
+    board = chess.Board(ROOTS["castled"])
+    assert {"rooks-on-open-files", "development", "king-safety", "pawn-structure"} <= set(_chosen(ROOTS["castled"]))
+    allocation = Oracle(FULL, "root", weights=weights).allocate(board)
+    patterns = dict(zip([name for name, _ in allocation.chosen], allocation.patterns))
+    rooks = patterns["rooks-on-open-files"]
+    assert isinstance(rooks, Weighted) and rooks.weight == 0.5
+    rook = chess.Piece(chess.ROOK, chess.BLACK)
+    assert (rooks.pattern.g(rook, chess.C8), rooks.g(rook, chess.C8)) == (-12, -6)     # c-file half open
+    reasons = dict(allocation.left_out)
+    assert reasons["development"] == "weighs 0 against the fitted tables"
+    assert reasons["king-safety"].startswith("weighs 0.25 against the fitted tables")
+    assert "pawn-structure" in patterns and not isinstance(patterns["pawn-structure"], Weighted)
+    # the shipped weights: every name is the library's, none negative, recognizers gated
+    from host.library import LIBRARY
+    assert WEIGHTS and set(WEIGHTS) <= set(LIBRARY) and min(WEIGHTS.values()) >= 0
+    allocation = Oracle(FULL, "root").allocate(board)
+    for name, pattern in zip([n for n, _ in allocation.chosen], allocation.patterns):
+        weight = WEIGHTS.get(name, 1.0)
+        assert weight > 0 and (isinstance(pattern, RootPattern) or weight >= RECOGNIZER_WEIGHT
+                               or name == "material-piece-square"), name
