@@ -70,6 +70,9 @@ def _insufficient(analysis):
     return 3.0 if any(minors_and_less) else 0
 
 
+#: Not in the library: the tempo (:class:`~host.patterns.Tempo`), which no quiet move weighs and
+#: which, added to the fitted table, made the machine's moves worse at 10,000 nodes (12 or 26
+#: centipawns: BENCHMARKS.md, 2026-11-26).
 LIBRARY = {
     "shelter-king": Entry(_shelter("king"), lambda analysis, board: ShelterRecognizer("king"), "king", True),
     "shelter-queen": Entry(_shelter("queen"), lambda analysis, board: ShelterRecognizer("queen"), "king", True),

@@ -9,7 +9,11 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
   first-order range of the configuration STATUS reported), then installed in the library's
   order, so that a unit keeps its place from root to root while its pattern stays; the
   root-specific first-order patterns (:mod:`host.root_patterns`) cost no unit. The general
-  patterns are made and compiled once per Oracle.
+  patterns are made and compiled once per Oracle. Each pattern is weighed against the fitted
+  piece-square tables (:mod:`host.pattern_weights`, ``data/make_pattern_weights.py``): a
+  first-order pattern is installed at its weight (0 leaves it out), a recognizer (whose 8-bit
+  tables are not scaled) only from ``RECOGNIZER_WEIGHT``; the patterns the fit cannot weigh
+  keep their hand values.
 * ``phase`` — the first stage, two fixed lists chosen by the game's phase. Middlegame (more
   than 13 pawns' worth of pieces besides pawns and kings, counting N=B=3, R=5, Q=9): material
   and piece-square, the king's-wing pawn shelter recognizer, pawn structure and phase-scaled
@@ -18,9 +22,10 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
 * ``material`` (the default) — material and piece-square only, one first-order table: the
   piece values by square that ``data/make_piece_square.py`` fitted to Stockfish's choice
   between quiet moves, blended by the root's phase. The baseline the others are measured
-  against, and the default since those tables: with them it chooses better moves at equal
-  nodes than ``root`` knowledge, whose patterns were weighed against the hand-made table before
-  them and now count again what the fitted table knows (BENCHMARKS.md, 2026-11-26).
+  against, and the default since those tables: with them it chose better moves at equal nodes
+  than ``root`` knowledge with its patterns at their hand values, which counted again what the
+  fitted table knows; weighed, ``root`` chooses as well as ``material`` (BENCHMARKS.md,
+  2026-11-26).
 
 Every choice is an :class:`Allocation`: the patterns chosen with their relevance, where each
 went, what was left out and why, and the compiled tables. The compiled tables of ``phase`` and
@@ -83,10 +88,17 @@ class Allocation:
         return sum(pattern.definition(board) for pattern in self.patterns)
 
     def explain(self):
-        """The allocation in lines of text."""
+        """The allocation in lines of text: the chosen with their relevance (and weight, where
+        weighed), the units of the recognizers, what was left out and why."""
+        def named(name, relevance, pattern):
+            if relevance is None:
+                return name
+            weight = f", x{pattern.weight:g}" if isinstance(pattern, Weighted) else ""
+            return f"{name} ({relevance:.2f}{weight}{', region' if name in self.from_region else ''})"
+
         lines = [f"{self.knowledge} knowledge{self.without_text}, {self.label}: "
-                 + ", ".join(f"{name} ({relevance:.2f}{', region' if name in self.from_region else ''})"
-                             if relevance is not None else name for name, relevance in self.chosen)]
+                 + ", ".join(named(name, relevance, pattern)
+                             for (name, relevance), pattern in zip(self.chosen, self.patterns))]
         lines += [f"recognizer {unit}: {name}" for unit, name in enumerate(self.recognizers) if name]
         lines += [f"left out {name}: {why}" for name, why in self.left_out]
         return lines

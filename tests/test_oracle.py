@@ -176,6 +176,7 @@ def test_the_fitted_weights_scale_first_order_patterns_and_leave_out_light_ones(
     rook = chess.Piece(chess.ROOK, chess.BLACK)
     assert (rooks.pattern.g(rook, chess.C8), rooks.g(rook, chess.C8)) == (-12, -6)     # c-file half open
     reasons = dict(allocation.left_out)
+    assert "rooks-on-open-files (" in allocation.explain()[0] and ", x0.5)" in allocation.explain()[0]
     assert reasons["development"] == "weighs 0 against the fitted tables"
     assert reasons["king-safety"].startswith("weighs 0.25 against the fitted tables")
     assert "pawn-structure" in patterns and not isinstance(patterns["pawn-structure"], Weighted)
