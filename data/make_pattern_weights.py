@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from make_piece_square import CLIP, _read, _safe, _threatened, read_positions  # noqa: E402
+from make_piece_square import CLIP, _read, kept, read_positions  # noqa: E402
 
 from host.analysis import analyse, game_phase_fraction  # noqa: E402
 from host.library import LIBRARY  # noqa: E402
@@ -57,12 +57,7 @@ def columns(positions, library=LIBRARY):
     names = list(library)
     index = {name: k for k, name in enumerate(names)}
     rows, target, groups = [], [], []
-    for board, scores in positions:
-        if _threatened(board):
-            continue
-        scores = {move: score for move, score in scores.items() if _safe(board, move)}
-        if len(scores) < 2:
-            continue
+    for board, scores in kept(positions):
         analysis = analyse(board)
         made = [(index[name], entry.make(analysis, board)) for name, entry in library.items()
                 if entry.relevance(analysis) > 0]

@@ -190,6 +190,18 @@ def _safe(board, move):
     return after.piece_type_at(move.to_square) == chess.KING or not _in_danger(after, move.to_square, board.turn)
 
 
+def kept(positions):
+    """The positions and moves the fits use: ``(board, {move: score})`` of each position where
+    no piece of the side to move is in danger, its moves that put no piece in danger, where two
+    or more are left."""
+    for board, scores in positions:
+        if _threatened(board):
+            continue
+        scores = {move: score for move, score in scores.items() if _safe(board, move)}
+        if len(scores) >= 2:
+            yield board, scores
+
+
 def fit(positions, ridge):
     """``(middlegame, endgame, agreement, used)``: tables {piece type: [64 values, a1..h8,
     White's view]}, how often the fitted tables put first the quiet move Stockfish scores best,
@@ -198,12 +210,7 @@ def fit(positions, ridge):
 
     count = 6 * 64
     rows, target, groups = [], [], []
-    for board, scores in positions:
-        if _threatened(board):
-            continue
-        scores = {move: score for move, score in scores.items() if _safe(board, move)}
-        if len(scores) < 2:
-            continue
+    for board, scores in kept(positions):
         phase = game_phase_fraction(board)
         mean = sum(scores.values()) / len(scores)
         start = len(rows)

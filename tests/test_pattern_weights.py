@@ -12,7 +12,7 @@ import pytest
 from host.analysis import analyse, game_phase_fraction
 from host.library import LIBRARY
 from host.patterns import MaterialPieceSquare
-from sim.testing import DATA
+from sim.testing import DATA, random_games
 
 sys.path.insert(0, str(DATA))
 spec = importlib.util.spec_from_file_location("make_pattern_weights", DATA / "make_pattern_weights.py")
@@ -25,19 +25,13 @@ TRUE = {"rooks-on-open-files": 1.0, "mobility": 0.5, "centre-pawns": -1.0, "bish
 
 
 def _positions(count, seed):
-    """Positions from seeded random games, each quiet move scored by the fitted tables' gain
-    plus ``TRUE``'s weights times the patterns' gains, and noise."""
+    """Positions from seeded random games (not over, not in check), each quiet move scored by
+    the fitted tables' gain plus ``TRUE``'s weights times the patterns' gains, and noise."""
     rng, out = random.Random(seed), []
-    while len(out) < count:
-        board = chess.Board()
-        for _ in range(rng.randrange(16, 70)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if board.is_game_over() or board.is_check():
+    for game in random_games(seed, 3 * count, range(16, 70)):
+        if game.is_game_over() or game.is_check() or len(out) == count:
             continue
-        board = chess.Board(board.epd() + " 0 1")
+        board = chess.Board(game.epd() + " 0 1")
         analysis = analyse(board)
         patterns = [(weight, LIBRARY[name].make(analysis, board)) for name, weight in TRUE.items()
                     if LIBRARY[name].relevance(analysis) > 0]
