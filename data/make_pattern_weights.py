@@ -65,7 +65,7 @@ def columns(positions, library=LIBRARY):
         sign = 1 if board.turn == chess.WHITE else -1
         before = [pattern.definition(board) for _, pattern in made]
         table_before = table.definition(board)
-        block, changes, deviations = [], [], []
+        block, changes = [], []
         for move in scores:
             after = board.copy(stack=False)
             after.push(move)

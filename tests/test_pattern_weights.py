@@ -4,7 +4,6 @@ drops a pattern that points the wrong way, and leaves unweighed what the moves c
 
 import importlib.util
 import random
-import sys
 
 import chess
 import pytest
@@ -14,13 +13,12 @@ from host.library import LIBRARY
 from host.patterns import MaterialPieceSquare
 from sim.testing import DATA, random_games
 
-sys.path.insert(0, str(DATA))
 spec = importlib.util.spec_from_file_location("make_pattern_weights", DATA / "make_pattern_weights.py")
 make_pattern_weights = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(make_pattern_weights)
 
 #: The weights the synthetic scores are made with: one confirmed in full, one in part, one
-#: that points the wrong way (the fit must drop it, not reverse it).
+#: that points the wrong way (the fit must drop it, not reverse it), one no quiet move changes.
 TRUE = {"rooks-on-open-files": 1.0, "mobility": 0.5, "centre-pawns": -1.0, "bishop-pair": 1.0}
 
 
