@@ -129,14 +129,16 @@ def test_eval_prints_the_terms_and_agrees_with_the_model(capsys):
     from host.oracle import Oracle
     from models.evaluator import static_value
     fen = "r1bqk2r/pp3ppp/2n1pn2/2pp4/3P4/2PBPN2/PP3PPP/RNBQ1RK1 w kq - 0 8"
-    for knowledge in ("phase", "root"):
+    for knowledge in ("root", "phase"):
         want = static_value(Oracle(FULL, knowledge).tables_for(chess.Board(fen))[1], chess.Board(fen))
         assert main(["eval", fen, "--knowledge", knowledge]) == 0
         out = capsys.readouterr().out.splitlines()
         assert out[1].startswith(f"oracle: {knowledge} knowledge, middlegame: material-piece-square, "), out
         assert any(line.strip().startswith("recognizer ") for line in out)
         assert out[-1] == f"static value, White's view: board {want}, model {want}" and want != 0
-    # the shelter (few fields) in a narrow unit, king safety (four fields) in a wide one
+        if knowledge == "root":     # weighed against the fitted table, the shelter is left out
+            assert any(line.startswith("oracle: left out shelter-king: weighs ") for line in out), out
+    # the phase knowledge: the shelter (few fields) in a narrow unit, king safety (four fields) in a wide one
     narrow = FULL.recognizers - FULL.narrow
     assert f"oracle: recognizer {narrow}: shelter-king" in out
     assert any(line.startswith("oracle: recognizer ") and line.endswith(": king-safety")
