@@ -3,6 +3,7 @@
     python -m benchmarks.choice [--file data/choice-positions.jsonl] [--nodes 10000] [--count N]
                                 [--engines suprem,sunfish,stockfish] [--features SET]
                                 [--root board|host] [--knowledge phase|root|material]
+                                [--without FAMILY,...]
 
 Each position of the file (``data/make_choice_positions.py``: ordinary positions from the
 machine's games, every legal move scored by Stockfish) is given to each engine for a search of
@@ -12,8 +13,8 @@ for counting as that). Printed per engine: the mean loss in centipawns, and how 
 within ``CLOSE`` centipawns of the best — the position-by-position view of what a match
 measures in games, with far less noise per hour. Stockfish's loss is measured against its own
 deeper scores and flatters it. Every engine runs in the same run; the machine on a simulated
-board (the same node counts as a real board's), with ``--features``, ``--root`` and
-``--knowledge`` as in ``benchmarks.tactics``.
+board (the same node counts as a real board's), with ``--features``, ``--root``,
+``--knowledge`` and ``--without`` as in ``benchmarks.tactics``.
 """
 
 import argparse

@@ -43,11 +43,10 @@ import chess.engine
 import chess.pgn
 
 from hdl.search.features import SearchFeatures
-from host.library import FAMILIES
 from host.oracle import KNOWLEDGE
 from sim.testing import DATA
 
-from .peers import ENGINES, ROOTS, machine_options, open_engine
+from .peers import ENGINES, ROOTS, machine_options, open_engine, pattern_families
 
 __all__ = ["read_openings", "elo_difference", "pgn_scores"]
 
@@ -118,8 +117,8 @@ def main(argv=None):
     parser.add_argument("--opponent-root", choices=ROOTS, help="with --opponent suprem: the opponent's root")
     parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
     parser.add_argument("--opponent-knowledge", choices=KNOWLEDGE, help="with --opponent suprem: the opponent's")
-    parser.add_argument("--without", type=_families, default=(), help="families root knowledge leaves out")
-    parser.add_argument("--opponent-without", type=_families, default=(),
+    parser.add_argument("--without", type=pattern_families, default=(), help="families root knowledge leaves out")
+    parser.add_argument("--opponent-without", type=pattern_families, default=(),
                         help="with --opponent suprem: the families its root knowledge leaves out")
     parser.add_argument("--first", type=int, default=1, help="the first game's number (a match played in parts)")
     parser.add_argument("--score", nargs="+", metavar="PGN", help="only add up the games of these PGN files")
@@ -179,14 +178,6 @@ def main(argv=None):
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
     return 0
-
-
-def _families(text):
-    families = tuple(f.strip() for f in text.split(",") if f.strip())
-    unknown = [f for f in families if f not in FAMILIES]
-    if unknown:
-        raise argparse.ArgumentTypeError(f"no pattern family {', '.join(unknown)} (there are {', '.join(FAMILIES)})")
-    return families
 
 
 def _without(families):

@@ -7,6 +7,7 @@ which conflicts with ours, but plays UCI without it) and Stockfish (Debian's pac
 is needed by the tests.
 """
 
+import argparse
 import shutil
 import sys
 from pathlib import Path
@@ -14,10 +15,11 @@ from pathlib import Path
 import chess.engine
 
 from hdl.search.features import SearchFeatures
+from host.library import FAMILIES
 from host.oracle import KNOWLEDGE
 
 __all__ = ["ENGINES", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
-           "chosen_engines", "open_chosen"]
+           "chosen_engines", "open_chosen", "pattern_families"]
 
 ENGINES = ("suprem", "sunfish", "stockfish")
 
@@ -75,18 +77,32 @@ def machine_options(features, root=None, knowledge=None, without=()):
     return options
 
 
+def pattern_families(text):
+    """The pattern families a comma-separated argument names (an argparse type)."""
+    named = tuple(f.strip() for f in text.split(",") if f.strip())
+    unknown = [f for f in named if f not in FAMILIES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no pattern family {', '.join(unknown)} (there are {', '.join(FAMILIES)})")
+    return named
+
+
 def add_engine_arguments(parser):
     """A benchmark's arguments for running several engines on the same positions: which engines
-    (``--engines``, all of ``ENGINES``), and the machine's search features, root and knowledge."""
+    (``--engines``, all of ``ENGINES``), and the machine's search features, root, knowledge and
+    the families its root knowledge leaves out."""
     parser.add_argument("--engines", default=",".join(ENGINES))
     parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
                         help="the machine's search features (all)")
     parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
     parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
+    parser.add_argument("--without", type=pattern_families, default=(),
+                        help="pattern families the machine's root knowledge leaves out")
 
 
 def chosen_engines(parser, args):
     """The engines ``--engines`` names, in order (a parser error for an unknown one)."""
+    if args.without and args.knowledge != "root":
+        parser.error("--without needs --knowledge root")
     names = args.engines.split(",")
     for name in names:
         if name not in ENGINES:
@@ -98,5 +114,5 @@ def open_chosen(name, args):
     """:func:`open_engine`, the machine configured as ``add_engine_arguments``' arguments say."""
     engine = open_engine(name)
     if name == "suprem":
-        engine.configure(machine_options(args.features, args.root, args.knowledge))
+        engine.configure(machine_options(args.features, args.root, args.knowledge, args.without))
     return engine

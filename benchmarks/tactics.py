@@ -3,13 +3,15 @@
     python -m benchmarks.tactics [--file data/tactics-dev.epd] [--nodes 10000,100000]
                                  [--engines suprem,sunfish,stockfish] [--features SET]
                                  [--root board|host] [--knowledge phase|root|material]
+                                 [--without FAMILY,...]
 
 A position is solved when the engine's move, after a search of the budget (``go nodes``), is
 one of the position's ``bm`` moves (or none of its ``am`` moves). Every engine runs on the same
 positions and budgets in the same run; the machine on a simulated board (the same node counts
 as on a real one), with the search features ``--features`` chooses (``all``, ``-singular``...:
 the UCI check options); ``--root`` says who searches the root (the board, or the host's root
-loop: the UCI option ``RootLoop``) and ``--knowledge`` the Oracle's knowledge. Printed: a line
+loop: the UCI option ``RootLoop``), ``--knowledge`` the Oracle's knowledge and ``--without``
+the pattern families its root knowledge leaves out. Printed: a line
 per position and budget, then the solved counts.
 """
 
