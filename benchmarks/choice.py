@@ -2,7 +2,7 @@
 
     python -m benchmarks.choice [--file data/choice-positions.jsonl] [--nodes 10000] [--count N]
                                 [--engines suprem,sunfish,stockfish] [--features SET]
-                                [--root board|host] [--knowledge phase|root|material]
+                                [--root board|host] [--knowledge root|material|phase]
                                 [--without FAMILY,...]
 
 Each position of the file (``data/make_choice_positions.py``: ordinary positions from the

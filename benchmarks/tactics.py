@@ -2,7 +2,7 @@
 
     python -m benchmarks.tactics [--file data/tactics-dev.epd] [--nodes 10000,100000]
                                  [--engines suprem,sunfish,stockfish] [--features SET]
-                                 [--root board|host] [--knowledge phase|root|material]
+                                 [--root board|host] [--knowledge root|material|phase]
                                  [--without FAMILY,...]
 
 A position is solved when the engine's move, after a search of the budget (``go nodes``), is

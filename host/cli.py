@@ -395,9 +395,10 @@ def _features(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-KNOWLEDGE_HELP = ("the Oracle's knowledge: material (material and piece-square values fitted to Stockfish, "
-                  "blended by the phase; the default), root (patterns chosen for the root by its analysis, most "
-                  "relevant first while they fit) or phase (two fixed lists by the game's phase)")
+KNOWLEDGE_HELP = ("the Oracle's knowledge: root (patterns chosen for the root by its analysis, most relevant "
+                  "first while they fit, weighed against the fitted table; the default), material (material and "
+                  "piece-square values fitted to Stockfish, blended by the phase) or phase (two fixed lists by "
+                  "the game's phase)")
 FEATURES_HELP = (f"the search's features: all (default), none, names ({','.join(SearchFeatures.names())}: only "
                  "those) or -name (all but that one: write --features=-lmr)")
 

@@ -55,7 +55,7 @@ def test_oracle_benchmark_times_each_knowledge_over_a_games_roots(capsys):
     assert len(roots) > 20 and all(root.move_stack for root in roots[1:])
     assert oracle.main(["--positions", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["material", "root", "phase"]
+    assert [line.split()[0] for line in lines] == ["root", "material", "phase"]
     assert all(" 3 roots: choose and compile " in line for line in lines), lines
 
 

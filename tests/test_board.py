@@ -253,7 +253,7 @@ def test_a_stopped_search_answers_only_with_root_moves_searched_in_full(board):
     board.search(4)
     later = board.search(5, node_limit=whole.nodes * 9 // 10)
     assert later.stopped and later.move in game.legal_moves, later
-    driver = SearchDriver(board)
+    driver = SearchDriver(board, knowledge="material")
     iterations = driver.analyse(game, Limits(nodes=20_000), new_table=True)
     last = iterations[-1]
     assert last.pv and last.pv[0] in game.legal_moves

@@ -35,7 +35,7 @@ def _chosen(fen, params=FULL, knowledge="root", weights=HAND):
 
 
 def test_the_phase_knowledge_is_the_two_fixed_lists():
-    assert Oracle(FULL).knowledge == KNOWLEDGE[0] == "material"     # the default
+    assert Oracle(FULL).knowledge == KNOWLEDGE[0] == "root"     # the default
     oracle = Oracle(FULL, "phase")
     middle = oracle.allocate(chess.Board())
     placed = {k: name for k, name in enumerate(middle.recognizers) if name}

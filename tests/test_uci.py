@@ -281,8 +281,8 @@ def test_the_root_loop_and_knowledge_options_through_python_chess(engine):
     the mate is found the same with all."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     assert "RootLoop" in engine.options
-    assert engine.options["Knowledge"].var == ["material", "root", "phase"]
-    assert engine.options["Knowledge"].default == "material"
+    assert engine.options["Knowledge"].var == ["root", "material", "phase"]
+    assert engine.options["Knowledge"].default == "root"
     assert engine.options["KnowledgeWithout"].type == "string"
     engine.configure({"RootLoop": True, "Knowledge": "root", "KnowledgeWithout": "king,pawns"})
     try:
