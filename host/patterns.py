@@ -2,8 +2,8 @@
 Python definition over a ``chess.Board``. Loaded alone, a pattern's tables make the evaluator's
 value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
 
-- :class:`MaterialPieceSquare` material and piece-square values fitted to Stockfish's
-  evaluations of quiet positions, the middlegame's and the endgame's blended by the root's phase.
+- :class:`MaterialPieceSquare` material and piece-square values fitted to Stockfish's choice
+  between quiet moves, the middlegame's and the endgame's blended by the root's phase.
 - :class:`ShelterFirstOrder`  Hitech's pawn shelter as a first-order table: 25 for a pawn on each
   of the three near squares in front of the castled king, 16 on the far ones.
 - :class:`ShelterRecognizer`  the same shelter, only when the king is on that wing, with a
@@ -52,7 +52,7 @@ def _pawn_on(board, colour, file, relative_rank):
 class MaterialPieceSquare:
     """Material and piece-square values as one first-order table: each piece's value on its
     square (material included) blended from the middlegame and endgame tables that
-    ``data/make_piece_square.py`` fitted to Stockfish's evaluations (``host/piece_square.py``)
+    ``data/make_piece_square.py`` fitted to Stockfish's scores of quiet moves (``host/piece_square.py``)
     by ``phase``, 1 with every piece of the opening on the board and 0 with none
     (``host.analysis.game_phase_fraction`` of the root)."""
 
