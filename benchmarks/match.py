@@ -30,8 +30,9 @@ itself with a feature switched off, which measures that feature on one build; ``
 family's worth: ``--knowledge root --opponent-knowledge root --opponent-without king``).
 
 A long match can be played in parts: ``--first N`` starts at game N (its opening and colours
-as in the whole match), and ``--score`` adds up the games of the parts' PGN files (the
-machine is the player named SUPREM) with the Elo difference of them all.
+as in the whole match; ``--games`` stays the last game's number), and ``--score`` adds up the
+games of the parts' PGN files (the machine is the player named SUPREM) with the Elo
+difference of them all.
 """
 
 import argparse
@@ -136,6 +137,9 @@ def main(argv=None):
             parser.error("--without and --opponent-without need that side's knowledge to be root")
     if args.movetime is not None and args.movetime <= 0:
         parser.error("--movetime must be a positive number of milliseconds")
+    if not 1 <= args.first <= args.games:
+        parser.error(f"--first {args.first} plays no game of a match of --games {args.games} "
+                     f"(--games is the last game's number: games {args.first} to {args.games} are played)")
     limit = chess.engine.Limit(time=args.movetime / 1000) if args.movetime else chess.engine.Limit(nodes=args.nodes)
     budget = f"{args.movetime} ms per move" if args.movetime else f"{args.nodes} nodes per move"
     openings = read_openings()

@@ -47,6 +47,9 @@ def test_a_match_in_parts_is_scored_from_its_games(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["--movetime", "0"])
     assert "--movetime must be a positive number" in capsys.readouterr().err
+    with pytest.raises(SystemExit):                 # a part that would play no game
+        main(["--first", "51", "--games", "50"])
+    assert "--first 51 plays no game of a match of --games 50" in capsys.readouterr().err
 
 
 def test_oracle_benchmark_times_each_knowledge_over_a_games_roots(capsys):
