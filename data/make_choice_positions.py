@@ -1,15 +1,25 @@
-"""Make the move-choice positions of ``benchmarks/choice.py``: ``choice-positions.jsonl``.
+"""Make the move-choice positions of ``benchmarks/choice.py``: ``choice-positions.jsonl``, or
+with ``--errors`` the machine's own errors, ``error-positions.jsonl``.
 
     python data/make_choice_positions.py [--count 240] [--seed 7] [--depth 10]
+    python data/make_choice_positions.py --errors 100 [--pgn GLOB ...] [--count 240] [--seed 7]
 
 Needs Stockfish (``apt-get install stockfish``); the tests never run it. The positions come
-from the games of ``benchmarks/results/*.pgn`` (the machine's matches against sunfish and
-itself: ordinary middlegame and endgame positions, not chosen for a combination): every
-position from ply 16 to 100 with at least ten pieces and the side to move not in check, shuffled
-with ``--seed``, kept while Stockfish's best score at ``--depth`` is within ``BALANCE``
-centipawns of level (the choice still matters), each with every legal move's score (up to
-``MOVES`` of them as principal variations; a move not among them counts as the worst). A line:
-``{"fen": ..., "scores": {uci: centipawns}}`` (the side to move's view, a mate as +-10000).
+from the games of ``--pgn`` (globs; by default ``benchmarks/results/*.pgn``, the machine's matches
+against sunfish and itself): every position from ply 16 to 100 with at least ten pieces and the
+side to move not in check, shuffled with ``--seed``, kept while Stockfish's best score at
+``--depth`` is within ``BALANCE`` centipawns of level (the choice still matters), each with
+every legal move's score (up to ``MOVES`` of them as principal variations; a move not among
+them counts as the worst). A line: ``{"fen": ..., "scores": {uci: centipawns}}`` (the side to
+move's view, a mate as +-10000).
+
+``--errors CP`` keeps instead the positions (from ply 8, any number of pieces, the best score
+within ``BALANCE``) where the machine — a player whose name begins with SUPREM — played a move
+that Stockfish scores at least CP centipawns below its best (the position after the move
+searched a ply shallower); the line adds the move played (``"played"``). Those are where the
+machine's games were lost, so where a better search shows most: a screen for search changes,
+not a suite to tune to (every change to the search changes which moves it would get wrong).
+
 The scores are Stockfish's at that depth, with the version the file's first line names: a
 measurement, not ground truth.
 """
@@ -34,43 +44,75 @@ BALANCE = 300
 MOVES = 60
 
 
+def candidates(patterns, errors):
+    """``[(fen, played)]`` from the games of ``patterns`` (globs), in their order and repeated as often
+    as they occur: ``played`` the machine's move (with ``errors``), else None."""
+    found = []
+    for name in sorted({name for pattern in patterns for name in glob.glob(pattern)}):
+        with open(name) as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                board = game.board()
+                machine = {colour for colour, player in ((chess.WHITE, "White"), (chess.BLACK, "Black"))
+                           if game.headers.get(player, "").startswith("SUPREM")}
+                for ply, move in enumerate(game.mainline_moves()):
+                    if errors:
+                        if ply >= 8 and board.turn in machine and board.legal_moves.count() > 1:
+                            found.append((board.fen(), move.uci()))
+                    elif 16 <= ply <= 100 and not board.is_check() and len(board.piece_map()) >= 10:
+                        found.append((board.fen(), None))
+                    board.push(move)
+    return found
+
+
+def score(engine, board, depth):
+    return engine.analyse(board, chess.engine.Limit(depth=depth))["score"].relative.score(mate_score=10000)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=240)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--depth", type=int, default=10)
-    parser.add_argument("--out", default=str(HERE / "choice-positions.jsonl"))
+    parser.add_argument("--errors", type=int, metavar="CP", help="keep the machine's moves that lost CP or more")
+    parser.add_argument("--pgn", nargs="+", default=[str(HERE.parent / "benchmarks" / "results" / "*.pgn")],
+                        help="the games (globs)")
+    parser.add_argument("--out", help="the file (choice-positions.jsonl, or error-positions.jsonl with --errors)")
     args = parser.parse_args(argv)
-    candidates = []
-    for name in sorted(glob.glob(str(HERE.parent / "benchmarks" / "results" / "*.pgn"))):
-        with open(name) as f:
-            while (game := chess.pgn.read_game(f)) is not None:
-                board = game.board()
-                for ply, move in enumerate(game.mainline_moves()):
-                    if 16 <= ply <= 100 and not board.is_check() and len(board.piece_map()) >= 10:
-                        candidates.append(board.fen())
-                    board.push(move)
-    random.Random(args.seed).shuffle(candidates)
-    candidates = list(dict.fromkeys(candidates))
+    out = args.out or str(HERE / ("error-positions.jsonl" if args.errors else "choice-positions.jsonl"))
+    found = candidates(args.pgn, args.errors)
+    random.Random(args.seed).shuffle(found)
+    found = list(dict.fromkeys(found))
     engine = chess.engine.SimpleEngine.popen_uci(engine_command("stockfish"))
     engine.configure({"Threads": 1, "Hash": 64})
-    lines = [f"# Made by data/make_choice_positions.py --count {args.count} --seed {args.seed} --depth {args.depth} "
-             f"with {engine.id.get('name')}"]
+    errors = f" --errors {args.errors}" if args.errors else ""
+    lines = [f"# Made by data/make_choice_positions.py --count {args.count} --seed {args.seed} --depth {args.depth}"
+             f"{errors} with {engine.id.get('name')}"]
     try:
-        for fen in candidates:
+        for fen, played in found:
             board = chess.Board(fen)
+            line = {"fen": fen}
+            if args.errors:
+                best = score(engine, board, args.depth)
+                board.push_uci(played)
+                if abs(best) > BALANCE or board.is_game_over():
+                    continue
+                after = -score(engine, board, args.depth - 1)
+                board.pop()
+                if best - after < args.errors:
+                    continue
+                line["played"] = played
             infos = engine.analyse(board, chess.engine.Limit(depth=args.depth),
                                    multipv=min(MOVES, board.legal_moves.count()))
-            scores = {info["pv"][0].uci(): info["score"].relative.score(mate_score=10000) for info in infos}
-            if abs(max(scores.values())) > BALANCE:
+            line["scores"] = {info["pv"][0].uci(): info["score"].relative.score(mate_score=10000) for info in infos}
+            if abs(max(line["scores"].values())) > BALANCE:
                 continue
-            lines.append(json.dumps({"fen": fen, "scores": scores}))
+            lines.append(json.dumps(line))
             if len(lines) > args.count:
                 break
     finally:
         engine.quit()
-    Path(args.out).write_text("\n".join(lines) + "\n")
-    print(f"{len(lines) - 1} positions written to {args.out}")
+    Path(out).write_text("\n".join(lines) + "\n")
+    print(f"{len(lines) - 1} positions written to {out}")
     return 0
 
 

@@ -2,6 +2,8 @@
 arithmetic of the match, what counts as solving a test position, and the depth benchmark on
 the Verilated machine, small."""
 
+import json
+
 import chess
 import pytest
 
@@ -125,10 +127,15 @@ def test_move_choice_losses_and_the_shipped_positions(capsys):
     assert choice.move_loss(scores, chess.Move.from_uci("a2a3")) == 60
     assert choice.move_loss(scores, chess.Move.from_uci("g2g4")) == choice.LOSS_CAP
     assert choice.move_loss(scores, chess.Move.from_uci("h2h3")) == choice.LOSS_CAP     # no score: the worst
-    positions = choice.read_choices(DATA / "choice-positions.jsonl")
-    assert len(positions) == 240
-    for board, moves in positions:
-        assert moves and set(moves) <= set(board.legal_moves) and abs(max(moves.values())) <= 300
+    for name in ("choice-positions.jsonl", "error-positions.jsonl"):
+        positions = choice.read_choices(DATA / name)
+        assert len(positions) == 240
+        for board, moves in positions:
+            assert moves and set(moves) <= set(board.legal_moves) and abs(max(moves.values())) <= 300
+    errors = [json.loads(line) for line in (DATA / "error-positions.jsonl").read_text().splitlines()[1:]]
+    losses = [max(error["scores"].values()) - error["scores"].get(error["played"], -10000) for error in errors]
+    assert all(chess.Move.from_uci(error["played"]) in chess.Board(error["fen"]).legal_moves for error in errors)
+    assert sorted(losses)[len(losses) // 2] >= 100      # the machine's moves there lose (by a deeper search)
     assert choice.main(["--engines", "suprem", "--count", "2", "--nodes", "500"]) == 0
     line = capsys.readouterr().out.strip()
     loss = float(line.split("mean loss")[1].split("cp")[0])
