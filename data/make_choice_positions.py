@@ -64,8 +64,9 @@ def candidates(patterns, errors):
     return found
 
 
-def score(engine, board, depth):
-    return engine.analyse(board, chess.engine.Limit(depth=depth))["score"].relative.score(mate_score=10000)
+def centipawns(info):
+    """An analysis' score in centipawns, the side to move's view (a mate +-10000)."""
+    return info["score"].relative.score(mate_score=10000)
 
 
 def main(argv=None):
@@ -92,18 +93,18 @@ def main(argv=None):
             board = chess.Board(fen)
             line = {"fen": fen}
             if args.errors:
-                best = score(engine, board, args.depth)
-                board.push_uci(played)
-                if abs(best) > BALANCE or board.is_game_over():
+                best = centipawns(engine.analyse(board, chess.engine.Limit(depth=args.depth)))
+                if abs(best) > BALANCE:
                     continue
-                after = -score(engine, board, args.depth - 1)
-                board.pop()
-                if best - after < args.errors:
+                after = board.copy(stack=False)
+                after.push_uci(played)
+                if after.is_game_over() or best + centipawns(
+                        engine.analyse(after, chess.engine.Limit(depth=args.depth - 1))) < args.errors:
                     continue
                 line["played"] = played
             infos = engine.analyse(board, chess.engine.Limit(depth=args.depth),
                                    multipv=min(MOVES, board.legal_moves.count()))
-            line["scores"] = {info["pv"][0].uci(): info["score"].relative.score(mate_score=10000) for info in infos}
+            line["scores"] = {info["pv"][0].uci(): centipawns(info) for info in infos}
             if abs(max(line["scores"].values())) > BALANCE:
                 continue
             lines.append(json.dumps(line))
