@@ -19,7 +19,8 @@ runs on a simulated board: its node budget is the same as on a real one, only sl
 ``--movetime MS`` gives each move a time instead (``go movetime``): the opponent its wall
 time, the machine its *hardware* time — its cycles at its board's clock, which a simulated
 board counts as a real one would spend them — so that, against Stockfish with ``--elo``, the
-machine plays with the time a board would have.
+machine plays with the time a board would have. The machine's ``Move Overhead`` is 0 then
+(hardware time loses nothing to the link; Stockfish too searches its whole ``movetime``).
 
 ``--features`` sets the machine's search features (``all``, ``none``, ``-lmr``...: the UCI
 check options); against ``--opponent suprem`` with ``--opponent-features`` the machine plays
@@ -144,11 +145,12 @@ def main(argv=None):
     budget = f"{args.movetime} ms per move" if args.movetime else f"{args.nodes} nodes per move"
     openings = read_openings()
     machine = open_engine("suprem")
-    machine.configure(machine_options(args.features, args.root, args.knowledge, args.without))
+    overhead = {"Move Overhead": 0} if args.movetime else {}
+    machine.configure({**machine_options(args.features, args.root, args.knowledge, args.without), **overhead})
     opponent = open_engine(args.opponent, args.elo)
     if args.opponent == "suprem":
-        opponent.configure(machine_options(args.opponent_features or SearchFeatures(), args.opponent_root,
-                                           args.opponent_knowledge, args.opponent_without))
+        opponent.configure({**machine_options(args.opponent_features or SearchFeatures(), args.opponent_root,
+                                              args.opponent_knowledge, args.opponent_without), **overhead})
         args.opponent = (f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'}"
                          f", knowledge {args.opponent_knowledge or 'default'}{_without(args.opponent_without)})")
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
