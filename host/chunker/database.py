@@ -1,0 +1,247 @@
+"""The exact database of a CHUNKER domain: built once by retrograde analysis, cached, read by index.
+
+:func:`build` compiles ``retro.cpp`` (the C++ compiler Verilator already needs) with the
+domain's layout (:meth:`Domain.defines`), runs it, and stores its value bytes compactly: one
+zlib block per pawn configuration (8,192 bytes: both sides to move, every pair of king squares)
+behind a table of the blocks' offsets. The file is cached under ``$SUPREM_CACHE`` (or
+``~/.cache/suprem``) by a hash of the solver's source and the layout, so a change of either
+builds it again; :func:`open_database` builds on first use. A :class:`Database` reads a value by
+decompressing the one block it lies in (the last few blocks are kept).
+
+Format (little-endian): ``b"SUPREMDB"``, the domain's name as 32 bytes (NUL-padded), the number
+of configurations ``C`` (uint64), then ``C + 1`` uint64 offsets from the file's start (block ``k``
+spans ``offsets[k]:offsets[k + 1]``), then the blocks.
+"""
+
+import functools
+import hashlib
+import json
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .domain import DRAW, INVALID, LOSS, PAPER, is_loss, is_win, plies
+
+__all__ = ["build", "open_database", "database_path", "Database", "BuildReport", "preference", "verify"]
+
+SOURCE = Path(__file__).resolve().parent / "retro.cpp"
+MAGIC = b"SUPREMDB"
+NAME_BYTES = 32
+BLOCK = 2 * 64 * 64
+COMPILER_FLAGS = ["-O2", "-std=c++17"]
+
+
+@dataclass
+class BuildReport:
+    """What a build did: the solver's counts (``indices``, ``invalid``, ``draws``, ``wins``,
+    ``losses``, ``longest`` distance in plies), its ``seconds``, the whole build's ``total_seconds``
+    (compiling and compressing too), the raw and stored ``bytes``."""
+
+    counts: dict
+    seconds: float
+    total_seconds: float
+    raw_bytes: int
+    stored_bytes: int
+    path: Path
+
+
+def _cache_dir():
+    from sim.verilator import cache_dir
+    path = cache_dir() / "chunker"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _key(domain):
+    digest = hashlib.sha256(SOURCE.read_bytes())
+    digest.update(json.dumps(domain.defines(), sort_keys=True).encode())
+    digest.update(" ".join(COMPILER_FLAGS).encode())
+    return digest.hexdigest()[:16]
+
+
+def database_path(domain=PAPER):
+    return _cache_dir() / f"{domain.name()}-{_key(domain)}.db"
+
+
+def _compiler():
+    for name in ("c++", "g++", "clang++"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise RuntimeError("no C++ compiler (c++, g++ or clang++) on PATH: the one Verilator uses builds the "
+                       "CHUNKER database too")
+
+
+def build(domain=PAPER, *, quiet=True, force=False):
+    """Build ``domain``'s database (unless cached and not ``force``); returns a :class:`BuildReport`
+    (``counts`` empty when it was cached)."""
+    path = database_path(domain)
+    if path.exists() and not force:
+        return BuildReport({}, 0.0, 0.0, domain.size, path.stat().st_size, path)
+    start = time.monotonic()
+    if not quiet:
+        print(f"suprem: building the CHUNKER database of {domain.name()} ({domain.size:,} positions; "
+              "once, cached afterwards)...", file=sys.stderr, flush=True)
+    work = Path(tempfile.mkdtemp(prefix="chunker-", dir=_cache_dir()))
+    try:
+        defines = [f"-D{name}={value}" for name, value in domain.defines().items()]
+        exe = work / "retro"
+        result = subprocess.run([_compiler(), *COMPILER_FLAGS, *defines, str(SOURCE), "-o", str(exe)],
+                                capture_output=True, text=True)
+        if result.returncode:
+            raise RuntimeError(f"compiling {SOURCE.name} failed:\n{result.stderr[-4000:]}")
+        raw = work / "values.bin"
+        result = subprocess.run([str(exe), str(raw)], capture_output=True, text=True)
+        if result.returncode:
+            raise RuntimeError(f"the retrograde solver failed: {result.stderr.strip()}")
+        counts = json.loads(result.stdout)
+        staged = work / "values.db"
+        _compress(domain, raw, staged)
+        staged.replace(path)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report = BuildReport(counts, counts["seconds"], time.monotonic() - start, domain.size, path.stat().st_size, path)
+    if not quiet:
+        print(f"suprem: built {path.name}: {report.stored_bytes:,} bytes in {report.total_seconds:.0f} s",
+              file=sys.stderr, flush=True)
+    return report
+
+
+def _compress(domain, raw, out):
+    configs = domain.configs
+    with open(raw, "rb") as source, open(out, "wb") as sink:
+        head = MAGIC + domain.name().encode().ljust(NAME_BYTES, b"\0") + struct.pack("<Q", configs)
+        table = 8 * (configs + 1)
+        sink.write(head + bytes(table))
+        offsets = [len(head) + table]
+        for _ in range(configs):
+            block = source.read(BLOCK)
+            if len(block) != BLOCK:
+                raise RuntimeError("the solver wrote fewer values than the domain has")
+            sink.write(zlib.compress(block, 6))
+            offsets.append(sink.tell())
+        sink.seek(len(head))
+        sink.write(struct.pack(f"<{configs + 1}Q", *offsets))
+
+
+class Database:
+    """The values of ``domain``'s positions (``host.chunker.domain``'s value bytes), from ``path``."""
+
+    def __init__(self, domain, path):
+        self.domain, self.path = domain, Path(path)
+        self._file = open(self.path, "rb")
+        head = self._file.read(len(MAGIC) + NAME_BYTES + 8)
+        name = head[len(MAGIC):len(MAGIC) + NAME_BYTES].rstrip(b"\0").decode()
+        (configs,) = struct.unpack("<Q", head[-8:])
+        if head[:len(MAGIC)] != MAGIC or name != domain.name() or configs != domain.configs:
+            raise ValueError(f"{self.path} is not the database of {domain.name()}")
+        self._offsets = struct.unpack(f"<{configs + 1}Q", self._file.read(8 * (configs + 1)))
+
+    def close(self):
+        self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019 (one database per domain, kept for the process)
+    def _block(self, config):
+        start, end = self._offsets[config], self._offsets[config + 1]
+        self._file.seek(start)
+        return zlib.decompress(self._file.read(end - start))
+
+    def value_at(self, index):
+        """The value byte of an index."""
+        if not 0 <= index < self.domain.size:
+            raise ValueError(f"index {index} outside 0..{self.domain.size - 1}")
+        return self._block(index // BLOCK)[index % BLOCK]
+
+    def value(self, board):
+        """The value byte of a position of the domain (raises ``OutsideDomain`` otherwise)."""
+        value = self.value_at(self.domain.index(board))
+        if value == INVALID:
+            raise ValueError(f"not a legal position: {board.fen()}")
+        return value
+
+    def outcome(self, step):
+        """The value byte, for the side choosing it, of one of ``Domain.children``'s outcomes."""
+        if step == "win":
+            return 1
+        plies_on, after = step
+        value = self.value(after)
+        if value == DRAW:
+            return DRAW
+        if plies_on == 2:                           # the unsafe promotion: the same side moves again
+            return value + 2
+        return LOSS + plies(value) + 1 if is_win(value) else plies(value) + 1
+
+    def expected(self, board):
+        """The value ``board`` must have given its children's values in this database (the
+        minimax of one ply: python-chess's moves, the domain's rules); ``verify`` compares."""
+        children = self.domain.children(board)
+        if not children:
+            return LOSS if board.is_check() else DRAW
+        return max((self.outcome(step) for _, step in children), key=preference)
+
+    def line(self, board, limit=200):
+        """The principal line from ``board`` as moves (an unsafe promotion followed by its
+        capture), each side choosing a win soonest, else a loss latest; it ends at the safe
+        promotion or mate. A drawn position has no line."""
+        board, moves = board.copy(stack=False), []
+        while len(moves) < limit and self.value(board) != DRAW:
+            children = self.domain.children(board)
+            if not children:
+                break
+            move, step = max(children, key=lambda child: preference(self.outcome(child[1])))
+            moves.append(move)
+            if step == "win":
+                break
+            board.push(move)
+            if step[0] == 2:
+                moves.append(next(m for m in board.legal_moves if m.to_square == move.to_square))
+            board = step[1].copy(stack=False)
+        return moves
+
+
+def preference(value):
+    """A key ordering value bytes from the side to move's view: a win sooner is bigger, then a
+    draw, then a loss later."""
+    if is_win(value):
+        return 1000 - value
+    if is_loss(value):
+        return -1000 + plies(value)
+    return 0
+
+
+def verify(db, indices):
+    """``[(index, stored, expected)]`` for each of ``indices`` where the database disagrees with
+    one ply of minimax over its own values (or calls a non-position valid, or the reverse). A
+    database with no such index anywhere is exact: its wins and losses are well-founded (each
+    distance one more than a child's), so by induction on the distance each is the game's value,
+    and a draw is a position with neither."""
+    wrong = []
+    for index in indices:
+        stored, valid = db.value_at(index), db.domain.valid(index)
+        if (stored == INVALID) != (not valid):
+            wrong.append((index, stored, "valid" if valid else INVALID))
+        elif valid:
+            expected = db.expected(db.domain.board(index))
+            if expected != stored:
+                wrong.append((index, stored, expected))
+    return wrong
+
+
+@functools.cache
+def open_database(domain=PAPER, quiet=False):
+    """The :class:`Database` of ``domain``, built on first use."""
+    report = build(domain, quiet=quiet)
+    return Database(domain, report.path)
+

@@ -1,0 +1,288 @@
+// The exact database of a CHUNKER domain, by retrograde analysis (host/chunker/database.py
+// compiles and runs it; host/chunker/domain.py defines the rules, the index and the value byte,
+// and passes them in as the definitions WHITE_FILES, BLACK_FILES, N_WHITE, N_BLACK, VALUE_*).
+//
+//     retro OUT   writes one value byte per index to OUT and a summary line to stdout
+//
+// Pawn moves and captures cannot be taken back: every one raises the sum of the pawns' codes
+// (a capture sets a code of 1..6 to "gone", counted as 7). So the pawn configurations are
+// solved from the highest sum down, and each one's moves that leave it are already known when
+// it is solved. Inside a configuration only the kings move: a retrograde pass over its 8,192
+// (side, white king, black king) states, in order of distance (a bucket queue), finds each
+// state's value from its moves out of the configuration and its king moves inside it.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+static const int white_files[N_WHITE + 1] = {WHITE_FILES};
+static const int black_files[N_BLACK + 1] = {BLACK_FILES};
+static const int n_pawns = N_WHITE + N_BLACK;
+static const int codes = 7;
+static const int states = 2 * 64 * 64;
+
+typedef uint64_t bb;
+static inline bb bit(int sq) { return bb(1) << sq; }
+static inline int file_of(int sq) { return sq & 7; }
+static inline int rank_of(int sq) { return sq >> 3; }
+static inline int distance(int a, int b) {
+    return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
+}
+
+static bb king_moves[64];
+
+static void init_kings() {
+    for (int sq = 0; sq < 64; sq++) {
+        king_moves[sq] = 0;
+        for (int df = -1; df <= 1; df++)
+            for (int dr = -1; dr <= 1; dr++) {
+                int f = file_of(sq) + df, r = rank_of(sq) + dr;
+                if ((df || dr) && f >= 0 && f < 8 && r >= 0 && r < 8) king_moves[sq] |= bit(r * 8 + f);
+            }
+    }
+}
+
+// A configuration: each pawn's code (0 gone, 1..6 its rank 2..7 from its side's view).
+struct Config {
+    int code[n_pawns + 1];
+    int pawn_square[n_pawns + 1];     // -1 when gone
+    bb pawns[2];                      // by colour: 0 White, 1 Black
+    bb attacks[2];                    // squares the colour's pawns attack
+};
+
+static bool is_white(int k) { return k < N_WHITE; }
+static int file_of_pawn(int k) { return is_white(k) ? white_files[k] : black_files[k - N_WHITE]; }
+
+static int square_of(int k, int code) {
+    int rank = is_white(k) ? code : 7 - code;
+    return rank * 8 + file_of_pawn(k);
+}
+
+static Config decode(long config) {
+    Config c = {};
+    c.pawns[0] = c.pawns[1] = c.attacks[0] = c.attacks[1] = 0;
+    for (int k = 0; k < n_pawns; k++) {
+        c.code[k] = int(config % codes);
+        config /= codes;
+        c.pawn_square[k] = -1;
+        if (!c.code[k]) continue;
+        int sq = square_of(k, c.code[k]), colour = is_white(k) ? 0 : 1;
+        c.pawn_square[k] = sq;
+        c.pawns[colour] |= bit(sq);
+        int ahead = colour == 0 ? sq + 8 : sq - 8;      // a pawn is never on its last rank
+        if (file_of(sq) > 0) c.attacks[colour] |= bit(ahead - 1);
+        if (file_of(sq) < 7) c.attacks[colour] |= bit(ahead + 1);
+    }
+    return c;
+}
+
+static long with_code(long config, int k, int code) {
+    long place = 1;
+    for (int i = 0; i < k; i++) place *= codes;
+    long old = (config / place) % codes;
+    return config + (code - old) * place;
+}
+
+static inline long state_index(int side, int wk, int bk) { return (long(side) * 64 + wk) * 64 + bk; }
+
+// An outcome for the side to move: kind and plies.
+enum Kind { NONE = 0, LOSS_ = 1, DRAW_ = 2, WIN_ = 3 };
+struct Outcome {
+    int kind, plies;
+};
+// Better for the side to move: a win sooner, then a draw, then a loss later.
+static bool better(Outcome a, Outcome b) {
+    if (a.kind != b.kind) return a.kind > b.kind;
+    if (a.kind == WIN_) return a.plies < b.plies;
+    if (a.kind == LOSS_) return a.plies > b.plies;
+    return false;
+}
+
+static std::vector<uint8_t> values;
+
+static Outcome from_byte(uint8_t v) {
+    if (v == VALUE_DRAW) return {DRAW_, 0};
+    if (v >= VALUE_LOSS && v != VALUE_INVALID) return {LOSS_, v - VALUE_LOSS};
+    if (v > 0 && v < VALUE_LOSS) return {WIN_, v};
+    std::fprintf(stderr, "retro: a move reaches an invalid position\n");
+    std::exit(2);
+}
+
+// A child's value (its side to move the opponent's) seen by the mover, one ply on.
+static Outcome after_move(uint8_t v) {
+    Outcome o = from_byte(v);
+    if (o.kind == WIN_) return {LOSS_, o.plies + 1};
+    if (o.kind == LOSS_) return {WIN_, o.plies + 1};
+    return o;
+}
+
+static uint8_t to_byte(Outcome o) {
+    if (o.plies > VALUE_MAX_PLIES + (o.kind == WIN_)) {
+        std::fprintf(stderr, "retro: a distance of %d plies does not fit the value byte\n", o.plies);
+        std::exit(2);
+    }
+    if (o.kind == WIN_) return uint8_t(o.plies);
+    if (o.kind == LOSS_) return uint8_t(VALUE_LOSS + o.plies);
+    return VALUE_DRAW;
+}
+
+struct Event {
+    int state;
+    Outcome value;
+};
+
+static void solve(long config) {
+    Config c = decode(config);
+    uint8_t *out = &values[size_t(config) * states];
+    bb occupied = c.pawns[0] | c.pawns[1];
+    static Outcome ext[states];
+    static int count[states];
+    static int preds[states][8];
+    static int n_preds[states];
+    static bool done[states];
+    static std::vector<Event> buckets[VALUE_MAX_PLIES + 3];
+    for (auto &b : buckets) b.clear();
+    for (int s = 0; s < states; s++) n_preds[s] = 0, count[s] = 0, done[s] = false;
+
+    for (int side = 0; side < 2; side++)
+        for (int wk = 0; wk < 64; wk++)
+            for (int bk = 0; bk < 64; bk++) {
+                int s = int(state_index(side, wk, bk));
+                bool valid = wk != bk && !(occupied & (bit(wk) | bit(bk))) && distance(wk, bk) > 1 &&
+                             !(side == 0 ? (c.attacks[0] & bit(bk)) : (c.attacks[1] & bit(wk)));
+                if (!valid) {
+                    out[s] = VALUE_INVALID;
+                    done[s] = true;
+                    continue;
+                }
+                int us = side, them = 1 - side;
+                int king = us == 0 ? wk : bk, other = us == 0 ? bk : wk;
+                bool in_check = c.attacks[them] & bit(king);
+                Outcome best = {NONE, 0};
+                bb targets = king_moves[king] & ~c.pawns[us] & ~c.attacks[them] & ~king_moves[other];
+                for (bb t = targets; t; t &= t - 1) {
+                    int to = __builtin_ctzll(t);
+                    int nwk = us == 0 ? to : wk, nbk = us == 0 ? bk : to;
+                    if (c.pawns[them] & bit(to)) {          // takes a pawn: another configuration
+                        int k = 0;
+                        while (c.pawn_square[k] != to) k++;
+                        long next = with_code(config, k, 0);
+                        Outcome o = after_move(values[size_t(next) * states + state_index(them, nwk, nbk)]);
+                        if (better(o, best)) best = o;
+                    } else {
+                        preds[state_index(them, nwk, nbk)][n_preds[state_index(them, nwk, nbk)]++] = s;
+                        count[s]++;
+                    }
+                }
+                if (!in_check)
+                    for (int k = 0; k < n_pawns; k++) {
+                        if (!c.code[k] || is_white(k) != (us == 0)) continue;
+                        int step = us == 0 ? 8 : -8, front = c.pawn_square[k] + step;
+                        if (front == wk || front == bk) continue;
+                        if (c.code[k] == 6) {                // promotes
+                            bool taken = distance(front, other) <= 1 && distance(front, king) > 1 &&
+                                         !(c.attacks[us] & bit(front));
+                            Outcome o = {WIN_, 1};
+                            if (taken) {                     // the other king takes: our move again
+                                long next = with_code(config, k, 0);
+                                int nwk = us == 0 ? wk : front, nbk = us == 0 ? front : bk;
+                                o = from_byte(values[size_t(next) * states + state_index(us, nwk, nbk)]);
+                                if (o.kind != DRAW_) o.plies += 2;
+                            }
+                            if (better(o, best)) best = o;
+                            continue;
+                        }
+                        Outcome o = after_move(values[size_t(with_code(config, k, c.code[k] + 1)) * states +
+                                                      state_index(them, wk, bk)]);
+                        if (better(o, best)) best = o;
+                        int beyond = front + step;
+                        if (c.code[k] == 1 && beyond != wk && beyond != bk) {
+                            o = after_move(values[size_t(with_code(config, k, 3)) * states +
+                                                  state_index(them, wk, bk)]);
+                            if (better(o, best)) best = o;
+                        }
+                    }
+                if (!count[s] && best.kind == NONE) best = in_check ? Outcome{LOSS_, 0} : Outcome{DRAW_, 0};
+                ext[s] = best;
+            }
+
+    // Seed: states whose value is known without their king moves.
+    for (int s = 0; s < states; s++) {
+        if (done[s]) continue;
+        Outcome o = ext[s];
+        if (!count[s] || o.kind == WIN_) {
+            if (o.kind == DRAW_) {
+                out[s] = VALUE_DRAW;
+                done[s] = true;
+            } else {
+                buckets[std::min(o.plies, VALUE_MAX_PLIES + 2)].push_back({s, o});
+            }
+        }
+    }
+    for (int d = 0; d <= VALUE_MAX_PLIES + 1; d++) {
+        for (size_t i = 0; i < buckets[d].size(); i++) {
+            Event e = buckets[d][i];
+            if (done[e.state]) continue;
+            done[e.state] = true;
+            out[e.state] = to_byte(e.value);
+            for (int j = 0; j < n_preds[e.state]; j++) {
+                int p = preds[e.state][j];
+                if (done[p]) continue;
+                if (e.value.kind == LOSS_) {
+                    buckets[d + 1].push_back({p, {WIN_, d + 1}});
+                } else if (--count[p] == 0 && (ext[p].kind == NONE || ext[p].kind == LOSS_)) {
+                    int plies = std::max(d + 1, ext[p].kind == LOSS_ ? ext[p].plies : 0);
+                    buckets[std::min(plies, VALUE_MAX_PLIES + 2)].push_back({p, {LOSS_, plies}});
+                }
+            }
+        }
+    }
+    if (!buckets[VALUE_MAX_PLIES + 2].empty()) {
+        std::fprintf(stderr, "retro: a distance past %d plies does not fit the value byte\n", VALUE_MAX_PLIES);
+        std::exit(2);
+    }
+    for (int s = 0; s < states; s++)
+        if (!done[s]) out[s] = VALUE_DRAW;       // nobody can force a promotion: a draw
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: retro OUT\n");
+        return 1;
+    }
+    auto start = std::chrono::steady_clock::now();
+    init_kings();
+    long configs = 1;
+    for (int k = 0; k < n_pawns; k++) configs *= codes;
+    values.assign(size_t(configs) * states, VALUE_INVALID);
+    std::vector<long> order(configs);
+    std::vector<int> sum(configs);
+    for (long config = 0; config < configs; config++) {
+        order[config] = config;
+        long rest = config;
+        for (int k = 0; k < n_pawns; k++, rest /= codes) sum[config] += rest % codes ? int(rest % codes) : codes;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](long a, long b) { return sum[a] > sum[b]; });
+    for (long config : order) solve(config);
+    FILE *out = std::fopen(argv[1], "wb");
+    if (!out || std::fwrite(values.data(), 1, values.size(), out) != values.size() || std::fclose(out)) {
+        std::fprintf(stderr, "retro: cannot write %s\n", argv[1]);
+        return 2;
+    }
+    long counts[4] = {0, 0, 0, 0};
+    int longest = 0;
+    for (uint8_t v : values) {
+        if (v == VALUE_INVALID) counts[0]++;
+        else if (v == VALUE_DRAW) counts[1]++;
+        else if (v < VALUE_LOSS) counts[2]++, longest = std::max(longest, int(v));
+        else counts[3]++, longest = std::max(longest, v - VALUE_LOSS);
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("{\"indices\": %zu, \"invalid\": %ld, \"draws\": %ld, \"wins\": %ld, \"losses\": %ld, "
+                "\"longest\": %d, \"seconds\": %.3f}\n",
+                values.size(), counts[0], counts[1], counts[2], counts[3], longest, seconds);
+    return 0;
+}

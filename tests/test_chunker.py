@@ -1,0 +1,143 @@
+"""CHUNKER's domain and its exact retrograde database (host/chunker), checked with python-chess.
+
+The databases here are small domains (one or two pawns a side: built in a second or two and
+cached); the paper's three-against-three domain is built by ``suprem chunker --build`` and
+measured in BENCHMARKS.md, with the same solver and the same checks.
+"""
+
+import random
+
+import chess
+import pytest
+
+from host.chunker.database import Database, build, open_database, verify
+from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe
+
+ONE = Domain((0,), (7,))            # a-pawn against h-pawn
+TWO = Domain((0, 1), (6, 7))        # a and b against g and h
+
+
+@pytest.fixture(scope="module")
+def one():
+    return open_database(ONE, quiet=True)
+
+
+@pytest.fixture(scope="module")
+def two():
+    return open_database(TWO, quiet=True)
+
+
+def test_domain_rejects_files_that_meet():
+    with pytest.raises(ValueError, match="two apart"):
+        Domain((0, 1, 2), (3, 4, 5))
+    with pytest.raises(ValueError, match="distinct"):
+        Domain((0, 0), (7,))
+
+
+def test_paper_domain_size():
+    assert PAPER.name() == "abc-vs-fgh"
+    assert PAPER.size == 7 ** 6 * 2 * 64 * 64 == 963_780_608
+
+
+def test_index_round_trip():
+    rng = random.Random(7)
+    checked = 0
+    while checked < 300:
+        index = rng.randrange(TWO.size)
+        if not TWO.valid(index):
+            continue
+        board = TWO.board(index)
+        assert board.is_valid(), board.fen()
+        assert TWO.index(board) == index
+        checked += 1
+
+
+@pytest.mark.parametrize("fen, reason", [
+    ("8/8/8/8/P3k3/8/8/3NK3 w - - 0 1", "other than"),
+    ("8/8/8/8/3Pk3/8/8/4K3 w - - 0 1", "off the domain"),
+    ("8/8/8/P7/P3k3/8/8/4K3 w - - 0 1", "two white pawns"),
+])
+def test_outside_domain(fen, reason):
+    with pytest.raises(OutsideDomain, match=reason):
+        ONE.index(chess.Board(fen))
+
+
+@pytest.mark.parametrize("fen, value", [
+    # the rule of the square: a5 runs when the black king is outside its square...
+    ("8/8/8/8/P4k2/8/8/7K w - - 0 1", 7),
+    # ...and is caught when Black moves first (Ke5 enters it)
+    ("8/8/8/8/P4k2/8/8/7K b - - 0 1", DRAW),
+    # a safe promotion at once; the same position with White to move is lost in 2
+    ("8/8/8/8/P4k2/8/7p/4K3 b - - 0 1", 1),
+    ("8/8/8/8/P4k2/8/7p/4K3 w - - 0 1", LOSS + 2),
+    # a8=Q is taken by Kxa8 (unsafe): the bare white king cannot win...
+    ("8/Pk6/8/8/8/8/8/7K w - - 0 1", DRAW),
+    # ...with the black king a square further off it is safe
+    ("8/P7/2k5/8/8/8/8/7K w - - 0 1", 1),
+    # the rook pawn's draw: the king in the corner
+    ("k7/2K5/P7/8/8/8/8/8 w - - 0 1", DRAW),
+])
+def test_known_values(one, fen, value):
+    assert describe(one.value(chess.Board(fen))) == describe(value)
+
+
+def test_mate_and_stalemate():
+    db = open_database(Domain((5, 6, 7), (0,)), quiet=True)
+    mated = chess.Board("7k/6PP/6K1/8/8/8/p7/8 b - - 0 1")
+    assert mated.is_checkmate() and db.value(mated) == LOSS
+    stalemated = chess.Board("7k/7P/6K1/8/8/8/8/8 b - - 0 1")
+    assert stalemated.is_stalemate() and db.value(stalemated) == DRAW
+
+
+def test_invalid_indices(one):
+    board = chess.Board("8/8/8/8/P3kK2/8/8/8 w - - 0 1")       # kings side by side
+    assert one.value_at(ONE.index(board)) == INVALID
+    with pytest.raises(ValueError, match="not a legal position"):
+        one.value(board)
+
+
+def test_every_position_of_a_configuration_agrees_with_minimax(one):
+    """Every index of a few configurations (both sides to move, every king pair): the stored
+    value equals one ply of minimax over python-chess's legal moves and the domain's rules."""
+    block = 2 * 64 * 64
+    for config in (0, 10, 24, 48):
+        assert verify(one, range(config * block, (config + 1) * block)) == []
+
+
+@pytest.mark.parametrize("domain", [ONE, TWO], ids=lambda d: d.name())
+def test_random_positions_agree_with_minimax(domain):
+    db = open_database(domain, quiet=True)
+    rng = random.Random(2026)
+    indices = [rng.randrange(domain.size) for _ in range(3000)]
+    assert verify(db, indices) == []
+
+
+def test_verify_finds_a_wrong_value(one):
+    """The check can fail: one win's distance changed in a copy of a block is found."""
+    config = 30
+    block = bytearray(one._block(config))
+    place = next(i for i, v in enumerate(block) if 3 < v < LOSS)
+    block[place] += 2
+
+    class Corrupt(Database):
+        def _block(self, k):
+            return bytes(block) if k == config else one._block(k)
+
+    corrupt = Corrupt(ONE, one.path)
+    index = config * 2 * 64 * 64 + place
+    assert verify(corrupt, [index]) == [(index, block[place], block[place] - 2)]
+
+
+def test_line_ends_in_the_promotion(one):
+    board = chess.Board("8/8/8/8/P4k2/8/8/7K w - - 0 1")
+    line = one.line(board)
+    assert len(line) == 7 and line[-1].promotion == chess.QUEEN
+    for move in line:
+        assert move in board.legal_moves
+        board.push(move)
+
+
+def test_build_is_cached(two):
+    first = build(TWO)
+    assert first.counts == {} and first.path == two.path      # no second solve
+    assert first.stored_bytes < TWO.size / 4                   # stored compactly
