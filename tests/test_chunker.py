@@ -10,8 +10,11 @@ import random
 import chess
 import pytest
 
+from host.chunker.chunks import ATTACKER, PASSES, Chunk, library
 from host.chunker.database import Database, build, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe
+from host.chunker.schemas import DRAWN, classify
+from host.chunker.search import solve
 
 ONE = Domain((0,), (7,))            # a-pawn against h-pawn
 TWO = Domain((0, 1), (6, 7))        # a and b against g and h
@@ -141,3 +144,127 @@ def test_build_is_cached(two):
     first = build(TWO)
     assert first.counts == {} and first.path == two.path      # no second solve
     assert first.stored_bytes < TWO.size / 4                   # stored compactly
+
+
+# -- chunk libraries, schemas and the search ------------------------------------------------
+
+
+def _chunk_index(chunk, codes, king, turn):
+    return (chunk.encode(codes) * 64 + king) * 2 + turn
+
+
+def test_chunk_library_rule_of_the_square():
+    chunk = Chunk(chess.WHITE, (0,))
+    kcp = library(chess.WHITE, (0,), "KCP")
+    # a4 against a king on f4: a5-a6-a7-a8, the fourth white move, the seventh ply
+    assert kcp[_chunk_index(chunk, [3], chess.F4, ATTACKER)] == 7
+    # against e4 the king enters the square: held
+    assert kcp[_chunk_index(chunk, [3], chess.E4, ATTACKER)] is None
+    # from the second rank the double step saves a move
+    assert kcp[_chunk_index(chunk, [1], chess.H8, ATTACKER)] == 9
+
+
+@pytest.mark.parametrize("variant", sorted(PASSES))
+def test_chunk_libraries_are_consistent(variant):
+    """Every instance's distance is one ply of minimax over its moves' distances (the library's
+    own definition, recomputed apart from its retrograde pass)."""
+    files = (0, 1)
+    chunk, values = Chunk(chess.WHITE, files), library(chess.WHITE, files, variant)
+    attacker_passes, defender_passes = PASSES[variant]
+    decided = 0
+    for index in range(chunk.size):
+        kind, children = chunk.moves(index, attacker_passes, defender_passes)
+        if kind == "invalid":
+            continue
+        if kind == "mate":
+            expected = 0
+        elif kind == "held":
+            expected = None
+        else:
+            reached = [1 if child == "win" else (None if values[child] is None else values[child] + plies)
+                       for plies, child in children]
+            if index % 2 == ATTACKER:
+                wins = [r for r in reached if r is not None]
+                expected = min(wins) if wins else None
+            else:
+                expected = None if None in reached else max(reached)
+        assert values[index] == expected, index
+        decided += expected is not None
+    assert decided > chunk.size // 4
+
+
+def test_passing_helps_whoever_may_pass():
+    am, kcp, pcp = (library(chess.WHITE, (0, 1, 2), v) for v in ("AM", "KCP", "PCP"))
+    # the king's side passing can only delay or stop the pawns; the pawns' side passing only help them
+    assert all(k is None or (a is not None and k >= a) for a, k in zip(am, kcp))
+    assert all(a is None or (p is not None and p <= a) for a, p in zip(am, pcp))
+    assert sum(k is None for k in kcp) > sum(a is None for a in am)
+
+
+@pytest.mark.parametrize("domain", [TWO, Domain((0, 1, 2), (7,))], ids=lambda d: d.name())
+def test_schemas_agree_with_the_database(domain):
+    """Every position a schema classifies, on a seeded sample, has the database's result."""
+    db = open_database(domain, quiet=True)
+    rng = random.Random(19)
+    classified = checked = 0
+    while checked < 4000:
+        index = rng.randrange(domain.size)
+        value = db.value_at(index)
+        if value == INVALID:
+            continue
+        checked += 1
+        board = domain.board(index)
+        level, result = classify(domain, board)
+        if level is None:
+            continue
+        classified += 1
+        truth = DRAWN if value == DRAW else board.turn if value < LOSS else not board.turn
+        assert result == truth, (board.fen(), level, result, describe(value))
+    assert classified > checked // 4
+
+
+def test_race_needs_a_king_off_the_paths():
+    """White's a-pawn runs (win in 9) but its own king stands on a5, in its path: no race."""
+    board = chess.Board("8/8/8/K7/8/8/P5k1/8 w - - 0 1")
+    assert classify(ONE, board) == (None, None)
+    board = chess.Board("8/8/8/8/8/8/P5k1/1K6 w - - 0 1")
+    assert classify(ONE, board)[1] == chess.WHITE
+
+
+@pytest.mark.parametrize("fen", [
+    "2k5/8/8/2K5/P7/1P4p1/8/8 w - - 0 1",        # lost in 4
+    "8/8/P7/1k6/6pp/1PK5/8/8 b - - 0 1",         # won in 9
+    "4K3/1k5p/8/8/P5p1/8/1P6/8 w - - 0 1",       # lost in 8
+    "8/7p/P3k3/6p1/8/1P5K/8/8 b - - 0 1",        # lost in 6
+])
+def test_search_finds_the_database_result(two, fen):
+    board = chess.Board(fen)
+    value = two.value(board)
+    solution = solve(board, TWO, max_nodes=50_000)
+    assert solution.value == (1 if 0 < value < LOSS else -1)
+    assert solution.nodes["interior"] > 1 and solution.nodes["level 1"] > 0
+    for move in solution.line:                  # a legal line to what decided it
+        assert move in board.legal_moves
+        board.push(move)
+    assert solution.ending in ("promotion", "mate", "level 1")
+    if solution.ending == "level 1":
+        assert classify(TWO, board)[0] == 1
+
+
+def test_search_without_schemas_needs_more_nodes():
+    board = chess.Board("4K3/1k5p/8/8/P5p1/8/1P6/8 w - - 0 1")
+    with_schemas = solve(board, TWO, max_nodes=200_000)
+    without = solve(board, TWO, levels=(), max_nodes=200_000)
+    assert with_schemas.value == without.value == -1
+    assert with_schemas.total < without.total
+
+
+def test_search_leaves_a_blockade_unknown():
+    """A drawn position no schema decides stays unknown within the budget: no false proof."""
+    db = open_database(TWO, quiet=True)
+    rng = random.Random(4)
+    while True:
+        index = rng.randrange(TWO.size)
+        if db.value_at(index) == DRAW and classify(TWO, TWO.board(index))[0] is None:
+            break
+    assert solve(TWO.board(index), TWO, max_depth=8, max_nodes=20_000).value is None

@@ -188,7 +188,7 @@ class Database:
         minimax of one ply: python-chess's moves, the domain's rules); ``verify`` compares."""
         children = self.domain.children(board)
         if not children:
-            return LOSS if board.is_check() else DRAW
+            return LOSS if board.is_check() or self.domain.stalemate_loses else DRAW
         return max((self.outcome(step) for _, step in children), key=preference)
 
     def line(self, board, limit=200):

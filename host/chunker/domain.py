@@ -75,6 +75,10 @@ class Domain:
 
     white_files: tuple = (0, 1, 2)
     black_files: tuple = (5, 6, 7)
+    #: A stalemate is a draw (chess), or with ``stalemate_loses`` a loss for the stalemated side:
+    #: the variant in which a draw is a draw whatever else the stalemated side could have played
+    #: (``host.chunker.schemas`` uses it for a side whose other pieces it leaves out).
+    stalemate_loses: bool = False
 
     def __post_init__(self):
         for files in (self.white_files, self.black_files):
@@ -100,13 +104,15 @@ class Domain:
 
     def name(self):
         files = "".join(chess.FILE_NAMES[f] for f in self.white_files) or "-"
-        return f"{files}-vs-{''.join(chess.FILE_NAMES[f] for f in self.black_files) or '-'}"
+        held = "-stalemate-loses" if self.stalemate_loses else ""
+        return f"{files}-vs-{''.join(chess.FILE_NAMES[f] for f in self.black_files) or '-'}{held}"
 
     def defines(self):
         """The layout as C preprocessor definitions for ``retro.cpp``."""
         return {"WHITE_FILES": ",".join(map(str, self.white_files)) or "",
                 "BLACK_FILES": ",".join(map(str, self.black_files)) or "",
                 "N_WHITE": len(self.white_files), "N_BLACK": len(self.black_files),
+                "STALEMATE_LOSES": int(self.stalemate_loses),
                 "VALUE_DRAW": DRAW, "VALUE_LOSS": LOSS, "VALUE_INVALID": INVALID, "VALUE_MAX_PLIES": MAX_PLIES}
 
     @staticmethod

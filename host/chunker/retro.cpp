@@ -1,6 +1,7 @@
 // The exact database of a CHUNKER domain, by retrograde analysis (host/chunker/database.py
 // compiles and runs it; host/chunker/domain.py defines the rules, the index and the value byte,
-// and passes them in as the definitions WHITE_FILES, BLACK_FILES, N_WHITE, N_BLACK, VALUE_*).
+// and passes them in as the definitions WHITE_FILES, BLACK_FILES, N_WHITE, N_BLACK,
+// STALEMATE_LOSES, VALUE_*).
 //
 //     retro OUT   writes one value byte per index to OUT and a summary line to stdout
 //
@@ -205,7 +206,8 @@ static void solve(long config) {
                             if (better(o, best)) best = o;
                         }
                     }
-                if (!count[s] && best.kind == NONE) best = in_check ? Outcome{LOSS_, 0} : Outcome{DRAW_, 0};
+                if (!count[s] && best.kind == NONE)
+                    best = in_check || STALEMATE_LOSES ? Outcome{LOSS_, 0} : Outcome{DRAW_, 0};
                 ext[s] = best;
             }
 

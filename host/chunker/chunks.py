@@ -1,0 +1,177 @@
+"""CHUNKER's chunk libraries: a king against one side's passed pawns, solved by retrograde enumeration.
+
+A position of the domain parses into two chunks, each one side's pawns against the other side's
+king (the paper's Kv3CPP; with fewer pawns once some are taken). A chunk played alone is a small
+game: the *attacker* pushes a pawn, the *defender* moves the king (taking an undefended pawn if
+it can); the attacker wins by a safe promotion (or a mate by the pawns), the defender by
+stopping every pawn for ever. Its library gives every instance (the pawns' codes, the king's
+square, who moves) the plies to the attacker's win under best play, or none, in four variants
+by who may **pass** (spend the move elsewhere on the board, which the chunk does not see):
+
+- ``AM``: alternating moves, neither passes;
+- ``PCP``: the pawns' side may pass (its king moves elsewhere);
+- ``KCP``: the king's side may pass (its pawns move elsewhere);
+- ``BOTH``: either may.
+
+A defender with no king move that is not in check may not be able to pass on the real board
+(stalemate): the libraries count such an instance as held by the defender, so an attacker's win
+in a library is a win whatever else the defender has. A mate by the pawns (the king in check with
+no move) is the attacker's win. An unsafe promotion (the king takes the new queen) leaves the
+attacker to move again with the pawn gone, as in the domain. Each library is ``7 ** n * 64 * 2``
+distances (``n`` the chunk's pawns), built in pure Python in a second or so and kept per
+process.
+"""
+
+import functools
+
+import chess
+
+from .domain import CODES
+
+__all__ = ["PASSES", "Chunk", "library", "NEVER"]
+
+#: Who may pass in each variant: (attacker, defender).
+PASSES = {"AM": (False, False), "PCP": (True, False), "KCP": (False, True), "BOTH": (True, True)}
+#: The distance of an instance the defender holds.
+NEVER = None
+ATTACKER, DEFENDER = 0, 1
+
+
+def _king_moves(square):
+    return chess.BB_KING_ATTACKS[square]
+
+
+class Chunk:
+    """The chunk of ``colour``'s pawns on ``files`` against the other king: its instances'
+    indices ``(codes * 64 + king) * 2 + turn`` (``codes`` the pawns' codes as base-7 digits in
+    ``files``' order, ``turn`` 0 when the attacker moves)."""
+
+    def __init__(self, colour, files):
+        self.colour, self.files = colour, tuple(files)
+        self.size = CODES ** len(self.files) * 64 * 2
+
+    def square(self, k, code):
+        rank = code if self.colour == chess.WHITE else 7 - code
+        return chess.square(self.files[k], rank)
+
+    def decode(self, codes_index):
+        codes = []
+        for _ in self.files:
+            codes_index, code = divmod(codes_index, CODES)
+            codes.append(code)
+        return codes
+
+    def encode(self, codes):
+        index = 0
+        for code in reversed(codes):
+            index = index * CODES + code
+        return index
+
+    def pawn_attacks(self, codes):
+        bb = 0
+        for k, code in enumerate(codes):
+            if code:
+                bb |= chess.BB_PAWN_ATTACKS[self.colour][self.square(k, code)]
+        return bb
+
+    def moves(self, index, attacker_passes, defender_passes):
+        """``(kind, moves)``: ``kind`` ``"moves"`` with ``[(plies, child index or "win")]`` (a pass
+        is a child too), ``"mate"`` (the defender is mated) or ``"held"`` (no move: the attacker
+        is stuck, or the defender stalemated)."""
+        turn, rest = index % 2, index // 2
+        king, codes_index = rest % 64, rest // 64
+        codes = self.decode(codes_index)
+        pawns = {self.square(k, code): k for k, code in enumerate(codes) if code}
+        if king in pawns:
+            return "invalid", []
+        attacks = self.pawn_attacks(codes)
+        children = []
+        if turn == ATTACKER:
+            if any(code for code in codes):
+                for k, code in enumerate(codes):
+                    if not code:
+                        continue
+                    front = self.square(k, code) + (8 if self.colour == chess.WHITE else -8)
+                    if front == king:
+                        continue
+                    if code == 6:                   # promotes
+                        taken = (chess.BB_SQUARES[king] & chess.BB_KING_ATTACKS[front]) and \
+                            not attacks & chess.BB_SQUARES[front]
+                        if not taken:
+                            children.append((1, "win"))
+                        else:
+                            after = list(codes)
+                            after[k] = 0
+                            children.append((2, (self.encode(after) * 64 + front) * 2 + ATTACKER))
+                        continue
+                    after = list(codes)
+                    after[k] = code + 1
+                    children.append((1, (self.encode(after) * 64 + king) * 2 + DEFENDER))
+                    beyond = front + (8 if self.colour == chess.WHITE else -8)
+                    if code == 1 and beyond != king:
+                        after[k] = 3
+                        children.append((1, (self.encode(after) * 64 + king) * 2 + DEFENDER))
+            if attacker_passes and any(codes):
+                children.append((1, index + 1))
+            return ("moves", children) if children else ("held", [])
+        in_check = bool(attacks & chess.BB_SQUARES[king])
+        for to in chess.scan_forward(_king_moves(king) & ~attacks):
+            after = list(codes)
+            if to in pawns:
+                after[pawns[to]] = 0
+            children.append((1, (self.encode(after) * 64 + to) * 2 + ATTACKER))
+        if defender_passes and not in_check and children:
+            children.append((1, index - 1))
+        if not children:
+            return ("mate", []) if in_check else ("held", [])
+        return "moves", children
+
+
+@functools.cache
+def library(colour, files, variant):
+    """``[plies or None]`` per instance of the chunk of ``colour``'s pawns on ``files`` (a
+    tuple) in ``variant`` (a key of :data:`PASSES`): the plies to the attacker's win, counted
+    from the instance (0 for a mate), or ``None`` where the defender holds (and for the
+    impossible instances, the king on a pawn)."""
+    chunk = Chunk(colour, files)
+    attacker_passes, defender_passes = PASSES[variant]
+    value = [NEVER] * chunk.size
+    remaining = [0] * chunk.size
+    parents = [[] for _ in range(chunk.size)]
+    frontier = {}
+    for index in range(chunk.size):
+        kind, children = chunk.moves(index, attacker_passes, defender_passes)
+        if kind == "mate":
+            frontier.setdefault(0, []).append(index)
+        if kind != "moves":
+            continue
+        turn = index % 2
+        for plies, child in children:
+            if child == "win":
+                frontier.setdefault(1, []).append(index)
+            else:
+                parents[child].append((index, plies))
+        remaining[index] = len(children)
+        if turn == DEFENDER and any(child == "win" for _, child in children):
+            raise AssertionError("the defender never promotes")
+    settled = [False] * chunk.size
+    latest = [0] * chunk.size
+    distance = 0
+    while frontier:
+        distance = min(frontier)
+        for index in frontier.pop(distance):
+            if settled[index]:
+                continue
+            settled[index] = True
+            value[index] = distance
+            for parent, plies in parents[index]:
+                if settled[parent]:
+                    continue
+                if parent % 2 == ATTACKER:          # the attacker takes the first win
+                    frontier.setdefault(distance + plies, []).append(parent)
+                else:                               # the defender only when every move loses
+                    remaining[parent] -= 1
+                    latest[parent] = max(latest[parent], distance + plies)
+                    if remaining[parent] == 0:
+                        frontier.setdefault(latest[parent], []).append(parent)
+    return value

@@ -1,0 +1,190 @@
+"""CHUNKER's search: full-width alpha-beta over the domain that asks the schemas at every node.
+
+The search proves: ``wins(board, depth)`` holds when the side to move can force a win within
+``depth`` plies, ``loses(board, depth)`` when it cannot avoid a loss — alpha-beta over two
+values, an OR node stopping at its first proved move and an AND node at its first refuted one.
+A safe promotion, a mate, a stalemate and both sides without pawns end the game; a schema that
+classifies a node decides it (``host/chunker/schemas.py``); at the horizon a node proves
+nothing, unless a pawn stands on its seventh rank or the side to move is in check, where the
+search goes on (quiescence, at most ``QUIESCENCE_PLIES`` plies). An unsafe promotion and the
+capture it meets are one step of two plies that leaves the same side to move. Iterative
+deepening asks ``wins`` then ``loses`` of the root at each depth; a table keyed by the
+position's index keeps every proof for good (with the move that proves a win) and every failure
+with the depth it failed at. A position no schema and no depth can decide (a draw by a
+blockade) stays unknown: only the game's ends and the schemas prove draws.
+
+``nodes`` counts every node by what decided it, like Table 4-1 of Campbell and Berliner:
+``interior``, ``horizon``, ``table``, the game's ends (``promotion``, ``mate``, ``stalemate``,
+``no pawns``) and each schema by its level.
+"""
+
+import collections
+from dataclasses import dataclass, field
+
+import chess
+
+from .domain import PAPER
+from .schemas import DRAWN, classify
+
+__all__ = ["Solution", "solve"]
+
+#: How many plies past the horizon a quiescence line (checks, pawns on the seventh) may run.
+QUIESCENCE_PLIES = 6
+
+
+@dataclass
+class Solution:
+    """The result of :func:`solve`: ``value`` (1, 0, -1 for the side to move; ``None`` when the
+    depth ran out first), the principal ``line`` (moves) and what decided its last node
+    (``ending``), the ``depth`` reached and ``nodes`` (a Counter by what decided each node)."""
+
+    value: int
+    line: list
+    ending: str
+    depth: int
+    nodes: collections.Counter = field(default_factory=collections.Counter)
+
+    @property
+    def total(self):
+        return sum(self.nodes.values())
+
+
+class OutOfNodes(Exception):
+    pass
+
+
+class _Search:
+    def __init__(self, domain, levels, max_nodes):
+        self.domain, self.levels, self.max_nodes = domain, levels, max_nodes
+        self.proved = {}                # (index, "win" or "loss") -> the proving move (wins) or None
+        self.failed = {}                # (index, "win" or "loss") -> the deepest depth it failed at
+        self.nodes = collections.Counter()
+        self.count = 0
+
+    def _ordered(self, board, children):
+        forward = 1 if board.turn == chess.WHITE else -1
+
+        def key(child):
+            move, outcome = child
+            return (outcome != "win", move.promotion is None, not board.is_capture(move),
+                    -forward * chess.square_rank(move.to_square) if board.piece_type_at(move.from_square)
+                    == chess.PAWN else 0)
+        return sorted(children, key=key)
+
+    def _settled(self, board, index):
+        """``(kind, value)`` when the node is decided without its moves (``value`` for the side
+        to move), else ``(None, children)``."""
+        children = self.domain.children(board)
+        if not children:
+            return ("mate", -1) if board.is_check() else ("stalemate", 0)
+        if not board.pieces(chess.PAWN, chess.WHITE) and not board.pieces(chess.PAWN, chess.BLACK):
+            return "no pawns", 0
+        level, result = classify(self.domain, board, self.levels)
+        if level is not None:
+            return f"level {level}", 0 if result == DRAWN else (1 if result == board.turn else -1)
+        return None, children
+
+    def _pressing(self, board):
+        return board.is_check() or any(chess.square_rank(sq) == (6 if colour == chess.WHITE else 1)
+                                       for colour in chess.COLORS for sq in board.pieces(chess.PAWN, colour))
+
+    def prove(self, goal, board, depth, quiescence=0):
+        """Whether the side to move wins (``goal`` "win") or loses ("loss") by force within ``depth``."""
+        index = self.domain.index(board)
+        key = (index, goal)
+        if key in self.proved:
+            self.nodes["table"] += 1
+            return True
+        if self.failed.get(key, -1) >= depth:
+            self.nodes["table"] += 1
+            return False
+        self.count += 1
+        if self.count > self.max_nodes:
+            raise OutOfNodes
+        kind, found = self._settled(board, index)
+        if kind is not None:
+            self.nodes[kind] += 1
+            if found == (1 if goal == "win" else -1):
+                self.proved[key] = None
+                return True
+            self.failed[key] = 10 ** 6
+            return False
+        if depth <= 0:
+            if quiescence >= QUIESCENCE_PLIES or not self._pressing(board):
+                self.nodes["horizon"] += 1
+                return False
+            quiescence += 1
+        self.nodes["interior"] += 1
+        for move, outcome in self._ordered(board, found):
+            if outcome == "win":
+                self.nodes["promotion"] += 1
+                holds = goal == "win"
+            else:
+                plies, after = outcome
+                if plies == 2:          # the same side moves again
+                    holds = self.prove(goal, after, depth - 2, quiescence)
+                else:
+                    holds = self.prove("loss" if goal == "win" else "win", after, depth - 1, quiescence)
+            if goal == "win" and holds:
+                self.proved[key] = move
+                return True
+            if goal == "loss" and not holds:
+                self.failed[key] = max(self.failed.get(key, -1), depth if not quiescence else -1)
+                return False
+        if goal == "loss":
+            self.proved[key] = None
+            return True
+        self.failed[key] = max(self.failed.get(key, -1), depth if not quiescence else -1)
+        return False
+
+    def line(self, board, limit=120):
+        """``(moves, ending)``: the proof's principal line (the winner's proving moves, the
+        loser's first move) and what decided its last node (``"promotion"``, ``"mate"``, a schema's
+        ``"level N"``)."""
+        board, moves = board.copy(stack=False), []
+        while len(moves) < limit:
+            index = self.domain.index(board)
+            if (index, "win") in self.proved:
+                move = self.proved[(index, "win")]
+            elif (index, "loss") in self.proved:
+                children = self.domain.children(board)
+                move = children[0][0] if children else None
+            else:
+                move = None
+            if move is None:
+                return moves, self._settled(board, index)[0]
+            outcome = dict(self.domain.children(board))[move]
+            moves.append(move)
+            if outcome == "win":
+                return moves, "promotion"
+            board.push(move)
+            if outcome[0] == 2:
+                moves.append(next(m for m in board.legal_moves if m.to_square == move.to_square))
+            board = outcome[1].copy(stack=False)
+        return moves, None
+
+
+def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000):
+    """Solve ``board`` (a position of ``domain``) by iterative deepening to ``max_depth`` plies or
+    ``max_nodes`` nodes; returns a :class:`Solution` (``value`` ``None`` when neither proof came
+    in time). ``levels`` (the schema levels to use; all by default) lets the schemas' worth be
+    measured: fewer levels, more nodes."""
+    search = _Search(domain, levels, max_nodes)
+    domain.index(board)                                 # a clear error outside the domain
+    index, value, depth = domain.index(board), None, 0
+    kind, found = search._settled(board, index)
+    if kind is not None:
+        search.nodes[kind] += 1
+        return Solution(found, [], kind, 0, search.nodes)
+    try:
+        for depth in range(1, max_depth + 1):
+            if search.prove("win", board, depth):
+                value = 1
+                break
+            if search.prove("loss", board, depth):
+                value = -1
+                break
+    except OutOfNodes:
+        pass
+    line, ending = search.line(board) if value is not None else ([], None)
+    return Solution(value, line, ending, depth, search.nodes)
