@@ -327,6 +327,50 @@ def cmd_verify_search(args):
         return _verify(args, verification.checks, verification.summary)
 
 
+def cmd_chunker(args):
+    """Solve a position of CHUNKER's domain, or check the exact database and the schemas."""
+    import time
+
+    from host.chunker import place, unmirror
+    from host.chunker.database import open_database
+    from host.chunker.domain import PAPER, is_win, plies
+    from host.chunker.search import solve
+    if args.check is not None:
+        from host.chunker.check import check
+        return 0 if check(args.check, args.seed) else 1
+    if args.fen is None:
+        raise ValueError("give a FEN, or --check N")
+    board = _board_from_arg(args.fen)
+    inside, mirrored = place(board)
+    levels = None if args.levels is None else [int(level) for level in args.levels.split(",") if level]
+    start = time.monotonic()
+    solution = solve(inside, PAPER, max_depth=args.depth, max_nodes=args.nodes, levels=levels)
+    seconds = time.monotonic() - start
+    side = chess.COLOR_NAMES[board.turn].capitalize()
+    other = chess.COLOR_NAMES[not board.turn].capitalize()
+    print(f"domain: {PAPER.name()}{' (mirrored left to right)' if mirrored else ''}")
+    if solution.value is None:
+        print(f"result: unknown — no proof within {solution.depth} plies and {solution.total:,} nodes "
+              f"({seconds:.1f} s)")
+    else:
+        verdict = {1: f"{side} wins", -1: f"{other} wins", 0: "draw"}[solution.value]
+        print(f"result: {verdict} — proved at depth {solution.depth} in {solution.total:,} nodes ({seconds:.1f} s)")
+        line = [unmirror(move) if mirrored else move for move in solution.line]
+        if line:
+            print(f"line: {board.variation_san(line)}  (its last node decided by: {solution.ending})")
+        else:
+            print(f"decided at the root by: {solution.ending}")
+    print("nodes: " + ", ".join(f"{kind} {count:,}" for kind, count in sorted(solution.nodes.items())))
+    if args.database:
+        value = open_database(PAPER).value(inside)
+        exact = "draw" if value == 0 else f"{side if is_win(value) else other} wins in {plies(value)} plies"
+        agrees = solution.value is None or solution.value == (0 if value == 0 else 1 if is_win(value) else -1)
+        print(f"exact database: {exact} — {'agrees' if agrees else 'DISAGREES'}")
+        if not agrees:
+            return 1
+    return 0
+
+
 def cmd_build(args):
     """Yosys and nextpnr for a board: bitstream and report."""
     from fpga.build import BuildFailed, build_board
@@ -393,6 +437,17 @@ def _features(text):
         return SearchFeatures.parse(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _positive(text):
+    """A whole number above 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} must be above 0")
+    return value
 
 
 KNOWLEDGE_HELP = ("the Oracle's knowledge: root (patterns chosen for the root by its analysis, most relevant "
@@ -485,6 +540,18 @@ def build_parser():
                         help="material: material + piece-square; patterns: with recognizers (default)")
     _trace_options(search)
     search.set_defaults(func=cmd_search)
+    chunker = sub.add_parser("chunker", help="solve a king-and-pawns ending of CHUNKER's domain (each side's "
+                             "pawns on three files of its own: a-c against f-h) by search and chunk schemas")
+    chunker.add_argument("fen", nargs="?", help="a FEN (quoted)")
+    chunker.add_argument("--depth", type=_positive, default=80, help="the deepest iteration, in plies (80)")
+    chunker.add_argument("--nodes", type=_positive, default=2_000_000, help="the node budget (2000000)")
+    chunker.add_argument("--levels", help="the schema levels to use, e.g. 1 (all); empty for none")
+    chunker.add_argument("--no-database", dest="database", action="store_false",
+                         help="do not compare with the exact database (built on first use, ~2 minutes)")
+    chunker.add_argument("--check", type=_positive, metavar="N",
+                         help="instead: check the exact database and the schemas on N seeded random positions")
+    chunker.add_argument("--seed", type=int, default=1, help="the seed of --check (1)")
+    chunker.set_defaults(func=cmd_chunker)
     verify = sub.add_parser("verify", help="check a hardware unit against its model and python-chess")
     units = verify.add_subparsers(dest="unit", required=True)
     movegen = units.add_parser("movegen", help="the move generator on every position of an EPD/FEN file")

@@ -5,6 +5,7 @@ cached); the paper's three-against-three domain is built by ``suprem chunker --b
 measured in BENCHMARKS.md, with the same solver and the same checks.
 """
 
+import collections
 import random
 
 import chess
@@ -13,7 +14,7 @@ import pytest
 from host.chunker.chunks import ATTACKER, PASSES, Chunk, library
 from host.chunker.database import Database, build, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe
-from host.chunker.schemas import DRAWN, classify
+from host.chunker.schemas import DRAWN, SCHEMAS, classify
 from host.chunker.search import solve
 
 ONE = Domain((0,), (7,))            # a-pawn against h-pawn
@@ -118,13 +119,13 @@ def test_random_positions_agree_with_minimax(domain):
 def test_verify_finds_a_wrong_value(one):
     """The check can fail: one win's distance changed in a copy of a block is found."""
     config = 30
-    block = bytearray(one._block(config))
+    block = bytearray(one.block(config))
     place = next(i for i, v in enumerate(block) if 3 < v < LOSS)
     block[place] += 2
 
     class Corrupt(Database):
-        def _block(self, k):
-            return bytes(block) if k == config else one._block(k)
+        def block(self, k):
+            return bytes(block) if k == config else one.block(k)
 
     corrupt = Corrupt(ONE, one.path)
     index = config * 2 * 64 * 64 + place
@@ -203,32 +204,71 @@ def test_passing_helps_whoever_may_pass():
 
 @pytest.mark.parametrize("domain", [TWO, Domain((0, 1, 2), (7,))], ids=lambda d: d.name())
 def test_schemas_agree_with_the_database(domain):
-    """Every position a schema classifies, on a seeded sample, has the database's result."""
+    """Every position each schema classifies, on a seeded sample, has the database's result."""
     db = open_database(domain, quiet=True)
     rng = random.Random(19)
-    classified = checked = 0
-    while checked < 4000:
+    classified, checked = collections.Counter(), 0
+    while checked < 3000:
         index = rng.randrange(domain.size)
         value = db.value_at(index)
         if value == INVALID:
             continue
         checked += 1
         board = domain.board(index)
-        level, result = classify(domain, board)
-        if level is None:
-            continue
-        classified += 1
         truth = DRAWN if value == DRAW else board.turn if value < LOSS else not board.turn
-        assert result == truth, (board.fen(), level, result, describe(value))
-    assert classified > checked // 4
+        for level, schema in SCHEMAS.items():
+            result = schema(domain, board)
+            if result is not None:
+                classified[level] += 1
+                assert result == truth, (board.fen(), level, result, describe(value))
+    assert all(classified[level] > checked // 4 for level in SCHEMAS), classified
+
+
+def test_passing_domain():
+    with pytest.raises(ValueError, match="only a side with no pawns"):
+        Domain((0,), (7,), defender_passes=True)
+    alone = Domain((0, 1), (), defender_passes=True)
+    db = open_database(alone, quiet=True)
+    rng = random.Random(5)
+    assert verify(db, [rng.randrange(alone.size) for _ in range(3000)]) == []
+    # a pass is a move of the bare king's side (not in check, with a king move)
+    board = chess.Board("8/8/8/4k3/8/8/P7/K7 b - - 0 1")
+    assert chess.Move.null() in dict(alone.children(board))
+    assert chess.Move.null() not in dict(alone.children(chess.Board("8/8/8/4k3/8/8/P7/K7 w - - 0 1")))
+
+
+def test_king_areas_follow_a_winning_strategy():
+    """A won state's area holds its king's square and the area of a winning move (the attacker to
+    move) or of every defence (the defender to move)."""
+    alone = Domain((0, 1), (), defender_passes=True)
+    db = open_database(alone, quiet=True)
+    rng = random.Random(6)
+    checked = 0
+    while checked < 300:
+        index = rng.randrange(alone.size)
+        value = db.value_at(index)
+        board = alone.board(index)
+        if value in (INVALID, DRAW) or (value < LOSS) != (board.turn == chess.WHITE):
+            continue
+        checked += 1
+        area = db.area_at(index)
+        assert area & chess.BB_SQUARES[board.king(chess.WHITE)]
+        areas = [0 if outcome == "win" else db.area_at(alone.index(outcome[1]))
+                 for _, outcome in alone.children(board)]
+        if board.turn == chess.WHITE:
+            assert any(a & ~area == 0 for a in areas)
+        else:
+            assert all(a & ~area == 0 for a in areas)
 
 
 def test_race_needs_a_king_off_the_paths():
-    """White's a-pawn runs (win in 9) but its own king stands on a5, in its path: no race."""
+    """White's a-pawn runs (win in 9) but its own king stands on a5, in its path: no race (level
+    2, where the king may step aside, sees the win)."""
     board = chess.Board("8/8/8/K7/8/8/P5k1/8 w - - 0 1")
-    assert classify(ONE, board) == (None, None)
+    assert classify(ONE, board, levels=[1]) == (None, None)
+    assert classify(ONE, board) == (2, chess.WHITE)
     board = chess.Board("8/8/8/8/8/8/P5k1/1K6 w - - 0 1")
-    assert classify(ONE, board)[1] == chess.WHITE
+    assert classify(ONE, board, levels=[1]) == (1, chess.WHITE)
 
 
 @pytest.mark.parametrize("fen", [

@@ -2,3 +2,37 @@
 
 ``domain`` defines the positions and rules, ``database`` the exact retrograde database that
 checks everything else."""
+
+import chess
+
+from .domain import PAPER, OutsideDomain
+
+__all__ = ["place", "unmirror"]
+
+
+def place(board, domain=PAPER):
+    """``(inside, mirrored)``: ``board`` as a position of ``domain`` — itself, or mirrored left to
+    right when its pawns stand on the mirrored files (``mirrored`` True: map its moves back
+    with :func:`unmirror`). Raises ``OutsideDomain`` with what
+    is wrong."""
+    errors = []
+    for mirrored in (False, True):
+        inside = board.transform(chess.flip_horizontal) if mirrored else board.copy(stack=False)
+        try:
+            domain.index(inside)
+            return inside, mirrored
+        except OutsideDomain as error:
+            errors.append(str(error))
+    white = "".join(chess.FILE_NAMES[f] for f in domain.white_files)
+    black = "".join(chess.FILE_NAMES[f] for f in domain.black_files)
+    raise OutsideDomain(f"not a position of CHUNKER's domain (both kings; White's pawns on files {white}, "
+                        f"Black's on {black}, or mirrored; at most one a file): {errors[0]}")
+
+
+def _flip(square):
+    return chess.square(7 - chess.square_file(square), chess.square_rank(square))
+
+
+def unmirror(move):
+    """A move of the mirrored position as a move of the original."""
+    return chess.Move(_flip(move.from_square), _flip(move.to_square), move.promotion)

@@ -28,7 +28,8 @@ from pathlib import Path
 
 from .domain import DRAW, INVALID, LOSS, PAPER, is_loss, is_win, plies
 
-__all__ = ["build", "open_database", "database_path", "Database", "BuildReport", "preference", "verify"]
+__all__ = ["build", "open_database", "database_path", "areas_path", "Database", "BuildReport", "preference",
+           "verify"]
 
 SOURCE = Path(__file__).resolve().parent / "retro.cpp"
 MAGIC = b"SUPREMDB"
@@ -69,6 +70,11 @@ def database_path(domain=PAPER):
     return _cache_dir() / f"{domain.name()}-{_key(domain)}.db"
 
 
+def areas_path(domain):
+    """Where the king areas of a ``defender_passes`` domain are kept (one uint64 per index)."""
+    return database_path(domain).with_suffix(".areas")
+
+
 def _compiler():
     for name in ("c++", "g++", "clang++"):
         found = shutil.which(name)
@@ -97,12 +103,15 @@ def build(domain=PAPER, *, quiet=True, force=False):
         if result.returncode:
             raise RuntimeError(f"compiling {SOURCE.name} failed:\n{result.stderr[-4000:]}")
         raw = work / "values.bin"
-        result = subprocess.run([str(exe), str(raw)], capture_output=True, text=True)
+        areas = [str(work / "areas.bin")] if domain.defender_passes else []
+        result = subprocess.run([str(exe), str(raw), *areas], capture_output=True, text=True)
         if result.returncode:
             raise RuntimeError(f"the retrograde solver failed: {result.stderr.strip()}")
         counts = json.loads(result.stdout)
         staged = work / "values.db"
         _compress(domain, raw, staged)
+        if areas:
+            Path(areas[0]).replace(areas_path(domain))
         staged.replace(path)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -142,9 +151,19 @@ class Database:
         if head[:len(MAGIC)] != MAGIC or name != domain.name() or configs != domain.configs:
             raise ValueError(f"{self.path} is not the database of {domain.name()}")
         self._offsets = struct.unpack(f"<{configs + 1}Q", self._file.read(8 * (configs + 1)))
+        self._areas = open(areas_path(domain), "rb") if domain.defender_passes else None
 
     def close(self):
         self._file.close()
+        if self._areas:
+            self._areas.close()
+
+    def area_at(self, index):
+        """The king area of an index (a ``defender_passes`` domain): the squares the attacker's king
+        stands on in one strategy that wins it, over every defence, as a bitboard (0 where the
+        attacker does not win)."""
+        self._areas.seek(8 * index)
+        return struct.unpack("<Q", self._areas.read(8))[0]
 
     def __enter__(self):
         return self
@@ -153,7 +172,8 @@ class Database:
         self.close()
 
     @functools.lru_cache(maxsize=256)  # noqa: B019 (one database per domain, kept for the process)
-    def _block(self, config):
+    def block(self, config):
+        """The value bytes of one pawn configuration (8,192: both sides to move, every king pair)."""
         start, end = self._offsets[config], self._offsets[config + 1]
         self._file.seek(start)
         return zlib.decompress(self._file.read(end - start))
@@ -162,7 +182,7 @@ class Database:
         """The value byte of an index."""
         if not 0 <= index < self.domain.size:
             raise ValueError(f"index {index} outside 0..{self.domain.size - 1}")
-        return self._block(index // BLOCK)[index % BLOCK]
+        return self.block(index // BLOCK)[index % BLOCK]
 
     def value(self, board):
         """The value byte of a position of the domain (raises ``OutsideDomain`` otherwise)."""
@@ -188,7 +208,7 @@ class Database:
         minimax of one ply: python-chess's moves, the domain's rules); ``verify`` compares."""
         children = self.domain.children(board)
         if not children:
-            return LOSS if board.is_check() or self.domain.stalemate_loses else DRAW
+            return LOSS if board.is_check() else DRAW
         return max((self.outcome(step) for _, step in children), key=preference)
 
     def line(self, board, limit=200):

@@ -75,15 +75,16 @@ class Domain:
 
     white_files: tuple = (0, 1, 2)
     black_files: tuple = (5, 6, 7)
-    #: A stalemate is a draw (chess), or with ``stalemate_loses`` a loss for the stalemated side:
-    #: the variant in which a draw is a draw whatever else the stalemated side could have played
-    #: (``host.chunker.schemas`` uses it for a side whose other pieces it leaves out).
-    stalemate_loses: bool = False
+    #: Only where one side has no pawns: that side may also pass (when not in check and its king
+    #: has a move) — a stand-in for moves elsewhere on a larger board (``host.chunker.schemas``).
+    defender_passes: bool = False
 
     def __post_init__(self):
         for files in (self.white_files, self.black_files):
             if len(set(files)) != len(files) or any(not 0 <= f < 8 for f in files):
                 raise ValueError(f"pawn files {files}: each a distinct file 0..7")
+        if self.defender_passes and self.white_files and self.black_files:
+            raise ValueError("only a side with no pawns may pass (one side's files must be empty)")
         if any(abs(w - b) < 2 for w in self.white_files for b in self.black_files):
             raise ValueError(f"White's files {self.white_files} and Black's {self.black_files} must be two "
                              "apart at least (passed pawns that never meet)")
@@ -104,15 +105,15 @@ class Domain:
 
     def name(self):
         files = "".join(chess.FILE_NAMES[f] for f in self.white_files) or "-"
-        held = "-stalemate-loses" if self.stalemate_loses else ""
-        return f"{files}-vs-{''.join(chess.FILE_NAMES[f] for f in self.black_files) or '-'}{held}"
+        passing = "-passing" if self.defender_passes else ""
+        return f"{files}-vs-{''.join(chess.FILE_NAMES[f] for f in self.black_files) or '-'}{passing}"
 
     def defines(self):
         """The layout as C preprocessor definitions for ``retro.cpp``."""
         return {"WHITE_FILES": ",".join(map(str, self.white_files)) or "",
                 "BLACK_FILES": ",".join(map(str, self.black_files)) or "",
                 "N_WHITE": len(self.white_files), "N_BLACK": len(self.black_files),
-                "STALEMATE_LOSES": int(self.stalemate_loses),
+                "DEFENDER_PASSES": int(self.defender_passes),
                 "VALUE_DRAW": DRAW, "VALUE_LOSS": LOSS, "VALUE_INVALID": INVALID, "VALUE_MAX_PLIES": MAX_PLIES}
 
     @staticmethod
@@ -179,8 +180,16 @@ class Domain:
         """The domain's moves from ``board``: ``[(move, outcome)]``, ``outcome`` either ``"win"``
         (a safe promotion) or ``(plies, board after)`` (1 ply for a move, 2 for an unsafe promotion
         and the capture it meets). Computed with python-chess's legal moves, apart from the
-        database's own move generator. Underpromotions are left out (a promotion is a promotion)."""
+        database's own move generator. Underpromotions are left out (a promotion is a promotion).
+        With ``defender_passes``, the side without pawns may pass (``chess.Move.null()``) when not
+        in check and its king has a move."""
         found = []
+        if self.defender_passes and not (self.white_files if board.turn == chess.WHITE else self.black_files) \
+                and not board.is_check() and any(board.legal_moves):
+            after = board.copy(stack=False)
+            after.push(chess.Move.null())
+            after.clear_stack()
+            found.append((chess.Move.null(), (1, after)))
         for move in board.legal_moves:
             if move.promotion not in (None, chess.QUEEN):
                 continue

@@ -1,9 +1,11 @@
 // The exact database of a CHUNKER domain, by retrograde analysis (host/chunker/database.py
 // compiles and runs it; host/chunker/domain.py defines the rules, the index and the value byte,
 // and passes them in as the definitions WHITE_FILES, BLACK_FILES, N_WHITE, N_BLACK,
-// STALEMATE_LOSES, VALUE_*).
+// DEFENDER_PASSES, VALUE_*).
 //
-//     retro OUT   writes one value byte per index to OUT and a summary line to stdout
+//     retro OUT [AREAS_OUT]   writes one value byte per index to OUT and a summary line to
+//                             stdout; with AREAS_OUT, also each state's king area (below) as
+//                             one little-endian uint64 per index
 //
 // Pawn moves and captures cannot be taken back: every one raises the sum of the pawns' codes
 // (a capture sets a code of 1..6 to "gone", counted as 7). So the pawn configurations are
@@ -135,13 +137,76 @@ struct Event {
     Outcome value;
 };
 
+// The side that may pass (DEFENDER_PASSES, a domain where only the other side has pawns): the
+// side without pawns, or -1.
+static const int passer = !DEFENDER_PASSES ? -1 : N_WHITE == 0 ? 0 : 1;
+
+enum MoveKind {
+    INSIDE,    // a king move or a pass that stays in the configuration: the other side moves next
+    OUTSIDE,   // a capture or a pawn move into another configuration: the other side moves next
+    AGAIN,     // an unsafe promotion and the capture it meets: the same side moves next, two plies on
+    PROMOTES,  // a safe promotion: won
+};
+
+static bool valid_state(const Config &c, int side, int wk, int bk) {
+    bb occupied = c.pawns[0] | c.pawns[1];
+    return wk != bk && !(occupied & (bit(wk) | bit(bk))) && distance(wk, bk) > 1 &&
+           !(side == 0 ? (c.attacks[0] & bit(bk)) : (c.attacks[1] & bit(wk)));
+}
+
+static bool in_check(const Config &c, int side, int wk, int bk) {
+    return c.attacks[1 - side] & bit(side == 0 ? wk : bk);
+}
+
+// Calls visit(kind, child's index over the whole database) for every move of a valid state.
+template <class Visit>
+static void for_each_move(long config, const Config &c, int side, int wk, int bk, Visit visit) {
+    const size_t base = size_t(config) * states;
+    int us = side, them = 1 - side;
+    int king = us == 0 ? wk : bk, other = us == 0 ? bk : wk;
+    bool checked = in_check(c, side, wk, bk);
+    bb targets = king_moves[king] & ~c.pawns[us] & ~c.attacks[them] & ~king_moves[other];
+    for (bb t = targets; t; t &= t - 1) {
+        int to = __builtin_ctzll(t);
+        int nwk = us == 0 ? to : wk, nbk = us == 0 ? bk : to;
+        if (c.pawns[them] & bit(to)) {          // takes a pawn: another configuration
+            int k = 0;
+            while (c.pawn_square[k] != to) k++;
+            visit(OUTSIDE, size_t(with_code(config, k, 0)) * states + state_index(them, nwk, nbk));
+        } else {
+            visit(INSIDE, base + state_index(them, nwk, nbk));
+        }
+    }
+    if (us == passer && !checked && targets) visit(INSIDE, base + state_index(them, wk, bk));
+    if (checked) return;
+    for (int k = 0; k < n_pawns; k++) {
+        if (!c.code[k] || is_white(k) != (us == 0)) continue;
+        int step = us == 0 ? 8 : -8, front = c.pawn_square[k] + step;
+        if (front == wk || front == bk) continue;
+        if (c.code[k] == 6) {                   // promotes
+            bool taken = distance(front, other) <= 1 && distance(front, king) > 1 && !(c.attacks[us] & bit(front));
+            if (!taken) {
+                visit(PROMOTES, 0);
+            } else {                            // the other king takes: our move again
+                int nwk = us == 0 ? wk : front, nbk = us == 0 ? front : bk;
+                visit(AGAIN, size_t(with_code(config, k, 0)) * states + state_index(us, nwk, nbk));
+            }
+            continue;
+        }
+        visit(OUTSIDE, size_t(with_code(config, k, c.code[k] + 1)) * states + state_index(them, wk, bk));
+        int beyond = front + step;
+        if (c.code[k] == 1 && beyond != wk && beyond != bk)
+            visit(OUTSIDE, size_t(with_code(config, k, 3)) * states + state_index(them, wk, bk));
+    }
+}
+
 static void solve(long config) {
     Config c = decode(config);
-    uint8_t *out = &values[size_t(config) * states];
-    bb occupied = c.pawns[0] | c.pawns[1];
+    const size_t base = size_t(config) * states;
+    uint8_t *out = &values[base];
     static Outcome ext[states];
     static int count[states];
-    static int preds[states][8];
+    static int preds[states][9];
     static int n_preds[states];
     static bool done[states];
     static std::vector<Event> buckets[VALUE_MAX_PLIES + 3];
@@ -152,62 +217,29 @@ static void solve(long config) {
         for (int wk = 0; wk < 64; wk++)
             for (int bk = 0; bk < 64; bk++) {
                 int s = int(state_index(side, wk, bk));
-                bool valid = wk != bk && !(occupied & (bit(wk) | bit(bk))) && distance(wk, bk) > 1 &&
-                             !(side == 0 ? (c.attacks[0] & bit(bk)) : (c.attacks[1] & bit(wk)));
-                if (!valid) {
+                if (!valid_state(c, side, wk, bk)) {
                     out[s] = VALUE_INVALID;
                     done[s] = true;
                     continue;
                 }
-                int us = side, them = 1 - side;
-                int king = us == 0 ? wk : bk, other = us == 0 ? bk : wk;
-                bool in_check = c.attacks[them] & bit(king);
                 Outcome best = {NONE, 0};
-                bb targets = king_moves[king] & ~c.pawns[us] & ~c.attacks[them] & ~king_moves[other];
-                for (bb t = targets; t; t &= t - 1) {
-                    int to = __builtin_ctzll(t);
-                    int nwk = us == 0 ? to : wk, nbk = us == 0 ? bk : to;
-                    if (c.pawns[them] & bit(to)) {          // takes a pawn: another configuration
-                        int k = 0;
-                        while (c.pawn_square[k] != to) k++;
-                        long next = with_code(config, k, 0);
-                        Outcome o = after_move(values[size_t(next) * states + state_index(them, nwk, nbk)]);
-                        if (better(o, best)) best = o;
-                    } else {
-                        preds[state_index(them, nwk, nbk)][n_preds[state_index(them, nwk, nbk)]++] = s;
+                for_each_move(config, c, side, wk, bk, [&](MoveKind kind, size_t child) {
+                    Outcome o = {WIN_, 1};
+                    if (kind == INSIDE) {
+                        int inside = int(child - base);
+                        preds[inside][n_preds[inside]++] = s;
                         count[s]++;
+                        return;
                     }
-                }
-                if (!in_check)
-                    for (int k = 0; k < n_pawns; k++) {
-                        if (!c.code[k] || is_white(k) != (us == 0)) continue;
-                        int step = us == 0 ? 8 : -8, front = c.pawn_square[k] + step;
-                        if (front == wk || front == bk) continue;
-                        if (c.code[k] == 6) {                // promotes
-                            bool taken = distance(front, other) <= 1 && distance(front, king) > 1 &&
-                                         !(c.attacks[us] & bit(front));
-                            Outcome o = {WIN_, 1};
-                            if (taken) {                     // the other king takes: our move again
-                                long next = with_code(config, k, 0);
-                                int nwk = us == 0 ? wk : front, nbk = us == 0 ? front : bk;
-                                o = from_byte(values[size_t(next) * states + state_index(us, nwk, nbk)]);
-                                if (o.kind != DRAW_) o.plies += 2;
-                            }
-                            if (better(o, best)) best = o;
-                            continue;
-                        }
-                        Outcome o = after_move(values[size_t(with_code(config, k, c.code[k] + 1)) * states +
-                                                      state_index(them, wk, bk)]);
-                        if (better(o, best)) best = o;
-                        int beyond = front + step;
-                        if (c.code[k] == 1 && beyond != wk && beyond != bk) {
-                            o = after_move(values[size_t(with_code(config, k, 3)) * states +
-                                                  state_index(them, wk, bk)]);
-                            if (better(o, best)) best = o;
-                        }
+                    if (kind == OUTSIDE) o = after_move(values[child]);
+                    if (kind == AGAIN) {
+                        o = from_byte(values[child]);
+                        if (o.kind != DRAW_) o.plies += 2;
                     }
+                    if (better(o, best)) best = o;
+                });
                 if (!count[s] && best.kind == NONE)
-                    best = in_check || STALEMATE_LOSES ? Outcome{LOSS_, 0} : Outcome{DRAW_, 0};
+                    best = in_check(c, side, wk, bk) ? Outcome{LOSS_, 0} : Outcome{DRAW_, 0};
                 ext[s] = best;
             }
 
@@ -250,9 +282,61 @@ static void solve(long config) {
         if (!done[s]) out[s] = VALUE_DRAW;       // nobody can force a promotion: a draw
 }
 
+// The attacker's king area of each state it wins (a domain where one side alone has pawns): the
+// squares its king stands on in one winning strategy, over every defence. The strategy takes, at
+// each of its moves, a move that wins soonest, and among those one whose area is smallest; a
+// defender's state unites its moves' areas. Computed from the nearest wins out, so every child's
+// area is known first.
+static std::vector<uint64_t> king_areas() {
+    const int attacker = N_WHITE > 0 ? 0 : 1;
+    std::vector<uint64_t> area(values.size(), 0);
+    std::vector<std::vector<uint32_t>> by_plies(VALUE_MAX_PLIES + 2);
+    for (size_t i = 0; i < values.size(); i++) {
+        uint8_t v = values[i];
+        if (v == VALUE_INVALID || v == VALUE_DRAW) continue;
+        int side = int((i / (64 * 64)) % 2);
+        bool wins = v < VALUE_LOSS;
+        if (wins == (side == attacker)) by_plies[wins ? v : v - VALUE_LOSS].push_back(uint32_t(i));
+    }
+    for (int d = 0; d < int(by_plies.size()); d++)
+        for (uint32_t i : by_plies[d]) {
+            long config = long(i / states);
+            int s = int(i % states), side = s / (64 * 64), wk = (s / 64) % 64, bk = s % 64;
+            Config c = decode(config);
+            uint64_t own = bit(attacker == 0 ? wk : bk);
+            if (side != attacker) {              // every defence
+                uint64_t all = own;
+                for_each_move(config, c, side, wk, bk, [&](MoveKind, size_t child) { all |= area[child]; });
+                area[i] = all;
+                continue;
+            }
+            uint64_t chosen = ~uint64_t(0);
+            for_each_move(config, c, side, wk, bk, [&](MoveKind kind, size_t child) {
+                uint64_t a;
+                if (kind == PROMOTES) {
+                    if (d != 1) return;
+                    a = 0;
+                } else if (kind == AGAIN) {
+                    if (values[child] != d - 2) return;
+                    a = area[child];
+                } else {
+                    if (values[child] != VALUE_LOSS + d - 1) return;
+                    a = area[child];
+                }
+                if (__builtin_popcountll(a) < __builtin_popcountll(chosen)) chosen = a;
+            });
+            area[i] = own | chosen;
+        }
+    return area;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: retro OUT\n");
+    if (argc != 2 && argc != 3) {
+        std::fprintf(stderr, "usage: retro OUT [AREAS_OUT]\n");
+        return 1;
+    }
+    if (argc == 3 && N_WHITE > 0 && N_BLACK > 0) {
+        std::fprintf(stderr, "retro: king areas need a domain where one side alone has pawns\n");
         return 1;
     }
     auto start = std::chrono::steady_clock::now();
@@ -273,6 +357,14 @@ int main(int argc, char **argv) {
     if (!out || std::fwrite(values.data(), 1, values.size(), out) != values.size() || std::fclose(out)) {
         std::fprintf(stderr, "retro: cannot write %s\n", argv[1]);
         return 2;
+    }
+    if (argc == 3) {
+        std::vector<uint64_t> area = king_areas();
+        FILE *areas = std::fopen(argv[2], "wb");
+        if (!areas || std::fwrite(area.data(), 8, area.size(), areas) != area.size() || std::fclose(areas)) {
+            std::fprintf(stderr, "retro: cannot write %s\n", argv[2]);
+            return 2;
+        }
     }
     long counts[4] = {0, 0, 0, 0};
     int longest = 0;

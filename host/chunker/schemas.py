@@ -9,6 +9,8 @@ chunks.py), and checked against the exact database on every position it classifi
 import chess
 
 from .chunks import ATTACKER, DEFENDER, Chunk, library
+from .database import open_database
+from .domain import DRAW, INVALID, Domain, is_win, plies
 
 __all__ = ["DRAWN", "race", "SCHEMAS", "classify"]
 
@@ -88,8 +90,62 @@ def race(domain, board):
     return None
 
 
+def _alone(domain, colour):
+    """The domain of ``colour``'s king and pawns against the other king alone, which may pass."""
+    files = domain.white_files if colour == chess.WHITE else domain.black_files
+    return Domain(files, (), True) if colour == chess.WHITE else Domain((), files, True)
+
+
+def supported(domain, board):
+    """Level 2: one side's king and pawns (the paper's K3CPPvK) win against the other king,
+    within the moves the other side's pawns need at the least, the king keeping to its area.
+
+    The library is the exact database of ``colour``'s king and pawns against the other king
+    alone, which may pass whenever it is not in check and has a move (its pawns' moves elsewhere)
+    and otherwise may be stalemated (a draw), and of each won state the *king area*: the squares
+    ``colour``'s king stands on in one winning strategy, over every defence. ``colour`` wins if
+    the library wins in ``W`` of its moves with ``W <= R`` (``colour`` to move; ``W < R`` with
+    the other side to move), ``R`` the other side's fastest unopposed pawn, and no square of the
+    area is one the other side's pawns stand on or attack now or after any move of theirs.
+    Sound: the strategy's king never meets those pawns (never in check, never stopped by one),
+    the real defender's king has the library's moves or fewer, its other moves are passes, and
+    no pawn of it promotes before move ``R``."""
+    for colour in (chess.WHITE, chess.BLACK):
+        files, codes = _codes(domain, board, colour)
+        if not any(codes):
+            continue
+        other_files, other_codes = _codes(domain, board, not colour)
+        alone = _alone(domain, colour)
+        library_board = board.copy(stack=False)
+        for square in board.pieces(chess.PAWN, not colour):
+            library_board.remove_piece_at(square)
+        db = open_database(alone, quiet=True)
+        index = alone.index(library_board)
+        value = db.value_at(index)
+        if value == DRAW or value == INVALID or is_win(value) != (board.turn == colour):
+            continue
+        moves = (plies(value) + 1) // 2
+        others = fastest(other_codes)
+        if others is not None and moves > others - (board.turn != colour):
+            continue
+        if db.area_at(index) & (_paths(not colour, other_files, other_codes) | _occupied(not colour, other_files,
+                                                                                          other_codes)
+                                | _reach(not colour, other_files, other_codes)):
+            continue
+        return colour
+    return None
+
+
+def _occupied(colour, files, codes):
+    bb = 0
+    for file, code in zip(files, codes):
+        if code:
+            bb |= chess.BB_SQUARES[chess.square(file, code if colour == chess.WHITE else 7 - code)]
+    return bb
+
+
 #: The schemas by level.
-SCHEMAS = {1: race}
+SCHEMAS = {1: race, 2: supported}
 
 
 def classify(domain, board, levels=None):
