@@ -19,7 +19,7 @@ import time
 from host.chunker.database import open_database
 from host.chunker.domain import PAPER, describe, is_win
 from host.chunker.search import solve
-from host.epd import read_positions
+from host.epd import EpdRecord, read_positions
 from sim.testing import DATA
 
 
@@ -33,7 +33,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     levels = None if args.levels is None else [int(level) for level in args.levels.split(",") if level]
     classes = None if args.classes is None else set(args.classes.split(","))
-    records, errors = read_positions(args.file)
+    records = list(read_positions(open(args.file).read().splitlines()))
+    errors = [record for record in records if not isinstance(record, EpdRecord)]
     if errors:
         raise SystemExit("\n".join(map(str, errors)))
     db = open_database(PAPER)
@@ -41,7 +42,7 @@ def main(argv=None):
     wrong = 0
     print(f"{'id':8} {'class':20} {'database':12} {'CHUNKER':8} {'depth':>5} {'nodes':>9} {'s':>6}  by kind")
     for record in records:
-        kind = record.operations.get("c0", "")
+        kind, name = (record.operations.get(op, "").strip('"') for op in ("c0", "id"))
         if classes and kind not in classes:
             continue
         board = record.board
@@ -59,7 +60,7 @@ def main(argv=None):
         for name, count in solution.nodes.items():
             totals[kind][name] += count
         details = ", ".join(f"{name} {count}" for name, count in sorted(solution.nodes.items()))
-        print(f"{record.operations.get('id', ''):8} {kind:20} {describe(value):12} {verdict:8} {solution.depth:5} "
+        print(f"{name:8} {kind:20} {describe(value):12} {verdict:8} {solution.depth:5} "
               f"{solution.total:9,} {seconds:6.1f}  {details}", flush=True)
     print()
     for kind, counts in totals.items():

@@ -109,6 +109,7 @@ def cmd_analyze(args):
     with _open_machine(args) as hw:
         driver = SearchDriver(hw, knowledge=args.knowledge)
         driver.features = args.features
+        driver.chunker = args.chunker
         if args.root is not None:
             driver.root_loop = args.root == "host"
         allocation = driver.oracle.allocate(game)
@@ -126,6 +127,8 @@ def cmd_analyze(args):
             return 0
 
         def show(it):
+            if it.source:
+                print(it.source)
             print(f"depth {it.depth:2} score {score_text(it.score):9} nodes {it.total_nodes:9} "
                   f"nps {it.nps():9} time {it.hardware_ms:8.1f} ms (wall {it.wall_ms / 1000:.1f} s) "
                   f"pv {game.variation_san(it.pv) if it.pv else ''}{'' if it.complete else ' (stopped)'}",
@@ -482,6 +485,9 @@ def build_parser():
                          help="who searches the root: the board, or the host's root loop (each root move a job, "
                               "ordered by shallow searches and subtree sizes); default: the driver's")
     analyze.add_argument("--knowledge", choices=KNOWLEDGE, default=KNOWLEDGE[0], help=KNOWLEDGE_HELP)
+    analyze.add_argument("--no-chunker", dest="chunker", action="store_false",
+                         help="search a position of CHUNKER's domain on the board too (default: CHUNKER's proof "
+                              "of a win answers it)")
     analyze.add_argument("--explain", action="store_true",
                          help="print the Oracle's root analysis and which pattern went into which recognizer")
     analyze.add_argument("--nodes", type=int, help="stop after about N nodes")

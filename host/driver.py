@@ -26,6 +26,12 @@ With ``root_loop`` (or ``root_moves``, UCI's ``searchmoves``: those moves only) 
 searches the root itself, each root move a job of its own on the board, ordered by shallow
 searches and by the last iteration's subtree sizes (``host/root.py``).
 
+A root of CHUNKER's domain (kings and passed pawns on files of their own, ``host/chunker``) is
+handed to CHUNKER first (``chunker``, on by default): if its proof search shows a win within
+``CHUNKER_NODES`` nodes (about a second), the answer is that proof — one ``Iteration`` whose
+``source`` says so, scored ``CHUNKER_SCORE`` (a promotion the other side cannot stop, not a
+mate), no board search; otherwise (a loss, a draw, no proof) the board searches as ever.
+
 ``update_limits`` changes the limits of the search in progress from another thread (UCI's
 ``ponderhit``): its time and node budgets count from that moment.
 """
@@ -43,6 +49,10 @@ from .root import RootIteration, RootJob, RootLoop
 __all__ = ["Limits", "Iteration", "SearchDriver", "score_text", "stability"]
 
 MAX_DEPTH = 63
+#: CHUNKER's node budget at a root of its domain (about a second of the host).
+CHUNKER_NODES = 20_000
+#: The score of a win CHUNKER proved: a safe promotion, a queen's worth.
+CHUNKER_SCORE = 900
 
 #: Aspiration windows: from this depth, +- this many centipawns around the last score first.
 ASPIRATION_DEPTH = 4
@@ -104,6 +114,7 @@ class Iteration:
     pv: list = field(default_factory=list)
     complete: bool = True   # false: a stopped iteration (its best move among those searched)
     researches: int = 0     # the aspiration window's failures
+    source: str = None      # None: the board's search; else who answered instead and how (CHUNKER)
 
     def nps(self):
         return int(self.total_nodes * 1000 / self.hardware_ms) if self.hardware_ms else 0
@@ -123,6 +134,8 @@ class SearchDriver:
 
     #: The host's root loop (host/root.py) by default; off: the board's own root.
     root_loop = False
+    #: Hand a root of CHUNKER's domain to its proof when it proves a win.
+    chunker = True
 
     def __init__(self, machine, knowledge=KNOWLEDGE[0]):
         machine.require_search()
@@ -174,6 +187,11 @@ class SearchDriver:
         wall_start = time.monotonic()
         with self._lock:
             self._budget, self._spent = _Budget(limits, 0, 0, wall_start), (0, 0)
+        proved = self._chunker(game, wall_start) if self.chunker and root_moves is None and legal else None
+        if proved:
+            if on_iteration:
+                on_iteration(proved)
+            return [proved]
         self.prepare(game)
         if new_table:
             self.machine.clear_hash()
@@ -215,6 +233,23 @@ class SearchDriver:
         if finished:
             self._last_line = (list(game.move_stack), list(finished[-1].pv))
         return finished
+
+    def _chunker(self, game, wall_start):
+        """CHUNKER's proved win at a root of its domain, as an ``Iteration``; else None."""
+        from .chunker import OutsideDomain, place, unmirror
+        from .chunker.search import solve
+        try:
+            inside, mirrored = place(game)
+        except OutsideDomain:
+            return None
+        solution = solve(inside, max_nodes=CHUNKER_NODES)
+        if solution.value != 1 or not solution.line:
+            return None
+        line = [unmirror(move) if mirrored else move for move in solution.line]
+        source = (f"CHUNKER proved the win in {solution.total} nodes at depth {solution.depth} (its line's last "
+                  f"node decided by: {solution.ending})")
+        return Iteration(len(line), CHUNKER_SCORE, 0, 0, 0, 0, 0.0, (time.monotonic() - wall_start) * 1000, line,
+                         source=source)
 
     def _iterate(self, game, depth, total_nodes, total_cycles, stop_event, first, previous, loop):
         """One iteration over the root's moves: the board's own root (``loop`` None) or the

@@ -92,10 +92,11 @@ class UciEngine:
         self._worker.start()
         self._jobs.put(("open",))       # connect (or start the simulated board) at once
         self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False,
-                        "RootLoop": SearchDriver.root_loop, "Knowledge": KNOWLEDGE[0], "KnowledgeWithout": "",
+                        "RootLoop": SearchDriver.root_loop, "Chunker": SearchDriver.chunker,
+                        "Knowledge": KNOWLEDGE[0], "KnowledgeWithout": "",
                         **SearchFeatures().fields()}
         self._combos = {"Knowledge": KNOWLEDGE}                # the options that take one of a list
-        self._checks = {"Ponder", "RootLoop", *SearchFeatures.names()}  # the options that are true or false
+        self._checks = {"Ponder", "RootLoop", "Chunker", *SearchFeatures.names()}  # true or false
 
     def send(self, line):
         with self._lock:
@@ -133,6 +134,7 @@ class UciEngine:
             self.send("option name Move Overhead type spin default 30 min 0 max 5000")
             self.send("option name SimWallLimit type spin default 0 min 0 max 86400000")
             self.send(f"option name RootLoop type check default {'true' if SearchDriver.root_loop else 'false'}")
+            self.send(f"option name Chunker type check default {'true' if SearchDriver.chunker else 'false'}")
             self.send(f"option name Knowledge type combo default {KNOWLEDGE[0]} "
                       + " ".join(f"var {kind}" for kind in KNOWLEDGE))
             self.send("option name KnowledgeWithout type string default <empty>")
@@ -389,9 +391,11 @@ class UciEngine:
         told = []
 
         def report(it):
+            if it.source:
+                self.send(f"info string {it.source}")
             self.send(f"info depth {it.depth} score {score_text(it.score)} nodes {it.total_nodes} "
                       f"nps {it.nps()} time {int(it.hardware_ms)} pv {' '.join(m.uci() for m in it.pv)}")
-            if self.debug:
+            if self.debug and not it.source:
                 if not told:                    # the Oracle's choice, once the search is under way
                     told.append(it)
                     for text in self._driver.allocation.explain():
@@ -400,6 +404,7 @@ class UciEngine:
 
         self._driver.features = SearchFeatures(**{name: self.options[name] for name in SearchFeatures.names()})
         self._driver.root_loop = self.options["RootLoop"]
+        self._driver.chunker = self.options["Chunker"]
         knowledge = self.options["Knowledge"]
         without = tuple(self.options["KnowledgeWithout"].split(",")) if self.options["KnowledgeWithout"] else ()
         if knowledge != "root" and without:

@@ -308,3 +308,70 @@ def test_search_leaves_a_blockade_unknown():
         if db.value_at(index) == DRAW and classify(TWO, TWO.board(index))[0] is None:
             break
     assert solve(TWO.board(index), TWO, max_depth=8, max_nodes=20_000).value is None
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def test_cli_solves_and_mirrors(capsys):
+    from host.cli import main
+    fen = "8/8/P4p2/6p1/7p/1kP5/1P5K/8 b - - 0 1"        # White wins: 1...Kc4 2. a7 Kd5 3. a8=Q+
+    assert main(["chunker", fen, "--no-database"]) == 0
+    out = capsys.readouterr().out
+    assert "domain: abc-vs-fgh\n" in out and "result: White wins" in out
+    line = next(text for text in out.splitlines() if text.startswith("line: "))
+    mirrored = chess.Board(fen).transform(chess.flip_horizontal)
+    assert main(["chunker", mirrored.fen(), "--no-database"]) == 0
+    out = capsys.readouterr().out
+    assert "(mirrored left to right)" in out and "result: White wins" in out
+    mirrored_line = next(text for text in out.splitlines() if text.startswith("line: "))
+    flip = str.maketrans("abcdefgh", "hgfedcba")
+    assert mirrored_line.split("  (")[0] == "line: " + line.split("  (")[0][6:].translate(flip)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["8/8/8/8/8/8/P5k1/1K1N4 w - - 0 1"], "not a position of CHUNKER's domain"),
+    (["8/8/8/8/3P4/8/6k1/1K6 w - - 0 1"], "not a position of CHUNKER's domain"),
+    ([], "give a FEN"),
+    (["8/8/8/8/8/8/P5k1/1K6 w - - 0 1", "--nodes", "0"], None),
+])
+def test_cli_refuses_bad_input(capsys, args, message):
+    from host.cli import main
+    if message is None:
+        with pytest.raises(SystemExit):
+            main(["chunker", *args])
+        assert "must be above 0" in capsys.readouterr().err
+        return
+    assert main(["chunker", *args, "--no-database"]) == 2
+    assert message in capsys.readouterr().err
+
+
+# -- the shipped test positions --------------------------------------------------------------
+
+def _shipped():
+    """``[(board, {operation: text without its quotes})]``."""
+    from sim.testing import reference_positions
+    return [(record.board, {name: text.strip('"') for name, text in record.operations.items()})
+            for record in reference_positions("chunker-positions.epd")]
+
+
+def test_shipped_positions_are_of_the_domain_in_every_class():
+    records = _shipped()
+    classes = collections.Counter(operations["c0"] for _, operations in records)
+    assert set(classes) == {"longest", "won", "lost", "drawn", "deep won", "deep lost", "natural move loses"}
+    for board, _ in records:
+        PAPER.index(board)                          # raises outside the domain
+        assert board.is_valid()
+
+
+@pytest.mark.slow
+def test_shipped_positions_have_the_database_values():
+    """The paper domain's database (about 90 s to build once) gives each shipped line its c1, and
+    each "natural move loses" line's move loses."""
+    db = open_database(PAPER, quiet=True)
+    for board, operations in _shipped():
+        assert describe(db.value(board)) == operations["c1"], board.fen()
+        if operations["c0"] == "natural move loses":
+            move = board.parse_san(operations["c2"].split()[0])
+            outcome = dict(PAPER.children(board))[move]
+            after = db.value(outcome[1])
+            assert (0 < after < LOSS) if outcome[0] == 1 else after >= LOSS

@@ -433,3 +433,21 @@ def test_debug_register_and_unknown_tokens_through_python_chess(engine):
     finally:
         send("debug off")
     engine.ping()
+
+
+def test_a_root_of_chunkers_domain_is_answered_by_its_proof(engine):
+    """A king-and-pawns race of CHUNKER's domain (White's pawns on a-c, Black's on f-h): CHUNKER
+    proves the win and its first move is played, said in an ``info string``, without a board
+    search; with ``Chunker`` off, the board searches it."""
+    board = chess.Board("8/8/8/8/P4k2/8/7p/4K3 b - - 0 1")          # Black wins at once: h1=Q
+    with engine.analysis(board, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL) as analysis:
+        strings = [info["string"] for info in analysis if "string" in info]
+    assert any(text.startswith("CHUNKER proved the win") for text in strings), strings
+    assert analysis.info["pv"][0] == chess.Move.from_uci("h2h1q") and analysis.info["nodes"] == 0
+    engine.configure({"Chunker": False})
+    try:
+        with engine.analysis(board, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL) as analysis:
+            strings = [info["string"] for info in analysis if "string" in info]
+        assert not any("CHUNKER" in text for text in strings) and analysis.info["nodes"] > 0
+    finally:
+        engine.configure({"Chunker": True})

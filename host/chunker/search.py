@@ -71,15 +71,15 @@ class _Search:
                     == chess.PAWN else 0)
         return sorted(children, key=key)
 
-    def _settled(self, board, index):
+    def _settled(self, board, index, schemas=True):
         """``(kind, value)`` when the node is decided without its moves (``value`` for the side
-        to move), else ``(None, children)``."""
+        to move), else ``(None, children)``; ``schemas`` false asks only the game's ends."""
         children = self.domain.children(board)
         if not children:
             return ("mate", -1) if board.is_check() else ("stalemate", 0)
         if not board.pieces(chess.PAWN, chess.WHITE) and not board.pieces(chess.PAWN, chess.BLACK):
             return "no pawns", 0
-        level, result = classify(self.domain, board, self.levels)
+        level, result = classify(self.domain, board, self.levels) if schemas else (None, None)
         if level is not None:
             return f"level {level}", 0 if result == DRAWN else (1 if result == board.turn else -1)
         return None, children
@@ -88,20 +88,21 @@ class _Search:
         return board.is_check() or any(chess.square_rank(sq) == (6 if colour == chess.WHITE else 1)
                                        for colour in chess.COLORS for sq in board.pieces(chess.PAWN, colour))
 
-    def prove(self, goal, board, depth, quiescence=0):
-        """Whether the side to move wins (``goal`` "win") or loses ("loss") by force within ``depth``."""
+    def prove(self, goal, board, depth, quiescence=0, root=False):
+        """Whether the side to move wins (``goal`` "win") or loses ("loss") by force within
+        ``depth``; at the ``root`` the schemas are not asked (a proof there needs a move)."""
         index = self.domain.index(board)
         key = (index, goal)
-        if key in self.proved:
+        if key in self.proved and not root:
             self.nodes["table"] += 1
             return True
-        if self.failed.get(key, -1) >= depth:
+        if self.failed.get(key, -1) >= depth and not root:
             self.nodes["table"] += 1
             return False
         self.count += 1
         if self.count > self.max_nodes:
             raise OutOfNodes
-        kind, found = self._settled(board, index)
+        kind, found = self._settled(board, index, schemas=not root)
         if kind is not None:
             self.nodes[kind] += 1
             if found == (1 if goal == "win" else -1):
@@ -170,18 +171,17 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000):
     in time). ``levels`` (the schema levels to use; all by default) lets the schemas' worth be
     measured: fewer levels, more nodes."""
     search = _Search(domain, levels, max_nodes)
-    domain.index(board)                                 # a clear error outside the domain
-    index, value, depth = domain.index(board), None, 0
-    kind, found = search._settled(board, index)
-    if kind is not None:
+    index, value, depth = domain.index(board), None, 0   # (a clear error outside the domain)
+    kind, found = search._settled(board, index, schemas=False)
+    if kind is not None:                                # the game is over (or no pawns are left)
         search.nodes[kind] += 1
         return Solution(found, [], kind, 0, search.nodes)
     try:
         for depth in range(1, max_depth + 1):
-            if search.prove("win", board, depth):
+            if search.prove("win", board, depth, root=True):
                 value = 1
                 break
-            if search.prove("loss", board, depth):
+            if search.prove("loss", board, depth, root=True):
                 value = -1
                 break
     except OutOfNodes:
