@@ -42,7 +42,7 @@ def main(argv=None):
     wrong = 0
     print(f"{'id':8} {'class':20} {'database':12} {'CHUNKER':8} {'depth':>5} {'nodes':>9} {'s':>6}  by kind")
     for record in records:
-        kind, name = (record.operations.get(op, "").strip('"') for op in ("c0", "id"))
+        kind, ident = (record.operations.get(op, "").strip('"') for op in ("c0", "id"))
         if classes and kind not in classes:
             continue
         board = record.board
@@ -60,7 +60,7 @@ def main(argv=None):
         for name, count in solution.nodes.items():
             totals[kind][name] += count
         details = ", ".join(f"{name} {count}" for name, count in sorted(solution.nodes.items()))
-        print(f"{name:8} {kind:20} {describe(value):12} {verdict:8} {solution.depth:5} "
+        print(f"{ident:8} {kind:20} {describe(value):12} {verdict:8} {solution.depth:5} "
               f"{solution.total:9,} {seconds:6.1f}  {details}", flush=True)
     print()
     for kind, counts in totals.items():
