@@ -1,7 +1,11 @@
-"""CHUNKER (Campbell and Berliner): king-and-pawn endings of passed pawns, solved by chunks.
+"""CHUNKER (Campbell and Berliner, "Using chunking to solve chess pawn endgames", 1984):
+king-and-pawn endings of passed pawns, solved by search and chunk schemas.
 
-``domain`` defines the positions and rules, ``database`` the exact retrograde database that
-checks everything else."""
+``domain``: the positions, rules, index and value byte; ``database``: the exact retrograde
+database (``retro.cpp``), which checks everything else; ``chunks``: the chunk libraries;
+``schemas``: the reasoning schemas by level; ``search``: the proof search that asks them at
+every node; ``check``: ``suprem chunker --check``. :func:`place` puts a position into the
+paper's domain (mirrored if need be), as ``suprem chunker`` and the search driver's hand-off do."""
 
 import chess
 

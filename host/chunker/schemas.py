@@ -12,7 +12,7 @@ from .chunks import ATTACKER, DEFENDER, Chunk, library
 from .database import open_database
 from .domain import DRAW, INVALID, Domain, is_win, plies
 
-__all__ = ["DRAWN", "race", "SCHEMAS", "classify"]
+__all__ = ["DRAWN", "race", "supported", "SCHEMAS", "classify", "fastest"]
 
 DRAWN = "draw"
 
@@ -33,29 +33,20 @@ def fastest(codes):
     return min(steps) if steps else None
 
 
-def _paths(colour, files, codes):
-    """The squares ahead of ``colour``'s pawns on their files, up to the last rank."""
+def _squares(colour, files, codes, beside=False, here=False):
+    """The squares on the ranks ahead of ``colour``'s pawns (and their own ranks too with
+    ``here``): on their own files (where they will stand), or with ``beside`` on the files
+    beside them (where they will attack)."""
     bb = 0
     for file, code in zip(files, codes):
-        if code:
-            rank = code if colour == chess.WHITE else 7 - code
-            ahead = range(rank + 1, 8) if colour == chess.WHITE else range(rank)
-            for r in ahead:
-                bb |= chess.BB_SQUARES[chess.square(file, r)]
-    return bb
-
-
-def _reach(colour, files, codes):
-    """Every square ``colour``'s pawns attack now or after any of their moves."""
-    bb = 0
-    for file, code in zip(files, codes):
-        if code:
-            rank = code if colour == chess.WHITE else 7 - code
-            ranks = range(rank + 1, 8) if colour == chess.WHITE else range(rank)
-            for r in ranks:
-                for f in (file - 1, file + 1):
-                    if 0 <= f < 8:
-                        bb |= chess.BB_SQUARES[chess.square(f, r)]
+        if not code:
+            continue
+        rank = code if colour == chess.WHITE else 7 - code
+        ranks = range(rank + (not here), 8) if colour == chess.WHITE else range(rank + here)
+        for f in (file - 1, file + 1) if beside else (file,):
+            if 0 <= f < 8:
+                for r in ranks:
+                    bb |= chess.BB_SQUARES[chess.square(f, r)]
     return bb
 
 
@@ -76,7 +67,8 @@ def race(domain, board):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
         king = board.king(colour)
-        if chess.BB_SQUARES[king] & (_paths(colour, files, codes) | _reach(not colour, other_files, other_codes)):
+        if chess.BB_SQUARES[king] & (_squares(colour, files, codes)
+                                     | _squares(not colour, other_files, other_codes, beside=True)):
             continue
         chunk = Chunk(colour, files)
         turn = ATTACKER if board.turn == colour else DEFENDER
@@ -128,20 +120,11 @@ def supported(domain, board):
         others = fastest(other_codes)
         if others is not None and moves > others - (board.turn != colour):
             continue
-        if db.area_at(index) & (_paths(not colour, other_files, other_codes) | _occupied(not colour, other_files,
-                                                                                          other_codes)
-                                | _reach(not colour, other_files, other_codes)):
+        if db.area_at(index) & (_squares(not colour, other_files, other_codes, here=True)
+                                | _squares(not colour, other_files, other_codes, beside=True)):
             continue
         return colour
     return None
-
-
-def _occupied(colour, files, codes):
-    bb = 0
-    for file, code in zip(files, codes):
-        if code:
-            bb |= chess.BB_SQUARES[chess.square(file, code if colour == chess.WHITE else 7 - code)]
-    return bb
 
 
 #: The schemas by level.
