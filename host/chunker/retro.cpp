@@ -10,9 +10,11 @@
 // Pawn moves and captures cannot be taken back: every one raises the sum of the pawns' codes
 // (a capture sets a code of 1..6 to "gone", counted as 7). So the pawn configurations are
 // solved from the highest sum down, and each one's moves that leave it are already known when
-// it is solved. Inside a configuration only the kings move: a retrograde pass over its 8,192
-// (side, white king, black king) states, in order of distance (a bucket queue), finds each
-// state's value from its moves out of the configuration and its king moves inside it.
+// it is solved. Inside a configuration only the kings move (and, with DEFENDER_PASSES, the side
+// without pawns may pass): a retrograde pass over its 8,192 (side, white king, black king)
+// states, in order of distance (a bucket queue), finds each state's value from its moves out
+// of the configuration and its moves inside it. The moves are generated here, apart from
+// python-chess; database.verify checks the result against python-chess's moves.
 
 #include <algorithm>
 #include <chrono>
