@@ -375,3 +375,15 @@ def test_shipped_positions_have_the_database_values():
             outcome = dict(PAPER.children(board))[move]
             after = db.value(outcome[1])
             assert (0 < after < LOSS) if outcome[0] == 1 else after >= LOSS
+
+
+def test_a_new_build_removes_the_domains_stale_files():
+    """A build under a new key (a changed solver) removes the same domain's files of other keys,
+    and nothing of another domain (``a-vs-none`` beside ``a-vs-none-passing``)."""
+    from host.chunker.database import database_path
+    bare, passing = Domain((0,), ()), Domain((0,), (), defender_passes=True)
+    kept = build(passing).path
+    stale = database_path(bare).with_name(f"{bare.name()}-0123456789abcdef.db")
+    stale.write_bytes(b"an older solver's database")
+    report = build(bare, force=True)
+    assert not stale.exists() and report.path.exists() and kept.exists()

@@ -5,7 +5,8 @@ domain's layout (:meth:`Domain.defines`), runs it, and stores its value bytes co
 zlib block per pawn configuration (8,192 bytes: both sides to move, every pair of king squares)
 behind a table of the blocks' offsets. The file is cached under ``$SUPREM_CACHE`` (or
 ``~/.cache/suprem``) by a hash of the solver's source and the layout, so a change of either
-builds it again; :func:`open_database` builds on first use. A :class:`Database` reads a value by
+builds it again (and removes the domain's files of other keys); :func:`open_database` builds
+on first use. A :class:`Database` reads a value by
 decompressing the one block it lies in (the last few blocks are kept).
 
 Format (little-endian): ``b"SUPREMDB"``, the domain's name as 32 bytes (NUL-padded), the number
@@ -113,6 +114,9 @@ def build(domain=PAPER, *, quiet=True, force=False):
         if areas:
             Path(areas[0]).replace(areas_path(domain))
         staged.replace(path)
+        for stale in _cache_dir().glob(f"{domain.name()}-{'?' * len(_key(domain))}.*"):   # earlier builds
+            if stale.suffix in (".db", ".areas") and stale.stem != path.stem:
+                stale.unlink(missing_ok=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report = BuildReport(counts, counts["seconds"], time.monotonic() - start, domain.size, path.stat().st_size, path)

@@ -104,9 +104,9 @@ class Domain:
         return self.configs * 2 * 64 * 64
 
     def name(self):
-        files = "".join(chess.FILE_NAMES[f] for f in self.white_files) or "-"
-        passing = "-passing" if self.defender_passes else ""
-        return f"{files}-vs-{''.join(chess.FILE_NAMES[f] for f in self.black_files) or '-'}{passing}"
+        white = "".join(chess.FILE_NAMES[f] for f in self.white_files) or "none"
+        black = "".join(chess.FILE_NAMES[f] for f in self.black_files) or "none"
+        return f"{white}-vs-{black}{'-passing' if self.defender_passes else ''}"
 
     def defines(self):
         """The layout as C preprocessor definitions for ``retro.cpp``."""
