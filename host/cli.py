@@ -359,7 +359,9 @@ def cmd_chunker(args):
         verdict = {1: f"{side} wins", -1: f"{other} wins", 0: "draw"}[solution.value]
         print(f"result: {verdict} — proved at depth {solution.depth} in {solution.total:,} nodes ({seconds:.1f} s)")
         line = [unmirror(move) if mirrored else move for move in solution.line]
-        if line:
+        if solution.value == 0:
+            print("line: none — a draw is proved over every move, each line ending in a decided node")
+        elif line:
             print(f"line: {board.variation_san(line)}  (its last node decided by: {solution.ending})")
         else:
             print(f"decided at the root by: {solution.ending}")

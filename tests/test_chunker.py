@@ -221,7 +221,7 @@ def test_schemas_agree_with_the_database(domain):
             if result is not None:
                 classified[level] += 1
                 assert result == truth, (board.fen(), level, result, describe(value))
-    assert all(classified[level] > checked // 4 for level in SCHEMAS), classified
+    assert classified[1] > checked // 4 and classified[2] > checked // 4 and all(classified.values()), classified
 
 
 def test_passing_domain():
@@ -299,15 +299,27 @@ def test_search_without_schemas_needs_more_nodes():
     assert with_schemas.total < without.total
 
 
-def test_search_leaves_a_blockade_unknown():
-    """A drawn position no schema decides stays unknown within the budget: no false proof."""
+def test_search_proves_a_draw_where_every_line_is_decided():
+    """The rook pawn's corner draw (Black's pawns all gone: level 3's library decides every
+    child), and a position a capture leads into it."""
+    for fen in ("k7/2K5/P7/8/8/8/8/8 w - - 0 1", "k7/2K5/P7/8/8/8/8/8 b - - 0 1"):
+        solution = solve(chess.Board(fen), ONE, max_nodes=10_000)
+        assert solution.value == 0 and solution.nodes["level 3"] > 0
+        assert open_database(ONE, quiet=True).value(chess.Board(fen)) == DRAW
+
+
+def test_search_never_proves_a_drawn_position_won_or_lost():
+    """A drawn position where both sides keep pawns and no schema decides: within the budget the
+    search proves the draw or nothing, never a win or a loss."""
     db = open_database(TWO, quiet=True)
     rng = random.Random(4)
     while True:
         index = rng.randrange(TWO.size)
-        if db.value_at(index) == DRAW and classify(TWO, TWO.board(index))[0] is None:
+        board = TWO.board(index)
+        if db.value_at(index) == DRAW and classify(TWO, board)[0] is None and \
+                board.pieces(chess.PAWN, chess.WHITE) and board.pieces(chess.PAWN, chess.BLACK):
             break
-    assert solve(TWO.board(index), TWO, max_depth=8, max_nodes=20_000).value is None
+    assert solve(TWO.board(index), TWO, max_depth=8, max_nodes=20_000).value in (None, 0)
 
 
 # -- the command line ------------------------------------------------------------------------

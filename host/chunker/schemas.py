@@ -127,8 +127,25 @@ def supported(domain, board):
     return None
 
 
+def alone(domain, board):
+    """Level 3: one side's pawns are all gone — the library of the other side's king and pawns
+    against the bare king (the paper's K3CPPvK) gives the result exactly, draws included.
+
+    That library is the exact database of the domain with the one side's files only (no
+    passing: the bare king has nothing else to move), and such a position is one of its own."""
+    for colour in (chess.WHITE, chess.BLACK):
+        files, codes = _codes(domain, board, colour)
+        _, other_codes = _codes(domain, board, not colour)
+        if any(other_codes) or not any(codes):
+            continue
+        alone_domain = Domain(files, ()) if colour == chess.WHITE else Domain((), files)
+        value = open_database(alone_domain, quiet=True).value(board)
+        return DRAWN if value == DRAW else board.turn if is_win(value) else not board.turn
+    return None
+
+
 #: The schemas by level.
-SCHEMAS = {1: race, 2: supported}
+SCHEMAS = {1: race, 2: supported, 3: alone}
 
 
 def classify(domain, board, levels=None):

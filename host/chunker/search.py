@@ -1,17 +1,18 @@
 """CHUNKER's search: full-width alpha-beta over the domain that asks the schemas at every node.
 
-The search proves: ``wins(board, depth)`` holds when the side to move can force a win within
-``depth`` plies, ``loses(board, depth)`` when it cannot avoid a loss — alpha-beta over two
-values, an OR node stopping at its first proved move and an AND node at its first refuted one.
-A safe promotion, a mate, a stalemate and both sides without pawns end the game; a schema that
-classifies a node decides it (``host/chunker/schemas.py``); at the horizon a node proves
-nothing, unless a pawn stands on its seventh rank or the side to move is in check, where the
-search goes on (quiescence, at most ``QUIESCENCE_PLIES`` plies). An unsafe promotion and the
-capture it meets are one step of two plies that leaves the same side to move. Iterative
-deepening asks ``wins`` then ``loses`` of the root at each depth; a table keyed by the
-position's index keeps every proof for good (with the move that proves a win) and every failure
-with the depth it failed at. A position no schema and no depth can decide (a draw by a
-blockade) stays unknown: only the game's ends and the schemas prove draws.
+The search proves one of four goals for the side to move within ``depth`` plies: it wins, it
+loses, it does not lose, it does not win — alpha-beta over two values, an OR node (wins, does
+not lose) stopping at its first proved move and an AND node (loses, does not win) at its first
+refuted one; a node's moves lead to the dual goal for the other side. A safe promotion, a mate,
+a stalemate and both sides without pawns end the game; a schema that classifies a node decides
+it (``host/chunker/schemas.py``); at the horizon a node proves nothing, unless a pawn stands on
+its seventh rank or the side to move is in check, where the search goes on (quiescence, at most
+``QUIESCENCE_PLIES`` plies). An unsafe promotion and the capture it meets are one step of two
+plies that leaves the same side to move. Iterative deepening asks of the root at each depth:
+wins, loses, then does not win and does not lose (a draw); a table keyed by the position's
+index and goal keeps every proof for good (with the move that proves an OR node) and every
+failure with the depth it failed at. A draw is proved only where every line ends in a decided
+node (the game's ends, a schema's draw); a blockade no schema decides stays unknown.
 
 ``nodes`` counts every node by what decided it, like Table 4-1 of Campbell and Berliner:
 ``interior``, ``horizon``, ``table``, the game's ends (``promotion``, ``mate``, ``stalemate``,
@@ -56,8 +57,8 @@ class OutOfNodes(Exception):
 class _Search:
     def __init__(self, domain, levels, max_nodes):
         self.domain, self.levels, self.max_nodes = domain, levels, max_nodes
-        self.proved = {}                # (index, "win" or "loss") -> the proving move (wins) or None
-        self.failed = {}                # (index, "win" or "loss") -> the deepest depth it failed at
+        self.proved = {}                # (index, goal) -> the proving move (OR goals) or None
+        self.failed = {}                # (index, goal) -> the deepest depth it failed at
         self.nodes = collections.Counter()
         self.count = 0
 
@@ -88,9 +89,16 @@ class _Search:
         return board.is_check() or any(chess.square_rank(sq) == (6 if colour == chess.WHITE else 1)
                                        for colour in chess.COLORS for sq in board.pieces(chess.PAWN, colour))
 
+    #: Each goal: the values (for the side to move) that meet it, whether one move suffices (an
+    #: OR node) or every move must (AND), and the goal its moves' children must meet (the side
+    #: to move changes; after an unsafe promotion's two plies it is the same goal again).
+    GOALS = {"win": ({1}, True, "loss"), "loss": ({-1}, False, "win"),
+             "notloss": ({0, 1}, True, "notwin"), "notwin": ({-1, 0}, False, "notloss")}
+
     def prove(self, goal, board, depth, quiescence=0, root=False):
-        """Whether the side to move wins (``goal`` "win") or loses ("loss") by force within
-        ``depth``; at the ``root`` the schemas are not asked (a proof there needs a move)."""
+        """Whether ``goal`` holds for the side to move within ``depth``: it wins ("win"), loses
+        ("loss"), does not lose ("notloss") or does not win ("notwin") by force, every line ending
+        in a decided node; at the ``root`` the schemas are not asked (a proof there needs a move)."""
         index = self.domain.index(board)
         key = (index, goal)
         if key in self.proved and not root:
@@ -102,10 +110,11 @@ class _Search:
         self.count += 1
         if self.count > self.max_nodes:
             raise OutOfNodes
+        meets, any_move, child_goal = self.GOALS[goal]
         kind, found = self._settled(board, index, schemas=not root)
         if kind is not None:
             self.nodes[kind] += 1
-            if found == (1 if goal == "win" else -1):
+            if found in meets:
                 self.proved[key] = None
                 return True
             self.failed[key] = 10 ** 6
@@ -119,20 +128,20 @@ class _Search:
         for move, outcome in self._ordered(board, found):
             if outcome == "win":
                 self.nodes["promotion"] += 1
-                holds = goal == "win"
+                holds = 1 in meets
             else:
                 plies, after = outcome
                 if plies == 2:          # the same side moves again
                     holds = self.prove(goal, after, depth - 2, quiescence)
                 else:
-                    holds = self.prove("loss" if goal == "win" else "win", after, depth - 1, quiescence)
-            if goal == "win" and holds:
+                    holds = self.prove(child_goal, after, depth - 1, quiescence)
+            if any_move and holds:
                 self.proved[key] = move
                 return True
-            if goal == "loss" and not holds:
+            if not any_move and not holds:
                 self.failed[key] = max(self.failed.get(key, -1), depth if not quiescence else -1)
                 return False
-        if goal == "loss":
+        if not any_move:
             self.proved[key] = None
             return True
         self.failed[key] = max(self.failed.get(key, -1), depth if not quiescence else -1)
@@ -183,6 +192,9 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000):
                 break
             if search.prove("loss", board, depth, root=True):
                 value = -1
+                break
+            if search.prove("notwin", board, depth, root=True) and search.prove("notloss", board, depth, root=True):
+                value = 0
                 break
     except OutOfNodes:
         pass
