@@ -9,7 +9,8 @@ it (``host/chunker/schemas.py``); at the horizon a node proves nothing, unless a
 its seventh rank or the side to move is in check, where the search goes on (quiescence, at most
 ``QUIESCENCE_PLIES`` plies). An unsafe promotion and the capture it meets are one step of two
 plies that leaves the same side to move. Iterative deepening asks of the root at each depth:
-wins, loses, then does not win and does not lose (a draw); a table keyed by the position's
+wins, loses, then does not win and does not lose (a draw, within its share of the budget,
+``DRAW_SHARE``); a table keyed by the position's
 index and goal keeps every proof for good (with the move that proves an OR node) and every
 failure with the depth it failed at. A draw is proved only where every line ends in a decided
 node (the game's ends, a schema's draw); a blockade no schema decides stays unknown.
@@ -31,6 +32,9 @@ __all__ = ["Solution", "solve"]
 
 #: How many plies past the horizon a quiescence line (checks, pawns on the seventh) may run.
 QUIESCENCE_PLIES = 6
+#: A draw's proof (does not win, does not lose) may spend at most one node in this many of the
+#: budget: it is tried at every depth, and a won position's proof needs the rest.
+DRAW_SHARE = 4
 
 
 @dataclass
@@ -185,6 +189,7 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000):
     if kind is not None:                                # the game is over (or no pawns are left)
         search.nodes[kind] += 1
         return Solution(found, [], kind, 0, search.nodes)
+    draw_budget = max_nodes // DRAW_SHARE
     try:
         for depth in range(1, max_depth + 1):
             if search.prove("win", board, depth, root=True):
@@ -193,9 +198,18 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000):
             if search.prove("loss", board, depth, root=True):
                 value = -1
                 break
-            if search.prove("notwin", board, depth, root=True) and search.prove("notloss", board, depth, root=True):
-                value = 0
-                break
+            if draw_budget > 0:             # a draw's proof gets its share of the nodes at most
+                before, search.max_nodes = search.count, min(max_nodes, search.count + draw_budget)
+                try:
+                    drawn = search.prove("notwin", board, depth, root=True) and \
+                        search.prove("notloss", board, depth, root=True)
+                except OutOfNodes:
+                    drawn = False
+                draw_budget -= search.count - before
+                search.max_nodes = max_nodes
+                if drawn:
+                    value = 0
+                    break
     except OutOfNodes:
         pass
     line, ending = search.line(board) if value is not None else ([], None)
