@@ -110,8 +110,8 @@ class Domain:
 
     def defines(self):
         """The layout as C preprocessor definitions for ``retro.cpp``."""
-        return {"WHITE_FILES": ",".join(map(str, self.white_files)) or "",
-                "BLACK_FILES": ",".join(map(str, self.black_files)) or "",
+        return {"WHITE_FILES": ",".join(map(str, self.white_files)),
+                "BLACK_FILES": ",".join(map(str, self.black_files)),
                 "N_WHITE": len(self.white_files), "N_BLACK": len(self.black_files),
                 "DEFENDER_PASSES": int(self.defender_passes),
                 "VALUE_DRAW": DRAW, "VALUE_LOSS": LOSS, "VALUE_INVALID": INVALID, "VALUE_MAX_PLIES": MAX_PLIES}
