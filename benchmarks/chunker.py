@@ -19,8 +19,8 @@ import time
 from host.chunker.database import open_database
 from host.chunker.domain import PAPER, describe, is_win
 from host.chunker.search import solve
-from host.epd import EpdRecord, read_positions
 from sim.testing import DATA
+from sim.verification import checked_positions
 
 
 def main(argv=None):
@@ -33,10 +33,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     levels = None if args.levels is None else [int(level) for level in args.levels.split(",") if level]
     classes = None if args.classes is None else set(args.classes.split(","))
-    records = list(read_positions(open(args.file).read().splitlines()))
-    errors = [record for record in records if not isinstance(record, EpdRecord)]
-    if errors:
-        raise SystemExit("\n".join(map(str, errors)))
+    records, _ = checked_positions(args.file)
     db = open_database(PAPER)
     totals = collections.defaultdict(collections.Counter)
     wrong = 0

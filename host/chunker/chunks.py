@@ -26,7 +26,7 @@ import functools
 
 import chess
 
-from .domain import CODES
+from .domain import CODES, Domain
 
 __all__ = ["PASSES", "Chunk", "library", "NEVER"]
 
@@ -51,8 +51,7 @@ class Chunk:
         self.size = CODES ** len(self.files) * 64 * 2
 
     def square(self, k, code):
-        rank = code if self.colour == chess.WHITE else 7 - code
-        return chess.square(self.files[k], rank)
+        return Domain.pawn_square(self.colour, self.files[k], code)
 
     def decode(self, codes_index):
         codes = []

@@ -121,17 +121,23 @@ class Domain:
         rank = code if colour == chess.WHITE else 7 - code
         return chess.square(file, rank)
 
-    def index(self, board):
-        """The index of ``board`` (raises :class:`OutsideDomain` for any other position)."""
+    def codes(self, board, colour):
+        """The codes of ``colour``'s pawns on its files (in the files' order): 0 where the file has
+        none (raises :class:`OutsideDomain` for two pawns on one file)."""
         codes = []
-        pawns = board.pieces(chess.PAWN, chess.WHITE) | board.pieces(chess.PAWN, chess.BLACK)
-        for colour, file in self.pawns:
+        for file in (self.white_files if colour == chess.WHITE else self.black_files):
             on_file = [sq for sq in board.pieces(chess.PAWN, colour) if chess.square_file(sq) == file]
             if len(on_file) > 1:
                 raise OutsideDomain(f"two {chess.COLOR_NAMES[colour]} pawns on the {chess.FILE_NAMES[file]}-file")
             rank = chess.square_rank(on_file[0]) if on_file else None
             codes.append(0 if rank is None else rank if colour == chess.WHITE else 7 - rank)
-            pawns -= set(on_file)
+        return codes
+
+    def index(self, board):
+        """The index of ``board`` (raises :class:`OutsideDomain` for any other position)."""
+        codes = self.codes(board, chess.WHITE) + self.codes(board, chess.BLACK)
+        on_files = {self.pawn_square(colour, file, code) for (colour, file), code in zip(self.pawns, codes) if code}
+        pawns = (board.pieces(chess.PAWN, chess.WHITE) | board.pieces(chess.PAWN, chess.BLACK)) - on_files
         if pawns:
             raise OutsideDomain(f"a pawn off the domain's files ({chess.square_name(min(pawns))})")
         if chess.popcount(board.occupied) != 2 + sum(c > 0 for c in codes) \

@@ -6,6 +6,8 @@ chunks.py), and checked against the exact database on every position it classifi
 ``DRAWN`` or ``None`` (it cannot tell).
 """
 
+import functools
+
 import chess
 
 from .chunks import ATTACKER, DEFENDER, Chunk, library
@@ -18,13 +20,8 @@ DRAWN = "draw"
 
 
 def _codes(domain, board, colour):
-    files = domain.white_files if colour == chess.WHITE else domain.black_files
-    codes = []
-    for file in files:
-        pawns = [sq for sq in board.pieces(chess.PAWN, colour) if chess.square_file(sq) == file]
-        rank = chess.square_rank(pawns[0]) if pawns else None
-        codes.append(0 if rank is None else rank if colour == chess.WHITE else 7 - rank)
-    return files, codes
+    """``(files, codes)`` of ``colour``'s pawns."""
+    return domain.white_files if colour == chess.WHITE else domain.black_files, domain.codes(board, colour)
 
 
 def fastest(codes):
@@ -41,7 +38,7 @@ def _squares(colour, files, codes, beside=False, here=False):
     for file, code in zip(files, codes):
         if not code:
             continue
-        rank = code if colour == chess.WHITE else 7 - code
+        rank = chess.square_rank(Domain.pawn_square(colour, file, code))
         ranks = range(rank + (not here), 8) if colour == chess.WHITE else range(rank + here)
         for f in (file - 1, file + 1) if beside else (file,):
             if 0 <= f < 8:
@@ -82,10 +79,12 @@ def race(domain, board):
     return None
 
 
-def _alone(domain, colour):
-    """The domain of ``colour``'s king and pawns against the other king alone, which may pass."""
+@functools.cache
+def _alone(domain, colour, passing):
+    """The domain of ``colour``'s king and pawns against the other king alone (which may pass with
+    ``passing``): made once, asked at every node."""
     files = domain.white_files if colour == chess.WHITE else domain.black_files
-    return Domain(files, (), True) if colour == chess.WHITE else Domain((), files, True)
+    return Domain(files, (), passing) if colour == chess.WHITE else Domain((), files, passing)
 
 
 def supported(domain, board):
@@ -107,7 +106,7 @@ def supported(domain, board):
         if not any(codes):
             continue
         other_files, other_codes = _codes(domain, board, not colour)
-        alone = _alone(domain, colour)
+        alone = _alone(domain, colour, True)
         library_board = board.copy(stack=False)
         for square in board.pieces(chess.PAWN, not colour):
             library_board.remove_piece_at(square)
@@ -138,8 +137,7 @@ def alone(domain, board):
         _, other_codes = _codes(domain, board, not colour)
         if any(other_codes) or not any(codes):
             continue
-        alone_domain = Domain(files, ()) if colour == chess.WHITE else Domain((), files)
-        value = open_database(alone_domain, quiet=True).value(board)
+        value = open_database(_alone(domain, colour, False), quiet=True).value(board)
         return DRAWN if value == DRAW else board.turn if is_win(value) else not board.turn
     return None
 

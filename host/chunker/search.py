@@ -79,15 +79,14 @@ class _Search:
     def _settled(self, board, index, schemas=True):
         """``(kind, value)`` when the node is decided without its moves (``value`` for the side
         to move), else ``(None, children)``; ``schemas`` false asks only the game's ends."""
-        children = self.domain.children(board)
-        if not children:
+        if not any(board.legal_moves):                  # (children only for a node searched)
             return ("mate", -1) if board.is_check() else ("stalemate", 0)
         if not board.pieces(chess.PAWN, chess.WHITE) and not board.pieces(chess.PAWN, chess.BLACK):
             return "no pawns", 0
         level, result = classify(self.domain, board, self.levels) if schemas else (None, None)
         if level is not None:
             return f"level {level}", 0 if result == DRAWN else (1 if result == board.turn else -1)
-        return None, children
+        return None, self.domain.children(board)
 
     def _pressing(self, board):
         return board.is_check() or any(chess.square_rank(sq) == (6 if colour == chess.WHITE else 1)
