@@ -367,8 +367,12 @@ def cmd_chunker(args):
             print(f"decided at the root by: {solution.ending}")
     print("nodes: " + ", ".join(f"{kind} {count:,}" for kind, count in sorted(solution.nodes.items())))
     if args.database:
-        value = open_database(PAPER).value(inside)
+        db = open_database(PAPER)
+        value = db.value(inside)
         exact = "draw" if value == 0 else f"{side if is_win(value) else other} wins in {plies(value)} plies"
+        if value:
+            exact_line = [unmirror(move) if mirrored else move for move in db.line(inside)]
+            exact += f", at best {board.variation_san(exact_line)}"
         agrees = solution.value is None or solution.value == (0 if value == 0 else 1 if is_win(value) else -1)
         print(f"exact database: {exact} — {'agrees' if agrees else 'DISAGREES'}")
         if not agrees:

@@ -27,7 +27,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .domain import DRAW, INVALID, LOSS, PAPER, is_loss, is_win, plies
+from .domain import DRAW, INVALID, LOSS, PAPER, capture_of, is_loss, is_win, plies
 
 __all__ = ["build", "open_database", "database_path", "areas_path", "Database", "BuildReport", "preference",
            "verify"]
@@ -230,7 +230,7 @@ class Database:
                 break
             board.push(move)
             if step[0] == 2:
-                moves.append(next(m for m in board.legal_moves if m.to_square == move.to_square))
+                moves.append(capture_of(board, move.to_square))
             board = step[1].copy(stack=False)
         return moves
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import chess
 
 __all__ = ["Domain", "PAPER", "DRAW", "LOSS", "INVALID", "MAX_PLIES", "is_win", "is_loss", "plies", "describe",
-           "OutsideDomain"]
+           "OutsideDomain", "capture_of"]
 
 DRAW = 0
 LOSS = 128
@@ -204,14 +204,20 @@ class Domain:
             if move.promotion is None:
                 found.append((move, (1, after)))
                 continue
-            takes = [reply for reply in after.legal_moves if reply.to_square == move.to_square]
-            if not takes:
+            take = capture_of(after, move.to_square)
+            if take is None:
                 found.append((move, "win"))
             else:
-                after.push(takes[0])
+                after.push(take)
                 after.clear_stack()
                 found.append((move, (2, after)))
         return found
+
+
+def capture_of(board, square):
+    """The move that takes the piece just promoted on ``square`` (the other king's; None when
+    the promotion is safe)."""
+    return next((reply for reply in board.legal_moves if reply.to_square == square), None)
 
 
 #: The paper's domain: White's pawns on a-c, Black's on f-h.

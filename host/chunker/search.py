@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from .domain import PAPER
+from .domain import PAPER, capture_of
 from .schemas import DRAWN, classify
 
 __all__ = ["Solution", "solve"]
@@ -172,7 +172,7 @@ class _Search:
                 return moves, "promotion"
             board.push(move)
             if outcome[0] == 2:
-                moves.append(next(m for m in board.legal_moves if m.to_square == move.to_square))
+                moves.append(capture_of(board, move.to_square))
             board = outcome[1].copy(stack=False)
         return moves, None
 
