@@ -41,7 +41,7 @@ def cmd_moves(args):
         key = MoveKey.from_bits(move.key)
         san = board.san(chess.Move.from_uci(move.uci)) if move.uci in legal else "-"
         print(f"{i:3} {move.uci:6} {san:8} {'yes' if move.uci in legal else 'no':5} "
-              f"{key.victim.name.lower():6} {int(key.safe)} {int(key.centrality)} {int(key.square):2} "
+              f"{int(key.victim):6} {int(key.safe)} {int(key.centrality)} {int(key.square):2} "
               f"{int(key.attacker):2} {int(key.promotion_rank)}")
     print(f"{len(moves)} moves ({len(legal)} legal) in {cycles} cycles")
     if diffs:

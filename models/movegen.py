@@ -8,6 +8,12 @@ own king is not attacked after the move) with its key (``hdl.movegen.layouts.Mov
 en-passant capture comes whether it is legal or not (the search makes it and tests the king).
 The generator emits them in strictly decreasing key order: the move after one with key k is
 the best move whose key is below k.
+
+Every function takes the generator's configuration (``GenConfig``, as a dict; chess by
+default). In antichess (``Variant.ANTICHESS``) the king is an ordinary piece: no move is
+refused for the king's sake, there is no castling and no check, a pawn promotes to a king too,
+and when the side to move has a capture (en passant included) only its captures are moves.
+With ``VictimOrder.LEAST_VALUABLE`` the key's victim field is reversed (``victim_priority``).
 """
 
 from dataclasses import dataclass
@@ -17,20 +23,22 @@ import chess
 from hdl.encoding import PIECE_CODES, PIECE_FIELDS, MoveWord, pack
 from hdl.movegen.geometry import (
     CENTRALITY,
+    CHESS_PROMOTIONS,
     DIRECTIONS,
     PROMOTION_ORDER,
     SLOT_COUNT,
     SLOTS,
+    TOP_PROMOTION,
     file_of,
     rank_of,
     ray_squares,
     step_square,
 )
-from hdl.movegen.layouts import GenMode, MoveKey
+from hdl.movegen.layouts import CHESS, GenMode, MoveKey, Variant, VictimOrder, victim_priority
 
 __all__ = [
     "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "count_moves", "next_move",
-    "is_legal_word", "attacked_squares", "king_attacked", "in_check",
+    "is_legal_word", "attacked_squares", "king_attacked", "in_check", "forced", "moveless", "antichess", "config_for",
 ]
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(1, 7)
@@ -63,11 +71,24 @@ class GenMove:
         return chess.Move(self.from_sq, self.to_sq, self.promotion or None).uci()
 
 
+def antichess(config):
+    """Whether a generator configuration plays antichess."""
+    return Variant(config["variant"]) == Variant.ANTICHESS
+
+
+def config_for(board, victim_order=VictimOrder.MOST_VALUABLE):
+    """The generator's configuration for a python-chess board: antichess for a
+    ``chess.variant.AntichessBoard``, chess otherwise."""
+    variant = Variant.ANTICHESS if board.uci_variant == "antichess" else Variant.CHESS
+    return {"variant": variant, "victim_order": victim_order}
+
+
 class MoverFrame:
     """The position seen by the side to move, flipped so that it moves up the board."""
 
-    def __init__(self, position, side):
+    def __init__(self, position, side, config=CHESS):
         self.side = side                  # 0 white, 1 black
+        self.antichess = antichess(config)
         self.flip = 56 if side else 0
         self.own = [0] * 64               # python-chess piece type of own pieces, 0 elsewhere
         self.enemy = [0] * 64
@@ -120,7 +141,9 @@ class MoverFrame:
 
     def leaves_king_safe(self, origin, to):
         """Whether the move from ``origin`` to ``to`` (not en passant) leaves the own king
-        unattacked."""
+        unattacked (always, in antichess)."""
+        if self.antichess:
+            return True
         own, enemy = list(self.own), list(self.enemy)
         own[to], own[origin], enemy[to] = own[origin], 0, 0
         king = to if own[to] == KING else self.own_king
@@ -153,9 +176,12 @@ class MoverFrame:
     def may_check(self, slot, origin, to, promotion, en_passant):
         """False when the move certainly gives no check: its piece on ``to`` would not attack
         the enemy king on the board as it stands, and its origin unmasks no line to it (a
-        slider's: no discoverer is of its type). Castling, en passant and promotions: True."""
+        slider's: no discoverer is of its type). Castling, en passant and promotions: True. In
+        antichess, which has no check, every other move: False."""
         if slot.kind == "castle" or promotion or en_passant:
             return True
+        if self.antichess:
+            return False
         king = self.enemy_king
         direct = False
         if king is not None:
@@ -205,7 +231,7 @@ class MoverFrame:
         return origin, False
 
     def _castle_origin(self, to):
-        if self.own[E1] != KING:
+        if self.own[E1] != KING or self.antichess:
             return None
         if to == G1:
             rook, path, transit = H1, (F1, G1), (E1, F1, G1)
@@ -242,11 +268,13 @@ def _attacked(sq, own, enemy):
     return False
 
 
-def candidate_moves(position, side):
+def candidate_moves(position, side, config=CHESS):
     """Every legal move of ``side`` (0 white, 1 black) in ``position`` (pseudo-legal, and the
-    own king not attacked after it), and every pseudo-legal en passant (the search makes it and
-    tests the king: the generator does not decide it), unordered."""
-    frame = MoverFrame(position, side)
+    own king not attacked after it; in antichess, captures only when there is one), and every
+    pseudo-legal en passant (the search makes it and tests the king: the generator does not
+    decide it), unordered."""
+    frame = MoverFrame(position, side, config)
+    promotion_pieces = PROMOTION_ORDER if frame.antichess else PROMOTION_ORDER[:CHESS_PROMOTIONS]
     moves = []
     for to in range(64):
         if frame.own[to]:
@@ -259,14 +287,15 @@ def candidate_moves(position, side):
                 continue
             victim_type = PAWN if en_passant else frame.enemy[to]
             key_fields = {
-                "victim": victim_type,
+                "victim": victim_priority(
+                    victim_type, VictimOrder(config["victim_order"]) == VictimOrder.LEAST_VALUABLE),
                 "safe": int(to not in frame.enemy_attacks),
                 "centrality": CENTRALITY[to],
                 "square": to,
                 "attacker": SLOT_COUNT - 1 - index,
             }
-            promotions = PROMOTION_ORDER if slot.piece == PAWN and rank_of(to) == 7 else [0]
-            for rank, promotion in zip((3, 2, 1, 0), promotions):
+            promotions = promotion_pieces if slot.piece == PAWN and rank_of(to) == 7 else [0]
+            for rank, promotion in zip(range(TOP_PROMOTION, -1, -1), promotions):
                 key = pack(MoveKey, promotion_rank=rank, **key_fields)
                 moves.append(GenMove(
                     from_sq=origin ^ frame.flip, to_sq=to ^ frame.flip, promotion=promotion,
@@ -275,6 +304,8 @@ def candidate_moves(position, side):
                     piece=PIECE_CODES[slot.piece, side],
                     victim=PIECE_CODES[victim_type, side ^ 1] if victim_type else 0,
                     key=key, may_check=frame.may_check(slot, origin, to, promotion, en_passant)))
+    if frame.antichess and any(m.capture for m in moves):
+        moves = [m for m in moves if m.capture]
     return moves
 
 
@@ -291,22 +322,22 @@ def _cell(move):
     return move.key >> MoveKey["square"].offset
 
 
-def ordered_moves(position, side, mode=GenMode.ALL):
+def ordered_moves(position, side, mode=GenMode.ALL, config=CHESS):
     """The moves in the order the generator emits them at a fresh ply."""
-    if in_check(position, side):
+    if in_check(position, side, config):
         mode = GenMode.ALL
-    moves = [m for m in candidate_moves(position, side) if _wanted(m, mode)]
+    moves = [m for m in candidate_moves(position, side, config) if _wanted(m, mode)]
     return sorted(moves, key=lambda m: m.key, reverse=True)
 
 
-def ply_moves(position, side, modes):
+def ply_moves(position, side, modes, config=CHESS):
     """The answers of a ply to FIRST then NEXT requests in ``modes`` (one mode per request):
     a move each, or None once it is exhausted. While the mode stays the same this is
     ``ordered_moves``; a request that changes it gets the rest of the current cell in the
     mode the cell was entered in, then the best cell not entered yet in the new mode. KEEP
     (not for the first request) is the mode the cell entered last was entered in."""
-    checked = in_check(position, side)
-    candidates = sorted(candidate_moves(position, side), key=lambda m: m.key, reverse=True)
+    checked = in_check(position, side, config)
+    candidates = sorted(candidate_moves(position, side, config), key=lambda m: m.key, reverse=True)
     taken, last, cell_mode, answers = set(), None, None, []
     for mode in modes:
         mode = cell_mode if mode == GenMode.KEEP else GenMode.ALL if checked else mode
@@ -324,23 +355,23 @@ def ply_moves(position, side, modes):
     return answers
 
 
-def count_moves(position, side):
+def count_moves(position, side, config=CHESS):
     """The generator's COUNT: ``(the moves but en passant, whether there is an en passant)``."""
-    moves = candidate_moves(position, side)
+    moves = candidate_moves(position, side, config)
     return sum(not m.en_passant for m in moves), any(m.en_passant for m in moves)
 
 
-def next_move(position, side, last_key=None, mode=GenMode.ALL):
+def next_move(position, side, last_key=None, mode=GenMode.ALL, config=CHESS):
     """The move the generator returns after ``last_key`` (None: a fresh ply), or None."""
-    for move in ordered_moves(position, side, mode):
+    for move in ordered_moves(position, side, mode, config):
         if last_key is None or move.key < last_key:
             return move
     return None
 
 
-def is_legal_word(position, side, word):
+def is_legal_word(position, side, word, config=CHESS):
     """Whether the move word is one the generator emits here (``candidate_moves``, flags exact)."""
-    return any(m.word == word for m in candidate_moves(position, side))
+    return any(m.word == word for m in candidate_moves(position, side, config))
 
 
 def attacked_squares(position, colour):
@@ -353,12 +384,25 @@ def attacked_squares(position, colour):
     return bits
 
 
-def king_attacked(position, colour):
-    """Whether the king of ``colour`` stands on a square the other colour attacks."""
+def king_attacked(position, colour, config=CHESS):
+    """Whether the king of ``colour`` stands on a square the other colour attacks (a king of
+    it, in antichess: never, the generator does not say)."""
+    if antichess(config):
+        return False
     attacks = attacked_squares(position, colour ^ 1)
     king = (colour << 3) | KING
     return any(code == king and attacks >> sq & 1 for sq, code in enumerate(position.pieces))
 
 
-def in_check(position, side):
-    return king_attacked(position, side)
+def in_check(position, side, config=CHESS):
+    return king_attacked(position, side, config)
+
+
+def forced(position, side, config=CHESS):
+    """Antichess: the side to move has a capture, so its captures are its only moves."""
+    return antichess(config) and any(m.capture for m in candidate_moves(position, side, config))
+
+
+def moveless(position, side, config=CHESS):
+    """Antichess: the side to move has no move at all (it wins)."""
+    return antichess(config) and not candidate_moves(position, side, config)

@@ -11,16 +11,16 @@ from functools import cache
 import chess
 
 from hdl.encoding import MoveWord, unpack
-from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, SLOT_COUNT, SLOT_INDEX
-from hdl.movegen.layouts import MoveKey
+from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, TOP_PROMOTION
+from hdl.movegen.layouts import MoveKey, victim_priority
 
 __all__ = ["emitted_moves", "ordered_moves", "move_word", "move_of_word"]
 
 _OFFSET = {name: field.offset for name, field in MoveKey}
 _WORD = {name: field.offset for name, field in MoveWord}
 _FLAG = {name: _WORD["flags"] + field.offset for name, field in MoveWord["flags"].shape}
-#: Promotion piece -> promotion_rank (queen first, then knight, rook, bishop).
-_PROMOTION_RANK = {None: 3, chess.QUEEN: 3, chess.KNIGHT: 2, chess.ROOK: 1, chess.BISHOP: 0}
+#: Promotion piece -> promotion_rank (queen first, then knight, rook, bishop, king).
+_PROMOTION_RANK = {None: TOP_PROMOTION} | {piece: TOP_PROMOTION - i for i, piece in enumerate(PROMOTION_ORDER)}
 _DIRECTION = {(df, dr): name for name, df, dr in DIRECTIONS}
 _SLIDER = {chess.BISHOP: "bishop", chess.ROOK: "rook", chess.QUEEN: "queen"}
 
@@ -53,10 +53,12 @@ def emitted_moves(board):
     yield from board.generate_pseudo_legal_ep()
 
 
-def ordered_moves(board, captures=False):
+def ordered_moves(board, captures=False, least_valuable_first=False):
     """The moves of the side to move the generator emits (``emitted_moves``), in its order;
     with ``captures`` only captures and queen promotions (all moves when in check), as
-    GenMode.CAPTURES."""
+    GenMode.CAPTURES. ``board`` may be a ``chess.variant.AntichessBoard`` (the generator's
+    antichess rules); ``least_valuable_first``: the key's victim order
+    (``VictimOrder.LEAST_VALUABLE``)."""
     us = board.turn
     flip = 0 if us == chess.WHITE else 56
     if captures and board.is_check():
@@ -80,7 +82,7 @@ def ordered_moves(board, captures=False):
                | (to_rel << _OFFSET["square"])
                | (CENTRALITY[to_rel] << _OFFSET["centrality"])
                | ((not enemy_attacks >> to & 1) << _OFFSET["safe"])
-               | (victim << _OFFSET["victim"]))
+               | (victim_priority(victim, least_valuable_first) << _OFFSET["victim"]))
         keyed.append((key, move))
     keyed.sort(key=lambda item: item[0], reverse=True)
     return [move for _, move in keyed]

@@ -122,9 +122,18 @@ _REJECTED = [
 
 
 def validate_board(board):
-    """Raise :class:`PositionError` naming every reason ``board`` is impossible."""
+    """Raise :class:`PositionError` naming every reason ``board`` is impossible: for chess, or
+    for antichess (a ``chess.variant.AntichessBoard``: no castling, and a game not over already
+    because the side not to move has no pieces); another variant's board is refused."""
     status = board.status()
     reasons = [text for flag, text in _REJECTED if status & flag]
+    if board.uci_variant not in ("chess", "antichess"):
+        reasons.append(f"the machine plays chess and antichess, not {board.uci_variant}")
+    elif board.uci_variant == "antichess":
+        if board.castling_rights:
+            reasons.append("antichess has no castling rights")
+        if not board.occupied_co[not board.turn]:
+            reasons.append("the side not to move has no pieces: the game is over")
     if reasons:
         raise PositionError(f"impossible position {board.fen()}: " + "; ".join(reasons))
 

@@ -6,8 +6,8 @@ lines (empty when everything agrees).
 
 import chess
 
-from hdl.movegen.layouts import GenMode, GenOp
-from models.movegen import count_moves, ordered_moves, ply_moves
+from hdl.movegen.layouts import GenMode, GenOp, VictimOrder
+from models.movegen import config_for, count_moves, forced, moveless, ordered_moves, ply_moves
 from models.position import MachinePosition
 
 from .movegen_sim import make, unmake
@@ -51,8 +51,12 @@ def legal_by_king_check(hw, board, moves):
     return legal
 
 
-def compare_position(hw, board):
-    """Load ``board`` into ``hw`` and list every way the hardware disagrees with the references."""
+def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
+    """Load ``board`` into ``hw`` and list every way the hardware disagrees with the references.
+    An ``AntichessBoard`` is compared in antichess (python-chess's rules of the variant);
+    ``victim_order`` is the generator's capture order."""
+    config = config_for(board, victim_order)
+    hw.set_config(config)
     hw.set_position(board)
     pos = MachinePosition.from_board(board)
     side = 0 if board.turn else 1
@@ -62,7 +66,7 @@ def compare_position(hw, board):
     emitted = [m for m in board.pseudo_legal_moves if board.is_legal(m) or board.is_en_passant(m)]
     for mode in (GenMode.ALL, GenMode.CAPTURES, GenMode.CHECKS):
         got, _ = hw.generate(mode=mode)
-        want = ordered_moves(pos, side, mode)
+        want = ordered_moves(pos, side, mode, config)
         diffs += order_difference(f"{mode.name.lower()} vs model", got, want)
         keys = [m.key for m in got]
         if keys != sorted(set(keys), reverse=True):
@@ -80,7 +84,7 @@ def compare_position(hw, board):
             diffs.append(f"{mode.name.lower()}: the set differs from python-chess's: missing "
                          f"{sorted(needed - got_set)}, extra {sorted(got_set - allowed)}")
     # COUNT: the moves at once, en passant aside.
-    got_count, want_count = hw.count(), count_moves(pos, side)
+    got_count, want_count = hw.count(), count_moves(pos, side, config)
     legal_count = sum(not board.is_en_passant(m) for m in board.legal_moves)
     if got_count != want_count or want_count[0] != legal_count:
         diffs.append(f"count {got_count}, model {want_count}, python-chess {legal_count} (en passant aside)")
@@ -89,7 +93,7 @@ def compare_position(hw, board):
     turn = len(all_moves) // 2
     modes = [GenMode.ALL] + [GenMode.KEEP] * turn + [GenMode.CHECKS] * len(all_moves)
     got = [hw.request(GenOp.FIRST if i == 0 else GenOp.NEXT, mode=mode) for i, mode in enumerate(modes)]
-    want = ply_moves(pos, side, modes)
+    want = ply_moves(pos, side, modes, config)
     if [_signature(g) if g.found else None for g in got] != [w and _signature(w) for w in want]:
         diffs.append(f"all to checks after {turn + 1} moves: hardware "
                      f"{' '.join(g.uci if g.found else '-' for g in got)}, model "
@@ -100,6 +104,10 @@ def compare_position(hw, board):
     state = hw.state()
     if state.in_check != board.is_check():
         diffs.append(f"check flag {int(state.in_check)}, python-chess {int(board.is_check())}")
+    want_forced, want_moveless = forced(pos, side, config), moveless(pos, side, config)
+    if (state.forced, state.moveless) != (want_forced, want_moveless):
+        diffs.append(f"antichess flags (forced, moveless) {int(state.forced)} {int(state.moveless)}, "
+                     f"model {int(want_forced)} {int(want_moveless)}")
     for colour in (0, 1):
         want = sum(1 << sq for sq in chess.SQUARES if board.is_attacked_by(colour == 0, sq))
         if state.attacks[colour] != want:

@@ -12,7 +12,7 @@ import chess
 from hdl.encoding import Colour, MoveWord, Piece, PieceType, pack, unpack
 from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.movegen.generator import MoveGenerator
-from hdl.movegen.layouts import GenMode, GenOp, GenRequest, GenResponse, MoveKey
+from hdl.movegen.layouts import CHESS, GenConfig, GenMode, GenOp, GenRequest, GenResponse, MoveKey
 from models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
@@ -56,6 +56,8 @@ class HwState:
     king_attacked: int
     attacks: tuple        # (by white, by black) bitboards
     planes: tuple         # type0, type1, type2, colour, markers
+    forced: bool          # antichess: the side to move has a capture
+    moveless: bool        # antichess: the side to move has no move
 
 
 class VerilatedMovegen(HarnessProcess):
@@ -66,6 +68,7 @@ class VerilatedMovegen(HarnessProcess):
     def __init__(self, executable=None):
         super().__init__(executable or movegen_executable())
         self.side = 0
+        self.config = CHESS
 
     # --- state -------------------------------------------------------------------------------
     def reset(self):
@@ -74,6 +77,11 @@ class VerilatedMovegen(HarnessProcess):
     def set_side(self, side):
         self.side = side
         self._send(f"side {side}")
+
+    def set_config(self, config):
+        """Set the rules and capture order (a ``GenConfig`` as a dict)."""
+        self.config = config
+        self._send(f"config {pack(GenConfig, **config)}")
 
     def set_position(self, board):
         """Load a python-chess position (rejecting impossible ones with ``PositionError``)."""
@@ -85,7 +93,7 @@ class VerilatedMovegen(HarnessProcess):
     def state(self):
         self._send("state")
         v = [int(x) for x in self._read()]
-        return HwState(bool(v[0]), v[1], (v[2], v[3]), tuple(v[4:9]))
+        return HwState(bool(v[0]), v[1], (v[2], v[3]), tuple(v[4:9]), bool(v[9]), bool(v[10]))
 
     def cycles(self):
         self._send("cycles")

@@ -15,7 +15,8 @@ from .bitboard import (
 )
 from .cells import EnPassantCell
 from .geometry import CENTRALITY
-from .layouts import GenMode
+from ..encoding import PieceType
+from .layouts import GenMode, VictimOrder, victim_priority
 
 __all__ = ["DestinationArbiter", "RINGS", "centrality_of"]
 
@@ -41,6 +42,8 @@ class DestinationArbiter(wiring.Component):
     found as the best (victim, safety) class with an eligible cell, then its most central ring,
     then its highest square: OR-reductions and priority encoders, each level decided in
     parallel, with no comparator per candidate. The en-passant cell competes as a 65th cell.
+    The victim classes are ranked by ``victim_priority`` (``victim_order``: the most or the
+    least valuable victim first).
 
     Interface attributes
     --------------------
@@ -50,6 +53,7 @@ class DestinationArbiter(wiring.Component):
     mode : In(GenMode), the cells the ply's mode wants (already ALL when in check): those with
         a move; with a capture or promoting push (CAPTURES); and also those with a move that may
         give check (CHECKS). The en-passant cell competes in every mode.
+    victim_order : In(VictimOrder).
     found : Out(1), some cell has moves left.
     square : Out(6), the winning cell (mover's frame).
     en_passant_cell : Out(1), the winner is the en-passant cell.
@@ -66,6 +70,7 @@ class DestinationArbiter(wiring.Component):
             "done": In(64),
             "en_passant_done": In(1),
             "mode": In(GenMode),
+            "victim_order": In(VictimOrder),
             "found": Out(1),
             "square": Out(6),
             "en_passant_cell": Out(1),
@@ -84,18 +89,22 @@ class DestinationArbiter(wiring.Component):
                 m.d.comb += wanted.eq(self.movable)
         eligible = plane(m, "eligible", wanted & ~self.done)
 
+        # The cells of each victim priority (layouts.victim_priority): the type, or 7 minus it.
+        reversed_order = self.victim_order == VictimOrder.LEAST_VALUABLE
+        by_priority = [self.victim[0]] + [Mux(reversed_order, self.victim[7 - v], self.victim[v]) for v in range(1, 7)]
         classes = [(v, s) for v in range(7) for s in (0, 1)]       # ascending priority
-        class_planes = [plane(m, f"class_{v}_{s}", eligible & self.victim[v] & (safe if s else ~safe))
+        class_planes = [plane(m, f"class_{v}_{s}", eligible & by_priority[v] & (safe if s else ~safe))
                         for v, s in classes]
         class_hits = Signal(len(classes))
         m.d.comb += class_hits.eq(Cat(*(p.any() for p in class_planes)))
         best_class_onehot = highest_onehot(m, "best_class_onehot", class_hits)
         board_found = Signal()
         m.d.comb += board_found.eq(eligible.any())
-        # The en-passant cell: a pawn capture, so victim class 1.
+        # The en-passant cell: a pawn capture, so the pawn's victim class.
         ep = self.en_passant
         ep_prefix = Signal(12)
-        m.d.comb += ep_prefix.eq(Cat(ep.square, centrality_of(ep.square), ep.safe, Const(1, 3)))
+        m.d.comb += ep_prefix.eq(Cat(ep.square, centrality_of(ep.square), ep.safe,
+                                     victim_priority(Const(PieceType.PAWN.value, 3), reversed_order)))
         ep_open = Signal()
         m.d.comb += ep_open.eq(ep.valid & ep.slots.any() & ~self.en_passant_done)
 

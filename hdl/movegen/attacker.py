@@ -9,8 +9,17 @@ from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
 from .bitboard import msb_index, onehot_index, or_all, plane, registered
 from .cells import EnPassantCell
-from .geometry import DIRECTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, SLOTS, ray_squares
-from .layouts import GenMode, MoveKey
+from .geometry import (
+    DIRECTIONS,
+    PROMOTING_SLOTS,
+    PROMOTION_ORDER,
+    SLOT_COUNT,
+    SLOT_INDEX,
+    SLOTS,
+    TOP_PROMOTION,
+    ray_squares,
+)
+from .layouts import GenConfig, GenMode, MoveKey, Variant, VictimOrder, victim_priority
 
 __all__ = ["AttackerSelect"]
 
@@ -60,7 +69,10 @@ class AttackerSelect(wiring.Component):
         promoting push (CAPTURES), and its moves that may give check (CHECKS).
     check : In(1), ``check`` mode (the LEGAL query) instead of ``pick``.
     query : In(MoveWord), the move ``check`` looks for (absolute frame).
-    promotion_rank : In(2), which promotion piece ``pick`` returns (3 queen .. 0 bishop).
+    promotion_rank : In(3), which promotion piece ``pick`` returns (4 queen .. 1 bishop, 0 the
+        antichess king: ``PROMOTION_ORDER``).
+    config : In(GenConfig): the key's victim field (``victim_priority``), and whether a
+        promotion to a king is a move (antichess).
     found : Out(1), a move was picked, or the query is a move the generator would emit.
     move : Out(MoveWord); key : Out(MoveKey); piece, victim_code : Out(4).
     promotion : Out(1), the move is a promotion.
@@ -85,7 +97,8 @@ class AttackerSelect(wiring.Component):
             "mode": In(GenMode),
             "check": In(1),
             "query": In(MoveWord),
-            "promotion_rank": In(2),
+            "promotion_rank": In(3),
+            "config": In(GenConfig),
             "found": Out(1),
             "move": Out(MoveWord),
             "key": Out(MoveKey),
@@ -186,6 +199,8 @@ class AttackerSelect(wiring.Component):
         m.d.sync += query.eq(self.query)
         promotion_rank = hold(self.promotion_rank, "promotion_rank")
         side = hold(self.side, "side")
+        antichess = hold(self.config.variant == Variant.ANTICHESS, "antichess")
+        reversed_order = hold(self.config.victim_order == VictimOrder.LEAST_VALUABLE, "reversed_order")
         flip = Mux(side, 56, 0)
 
         m.submodules.rays = rays = Memory(shape=64, depth=8 * 64, init=_backward_rays())
@@ -223,8 +238,8 @@ class AttackerSelect(wiring.Component):
         promotion = Signal()
         m.d.comb += promotion.eq((sq[3:6] == 7) & or_all(chosen[i] for i in PROMOTING_SLOTS))
         promotion_piece = Signal(3)
-        m.d.comb += promotion_piece.eq(Array(Const(PROMOTION_ORDER[3 - r], 3) for r in range(4))
-                                       [promotion_rank])
+        m.d.comb += promotion_piece.eq(Array(Const(PROMOTION_ORDER[TOP_PROMOTION - r], 3)
+                                             for r in range(TOP_PROMOTION + 1))[promotion_rank])
         victim_type = Signal(3)
         m.d.comb += victim_type.eq(Mux(en_passant, PieceType.PAWN.value, board_victim))
         moving_type = Signal(3)
@@ -239,12 +254,12 @@ class AttackerSelect(wiring.Component):
             move.flags.en_passant.eq(en_passant),
             move.flags.castle.eq(chosen[CASTLE]),
             move.flags.double_push.eq(chosen[DOUBLE_PUSH]),
-            self.key.victim.eq(victim_type),
+            self.key.victim.eq(victim_priority(victim_type, reversed_order)),
             self.key.safe.eq(safe_here),
             self.key.centrality.eq(centrality_of(sq)),
             self.key.square.eq(sq),
             self.key.attacker.eq(SLOT_COUNT - 1 - slot_index),
-            self.key.promotion_rank.eq(Mux(promotion, promotion_rank, 3)),
+            self.key.promotion_rank.eq(Mux(promotion, promotion_rank, TOP_PROMOTION)),
             self.piece.eq(Cat(moving_type, side)),
             self.victim_code.eq(Mux(victim_type != 0, Cat(victim_type, ~side), 0)),
             self.promotion.eq(promotion),
@@ -255,7 +270,8 @@ class AttackerSelect(wiring.Component):
         # A query is legal when a slot matches and its promotion and flags are the canonical ones.
         query_promotion = query.promotion.as_value()
         promotion_ok = Mux(promotion,
-                           (query_promotion >= PieceType.KNIGHT.value) & (query_promotion <= PieceType.QUEEN.value),
+                           (query_promotion >= PieceType.KNIGHT.value) & (query_promotion <= PieceType.QUEEN.value)
+                           | antichess & (query_promotion == PieceType.KING.value),
                            query_promotion == 0)
         flags_ok = query.flags.as_value() == move.flags.as_value()
         m.d.comb += self.found.eq(Mux(check, matching.any() & promotion_ok & flags_ok, first_open.any()))

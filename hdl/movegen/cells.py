@@ -17,6 +17,7 @@ from .bitboard import (
     square_mask,
 )
 from .geometry import DIRECTIONS, SLOT_COUNT, SLOT_INDEX, SLOTS
+from .layouts import GenConfig, Variant
 
 __all__ = ["SquareCells", "BoardPlanes", "Planes", "EnPassantCell", "PLANE_NAMES"]
 
@@ -122,6 +123,11 @@ class SquareCells(wiring.Component):
       (an own piece alone between the enemy king and an own slider; for a slider slot, some
       such piece is of its type); castling always may.
 
+    In antichess (``config.variant``) the king is an ordinary piece: the slots are the
+    pseudo-legal moves (``_legal`` has no own king to keep safe), castling is closed, no move
+    may give check, and when the side to move has a capture (``forced``: a capture slot open,
+    or an en passant) its slots keep only the captures.
+
     Latency: a transfer (one or two halfmoves) presented in cycle t is in the board at t+1;
     every output is registered and reflects the board and ``side`` of the previous cycle, so it
     is valid from t+2.
@@ -131,6 +137,7 @@ class SquareCells(wiring.Component):
     halfmove : In(stream) of ``HalfmovePair``; always ready (the owner gates ``valid``).
     clear : In(1), empties the board (as a halfmove, in the board the next cycle).
     side : In(1), the colour to move (1 = black); the mover's frame follows it.
+    config : In(GenConfig), the rules (only ``variant`` matters here).
     slots : Out(SLOT_COUNT planes), mover's frame.
     victim : Out(7 planes): [0] empty cells, [v] cells holding an enemy of type v.
     safe : Out(plane), mover's frame.
@@ -144,6 +151,8 @@ class SquareCells(wiring.Component):
         give check (a subset of ``slots``; a promotion's or en passant's is not decided here:
         those always may).
     movable_checks : Out(plane), cells with a move that may give check (``GenMode.CHECKS``).
+    forced : Out(1), antichess: the side to move has a capture (its captures are its moves).
+    moveless : Out(1), antichess: the side to move has no move (it wins).
     board : Out(Planes), the stored state (absolute frame), for tests and debugging.
     """
 
@@ -152,6 +161,7 @@ class SquareCells(wiring.Component):
             "halfmove": In(stream.Signature(HalfmovePair, always_ready=True)),
             "clear": In(1),
             "side": In(1),
+            "config": In(GenConfig),
             "slots": Out(64).array(SLOT_COUNT),
             "victim": Out(64).array(7),
             "safe": Out(64),
@@ -163,6 +173,8 @@ class SquareCells(wiring.Component):
             "king_attacked": Out(2),
             "checking": Out(64).array(SLOT_COUNT),
             "movable_checks": Out(64),
+            "forced": Out(1),
+            "moveless": Out(1),
             "board": Out(Planes),
         })
 
@@ -173,6 +185,10 @@ class SquareCells(wiring.Component):
                      planes.clear.eq(self.clear), self.board.eq(planes.board)]
         b = self.board
         side = self.side
+        antichess = Signal()
+        m.d.comb += antichess.eq(self.config.variant == Variant.ANTICHESS)
+        chess_only = Signal(64)         # all ones in chess, zero in antichess
+        m.d.comb += chess_only.eq(Mux(antichess, 0, Const(-1, 64)))
 
         # --- the mover's frame -------------------------------------------------------------
         occupied_abs = plane(m, "occupied_abs", b.type0 | b.type1 | b.type2)
@@ -222,9 +238,11 @@ class SquareCells(wiring.Component):
                 raw[index] = ray_reach(m, name + "_attack", own_of[slot.piece], empty, df, dr)
                 bb = raw[index] & not_own
             else:
-                bb = self._castling(m, own_of, markers, empty, enemy_attacks)
+                bb = self._castling(m, own_of, markers, empty, enemy_attacks) & chess_only
             slot_planes[index] = plane(m, name, bb)
-        slot_planes = self._legal(m, slot_planes, own_of[6], own, enemy, enemy_of, empty, enemy_attacks, enemy_rays)
+        own_king = plane(m, "own_king", own_of[6] & chess_only)     # antichess: no king to keep safe
+        slot_planes = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
+                                  enemy_attacks & chess_only, enemy_rays)
         own_rays = {}       # per direction, the squares the own sliders of its line reach going that way
         for index, slot in enumerate(SLOTS):
             if slot.kind == "ray":
@@ -242,6 +260,14 @@ class SquareCells(wiring.Component):
             ep.safe.eq((ep_plane & safe).any()),
         ]
 
+        # --- antichess: a capture, where there is one, is compulsory -------------------------
+        ep_open = Signal()
+        m.d.comb += ep_open.eq(ep.valid & ep.slots.any())
+        forced = Signal()
+        m.d.comb += forced.eq(antichess & ((or_all(slot_planes.values()) & enemy).any() | ep_open))
+        slot_planes = {index: plane(m, f"variant_{SLOTS[index].name}", bb & Mux(forced, enemy, Const(-1, 64)))
+                       for index, bb in slot_planes.items()}
+
         # --- absolute attack maps and checks ------------------------------------------------
         own_abs_attacks = plane(m, "own_abs_attacks", Mux(side, flip_ranks(own_attacks), own_attacks))
         enemy_abs_attacks = plane(m, "enemy_abs_attacks",
@@ -251,7 +277,7 @@ class SquareCells(wiring.Component):
         kings_abs = plane(m, "kings_abs", b.type2 & b.type1 & ~b.type0)
 
         # --- checks: where a piece would attack the enemy king, who unmasks a line to it ------
-        checking = self._checking(m, slot_planes, enemy_of[6], own, own_of, own_rays, empty)
+        checking = self._checking(m, slot_planes, enemy_of[6] & chess_only, own, own_of, own_rays, empty, chess_only)
 
         # --- registered outputs -------------------------------------------------------------
         for index in range(SLOT_COUNT):
@@ -273,16 +299,19 @@ class SquareCells(wiring.Component):
             self.king_attacked[1].eq((kings_abs & black_abs & attacked_by_white).any()),
             *(self.checking[index].eq(checking[index]) for index in range(SLOT_COUNT)),
             self.movable_checks.eq(or_all(checking)),
+            self.forced.eq(forced),
+            self.moveless.eq(antichess & ~movable.any() & ~ep_open),
         ]
         return m
 
-    def _checking(self, m, slot_planes, king, own, own_of, own_rays, empty):
+    def _checking(self, m, slot_planes, king, own, own_of, own_rays, empty, chess_only):
         """Per slot, the cells (mover's frame) where its open move may give check, from the
         enemy king's plane ``king``: its piece there would attack the king (a queen: along the
         bishop's or the rook's lines; a king never: it may not stand next to the other), or it
         leaves a square from which it may unmask a line (a discoverer: an own piece first on a
         line from the king with an own slider of the line next on it; a slider slot: some
-        discoverer is of its type). Castling always may."""
+        discoverer is of its type). Castling always may. In antichess (``chess_only`` zero)
+        none may."""
         pawn = plane(m, "checks_pawn", shift(king, -1, -1) | shift(king, 1, -1))
         knight = plane(m, "checks_knight", or_all(shift(king, *s.step) for s in SLOTS if s.piece == 2))
         lines = {True: [], False: []}       # diagonal?: the king's rays, first piece included
@@ -304,7 +333,7 @@ class SquareCells(wiring.Component):
                 may = direct[slot.piece] | Mux(unmasking, Const(-1, 64), 0)
             else:
                 may = direct[slot.piece] | shift(discoverers, *slot.step)
-            checking.append(plane(m, f"checking_{slot.name}", slot_planes[index] & may))
+            checking.append(plane(m, f"checking_{slot.name}", slot_planes[index] & may & chess_only))
         return checking
 
     def _legal(self, m, slot_planes, king, own, enemy, enemy_of, empty, enemy_attacks, enemy_rays):

@@ -11,19 +11,23 @@ from .arbiter import DestinationArbiter
 from .attacker import AttackerSelect
 from .cells import Planes, SquareCells
 from .counter import MoveCounter
-from .geometry import SLOT_COUNT
-from .layouts import Context, GenMode, GenOp, GenRequest, GenResponse, NextCell
+from .geometry import CHESS_PROMOTIONS, SLOT_COUNT, TOP_PROMOTION
+from .layouts import Context, GenConfig, GenMode, GenOp, GenRequest, GenResponse, NextCell, Variant
 
 __all__ = ["MoveGenerator", "GeneratorInterface"]
 
 
 #: What the search asks of the generator, from the asking side (docs/architecture.md §4.2):
-#: requests at a ply, their answers (one cycle each, no back-pressure), and the check flags.
+#: the rules and capture order (``config``, set per search), requests at a ply, their answers
+#: (one cycle each, no back-pressure), the check flags (chess) and the antichess flags.
 GeneratorInterface = wiring.Signature({
+    "config": Out(GenConfig),
     "request": Out(stream.Signature(GenRequest)),
     "response": In(Pulse(GenResponse)),
     "in_check": In(1),
     "king_attacked": In(2),
+    "forced": In(1),
+    "moveless": In(1),
 })
 
 
@@ -55,8 +59,10 @@ class MoveGenerator(wiring.Component):
     step ahead — in the cycle a ply enters a cell it starts looking for the cell after it — so
     ``NEXT`` runs only the attacker.
 
-    ``side`` is the colour to move; it must not change while a request is in flight. Check,
-    attacked squares and the king-attacked flags are continuous outputs.
+    ``side`` is the colour to move and ``search.config`` the rules (chess or antichess) and the
+    capture order; neither may change while a request is in flight, and a change of either is
+    waited for as a halfmove is. Check, attacked squares, the king-attacked flags and the
+    antichess flags are continuous outputs.
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT``, ``LEGAL``
     and ``COUNT`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4; a new
@@ -73,9 +79,11 @@ class MoveGenerator(wiring.Component):
     halfmove : In(stream of HalfmovePair), one or two halfmoves a transfer.
     clear : In(1), empties the board (like a halfmove: not while a request is in flight).
     side : In(1).
-    search : In(GeneratorInterface), the search's port: ``request`` (stream of GenRequest),
-        ``response`` (a Pulse of GenResponse), ``in_check`` (the side to move is in check),
-        ``king_attacked`` (the white, the black king stands attacked).
+    search : In(GeneratorInterface), the search's port: ``config`` (GenConfig), ``request``
+        (stream of GenRequest), ``response`` (a Pulse of GenResponse), ``in_check`` (the side to
+        move is in check), ``king_attacked`` (the white, the black king stands attacked; both
+        always 0 in antichess, which has no check), ``forced`` and ``moveless`` (antichess: the
+        side to move has a capture, has no move; always 0 in chess).
     attacks : Out(array of 2 planes), squares attacked by white, by black.
     board : Out(Planes), the stored state, for tests.
     """
@@ -114,10 +122,14 @@ class MoveGenerator(wiring.Component):
         # registers (in simulation it is then evaluated once per clock, not on every input
         # change). A change of board or side takes two cycles to reach the cells' outputs.
         side = Signal()
+        config = Signal(GenConfig)
         changing = Signal()
         changed = Signal()
-        m.d.comb += changing.eq(self.halfmove.valid | self.clear | (self.side != side))
-        m.d.sync += [side.eq(self.side), changed.eq(changing)]
+        m.d.comb += changing.eq(self.halfmove.valid | self.clear | (self.side != side)
+                                | (self.search.config.as_value() != config.as_value()))
+        m.d.sync += [side.eq(self.side), config.eq(self.search.config), changed.eq(changing)]
+        antichess = Signal()
+        m.d.comb += antichess.eq(config.variant == Variant.ANTICHESS)
         flip = Mux(side, 56, 0)
 
         # Pipeline occupancy. The cells are read by the arbiter's and the attacker's first
@@ -138,9 +150,15 @@ class MoveGenerator(wiring.Component):
             cells.halfmove.payload.eq(self.halfmove.payload),
             cells.clear.eq(self.clear),
             cells.side.eq(side),
+            cells.config.eq(config),
+            arbiter.victim_order.eq(config.victim_order),
+            attacker.config.eq(config),
+            counter.antichess.eq(antichess),
             self.search.request.ready.eq(~busy & ~changing & ~changed),
-            self.search.in_check.eq(cells.king_attacked.bit_select(side, 1)),
-            self.search.king_attacked.eq(cells.king_attacked),
+            self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),
+            self.search.king_attacked.eq(Mux(antichess, 0, cells.king_attacked)),
+            self.search.forced.eq(cells.forced),
+            self.search.moveless.eq(cells.moveless),
             self.attacks[0].eq(cells.attacks[0]),
             self.attacks[1].eq(cells.attacks[1]),
             self.board.eq(cells.board),
@@ -179,7 +197,7 @@ class MoveGenerator(wiring.Component):
         # A job for the attacker: from the request cycle, or from a fresh ply's arbitration.
         Job = data.StructLayout({
             "op": GenOp, "ply": range(self._max_ply), "valid_cell": 1, "square": 6,
-            "en_passant_cell": 1, "slot": range(SLOT_COUNT + 1), "promotion_rank": 2, "mode": GenMode,
+            "en_passant_cell": 1, "slot": range(SLOT_COUNT + 1), "promotion_rank": 3, "mode": GenMode,
             "taken": 64, "en_passant_done": 1, "query": MoveWord,
         })
         job = Signal(Job)             # entering the attacker this cycle
@@ -197,7 +215,7 @@ class MoveGenerator(wiring.Component):
                 job.op.eq(req.op), job.ply.eq(req.ply),
                 job.mode.eq(Mux(is_legal, GenMode.ALL, Mux(stay, ctx.mode, mode))),
                 job.query.eq(req.move),
-                job.promotion_rank.eq(Mux(stay, ctx.promotion_rank, 3)),
+                job.promotion_rank.eq(Mux(stay, ctx.promotion_rank, TOP_PROMOTION)),
                 job.slot.eq(Mux(stay & ~is_legal, ctx.slot, 0)),
             ]
             with m.If(is_legal):
@@ -245,7 +263,7 @@ class MoveGenerator(wiring.Component):
         with m.If(launch_fresh):
             m.d.sync += [x2_ply.eq(req.ply),
                          fresh_job.op.eq(req.op), fresh_job.ply.eq(req.ply), fresh_job.mode.eq(mode),
-                         fresh_job.slot.eq(0), fresh_job.promotion_rank.eq(3), fresh_job.query.eq(req.move),
+                         fresh_job.slot.eq(0), fresh_job.promotion_rank.eq(TOP_PROMOTION), fresh_job.query.eq(req.move),
                          fresh_job.taken.eq(kept_taken), fresh_job.en_passant_done.eq(kept_en_passant_done)]
         with m.Elif(entering_new_cell):
             m.d.sync += x2_ply.eq(job.ply)
@@ -296,9 +314,11 @@ class MoveGenerator(wiring.Component):
             ]
 
         # After a move: the same slot again with the next promotion piece (capture-only mode:
-        # only capture-promotions get more than the queen), else the next slot of the cell.
+        # only capture-promotions get more than the queen; the king only in antichess), else
+        # the next slot of the cell.
+        last_promotion = Mux(antichess, 0, TOP_PROMOTION + 1 - CHESS_PROMOTIONS)
         more_promotions = Signal()
-        m.d.comb += more_promotions.eq(attacker.promotion & (b_job.promotion_rank != 0)
+        m.d.comb += more_promotions.eq(attacker.promotion & (b_job.promotion_rank != last_promotion)
                                        & ((b_job.mode != GenMode.CAPTURES) | attacker.move.flags.capture))
         next_ctx = Signal(Context)
         m.d.comb += [
@@ -309,7 +329,7 @@ class MoveGenerator(wiring.Component):
             next_ctx.current_en_passant.eq(b_job.en_passant_cell),
             next_ctx.more.eq(found & (more_promotions | attacker.more)),
             next_ctx.slot.eq(Mux(more_promotions, attacker.slot, attacker.slot + 1)),
-            next_ctx.promotion_rank.eq(Mux(more_promotions, b_job.promotion_rank - 1, 3)),
+            next_ctx.promotion_rank.eq(Mux(more_promotions, b_job.promotion_rank - 1, TOP_PROMOTION)),
         ]
         writing = Signal()      # a move was found, or a fresh ply turned out empty
         m.d.comb += writing.eq(attacker_busy & ~checking & (found | ~b_job.valid_cell & (b_job.op == GenOp.FIRST)))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 __all__ = [
     "DIRECTIONS", "KNIGHT_STEPS", "Slot", "SLOTS", "SLOT_COUNT", "SLOT_INDEX",
     "CENTRALITY", "square", "file_of", "rank_of", "step_square",
-    "PROMOTION_ORDER", "ray_squares", "PROMOTING_SLOTS",
+    "PROMOTION_ORDER", "CHESS_PROMOTIONS", "TOP_PROMOTION", "ray_squares", "PROMOTING_SLOTS",
 ]
 
 #: The eight directions as (name, file step, rank step), clockwise from north.
@@ -104,8 +104,14 @@ def _centrality():
 #: advanced rank, then the file nearer h). Together they order the 64 squares strictly.
 CENTRALITY = _centrality()
 
-#: Promotion pieces in the order they are generated (python-chess piece types).
-PROMOTION_ORDER = [5, 2, 4, 3]  # queen, knight, rook, bishop
+#: Promotion pieces in the order they are generated (python-chess piece types): queen, knight,
+#: rook, bishop, and in antichess the king. A move's key field ``promotion_rank`` counts down
+#: from ``len(PROMOTION_ORDER) - 1`` (the queen, or no promotion).
+PROMOTION_ORDER = [5, 2, 4, 3, 6]
+#: How many of them chess has (the king is antichess's only).
+CHESS_PROMOTIONS = 4
+#: The ``promotion_rank`` of the first (the queen, and of a move that does not promote).
+TOP_PROMOTION = len(PROMOTION_ORDER) - 1
 
 
 def ray_squares(sq, df, dr):

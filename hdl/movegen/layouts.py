@@ -1,23 +1,57 @@
 """Bit formats private to the move generator and its users (controller, model, tests)."""
 
+from amaranth.hdl import Mux
 from amaranth.lib import data, enum
 
 from ..encoding import MoveWord, Piece, PieceType
 from .geometry import SLOT_COUNT
 
-__all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context", "NextCell"]
+__all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context", "NextCell",
+           "Variant", "VictimOrder", "GenConfig", "CHESS", "victim_priority"]
+
+
+class Variant(enum.Enum, shape=1):
+    """The rules the generator follows (docs/architecture.md §5.1)."""
+    CHESS = 0
+    ANTICHESS = 1   # captures compulsory, no check, no castling, promotion to king too
+
+
+class VictimOrder(enum.Enum, shape=1):
+    """Which captures come first: the most valuable victim (chess), or the least (the
+    antichess paper's reversed priority)."""
+    MOST_VALUABLE = 0
+    LEAST_VALUABLE = 1
+
+
+#: What a search sets the generator to (START carries it): its rules and its capture order.
+GenConfig = data.StructLayout({"variant": Variant, "victim_order": VictimOrder})
+
+#: The configuration of chess as the machine has always played it.
+CHESS = {"variant": Variant.CHESS, "victim_order": VictimOrder.MOST_VALUABLE}
+
+
+def victim_priority(victim_type, least_valuable_first):
+    """The key's ``victim`` field of a move capturing ``victim_type`` (0: no capture): the type
+    itself, or with the least valuable victim first 7 minus it (a pawn 6 .. a king 1). Python
+    integers give an integer; Amaranth values (either argument) give logic."""
+    if isinstance(victim_type, int) and isinstance(least_valuable_first, int):
+        return 7 - victim_type if victim_type and least_valuable_first else victim_type
+    return Mux(least_valuable_first & (victim_type != 0), 7 - victim_type, victim_type)
+
 
 #: The order of moves at one ply: the generator emits moves in strictly decreasing key order.
 #: Compared as an unsigned integer, fields from the most significant down: what is captured,
 #: whether the destination is safe, how central it is, the destination square (mover's
-#: frame), the least valuable attacker first (its slot), and the promotion piece (queen, knight, rook, bishop).
+#: frame), the least valuable attacker first (its slot), and the promotion piece (queen, knight,
+#: rook, bishop, and in antichess king: ``geometry.PROMOTION_ORDER``).
 MoveKey = data.StructLayout({
-    "promotion_rank": 2,   # 3 for a queen promotion or no promotion, then 2, 1, 0 for N, R, B
+    "promotion_rank": 3,   # 4 for a queen promotion or no promotion, then 3, 2, 1, 0 for N, R, B, K
     "attacker": range(SLOT_COUNT),   # SLOT_COUNT - 1 - slot index: higher = tried first
     "square": 6,           # the destination in the mover's frame
     "centrality": 2,       # geometry.CENTRALITY of the destination
     "safe": 1,             # the destination is not attacked by the opponent
-    "victim": PieceType,   # the captured piece type (a pawn for en passant), EMPTY if none
+    "victim": 3,           # the captured piece type (a pawn for en passant), 0 if none; reversed
+                           # for the least valuable victim first (victim_priority)
 })
 
 
@@ -66,7 +100,7 @@ Context = data.StructLayout({
     "current_en_passant": 1,
     "more": 1,             # the current cell has moves left
     "slot": range(SLOT_COUNT + 1),
-    "promotion_rank": 2,   # 3: queen (or no promotion) next, then 2, 1, 0: knight, rook, bishop
+    "promotion_rank": 3,   # 4: queen (or no promotion) next, then 3, 2, 1, 0: knight, rook, bishop, king
 })
 
 #: The best cell after the current one, found one step ahead by the arbiter.

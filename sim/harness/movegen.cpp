@@ -8,11 +8,13 @@
 //   reset                 clear the board (every plane to zero)
 //   hm <bits>...          apply halfmoves (no answer)
 //   side <0|1>            set the side to move (no answer)
+//   config <bits>         set the rules and capture order, a GenConfig (no answer)
 //   req <bits>            one request; answers "<found> <move> <key> <piece> <victim> <may_check>
 //                         <count> <cycles>"
 //   gen <ply> <mode>      FIRST then NEXT until exhausted; a line per move as for req, then
 //                         "end <moves> <cycles>"
-//   state                 "<in_check> <king_attacked> <attacks white> <attacks black> <planes...>"
+//   state                 "<in_check> <king_attacked> <attacks white> <attacks black> <planes...>
+//                         <forced> <moveless>"
 //   perft <depth>         legal leaf count by make/unmake from the current position, with the
 //                         side as set: "<count> <cycles>"
 //   cycles                "<cycles since start>"
@@ -167,7 +169,7 @@ int main(int argc, char **argv) {
     Verilated::commandArgs(argc, argv);
     top = new Vmovegen;
     trace_open(top);
-    top->clk = 0; top->rst = 0; top->side = 0;
+    top->clk = 0; top->rst = 0; top->side = 0; top->search___05Fconfig = 0;
     top->halfmove___05Fvalid = 0; top->search___05Frequest___05Fvalid = 0;
     reset();
     serve([](const std::string &cmd, std::istringstream &in) {
@@ -177,6 +179,7 @@ int main(int argc, char **argv) {
                                      field(b, HALFMOVE_SQUARE_OFFSET, HALFMOVE_SQUARE_WIDTH),
                                      field(b, HALFMOVE_PIECE_OFFSET, HALFMOVE_PIECE_WIDTH)); }
         else if (cmd == "side") { int s; in >> s; set_side(s); }
+        else if (cmd == "config") { int c; in >> c; top->search___05Fconfig = c; top->eval(); }
         else if (cmd == "req") { uint64_t b; in >> b; print_response(request(b)); std::fflush(stdout); }
         else if (cmd == "gen") {
             int ply, mode; in >> ply >> mode;
@@ -194,7 +197,7 @@ int main(int argc, char **argv) {
             std::printf("%d %d %llu %llu", top->search___05Fin_check, top->search___05Fking_attacked,
                         (unsigned long long)wide64(top->attacks, 0), (unsigned long long)wide64(top->attacks, 1));
             for (int k = 0; k < 5; k++) std::printf(" %llu", (unsigned long long)plane(top->board, k));
-            std::printf("\n"); std::fflush(stdout);
+            std::printf(" %d %d\n", top->search___05Fforced, top->search___05Fmoveless); std::fflush(stdout);
         }
         else if (cmd == "perft") {
             int depth; in >> depth; uint64_t start = cycles;
