@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import chess
 
+from models.position import new_board
+
 __all__ = ["EpdRecord", "EpdError", "read_positions", "parse_position"]
 
 
@@ -34,8 +36,9 @@ def _looks_like_board(token):
     return token.count("/") == 7
 
 
-def parse_position(text):
-    """A python-chess board and the operations of one line; raises ValueError with a reason."""
+def parse_position(text, variant="chess"):
+    """A python-chess board (of ``variant``: ``models.position.VARIANTS``) and the operations of
+    one line; raises ValueError with a reason."""
     text = text.strip()
     lowered = text.lower()
     if lowered.startswith(("epd ", "fen ")):
@@ -59,14 +62,15 @@ def parse_position(text):
     if extra:
         operations.setdefault(extra[0], " ".join(extra[1:]))
     try:
-        board = chess.Board(fen)
+        board = new_board(variant, fen)
     except ValueError as error:
         raise ValueError(f"not a valid FEN ({error})") from None
     return board, operations
 
 
-def read_positions(lines):
-    """Yield an :class:`EpdRecord` or :class:`EpdError` for each line that holds a position."""
+def read_positions(lines, variant="chess"):
+    """Yield an :class:`EpdRecord` or :class:`EpdError` for each line that holds a position
+    (a board of ``variant``)."""
     for number, text in enumerate(lines, 1):
         stripped = text.strip()
         if not stripped or stripped.startswith("#"):
@@ -75,7 +79,7 @@ def read_positions(lines):
         if first not in ("epd", "fen") and not _looks_like_board(first) and "/" not in first:
             continue
         try:
-            board, operations = parse_position(stripped)
+            board, operations = parse_position(stripped, variant)
         except ValueError as error:
             yield EpdError(number, text, str(error))
             continue

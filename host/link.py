@@ -17,6 +17,7 @@ from cobs import cobs
 
 from hdl.encoding import MoveWord, pack, unpack
 from hdl.eval.tables import DATA_BITS, TableAddress, TableSelect
+from hdl.movegen.layouts import CHESS
 from hdl.link.protocol import (
     MAX_FRAME,
     NAK,
@@ -299,10 +300,11 @@ class LinkClient:
                               "little")
 
     def start(self, job, depth, alpha=0, beta=0, node_limit=0, generation=0, features=None, root_move=0,
-              keep_killers=False):
+              keep_killers=False, config=CHESS):
         """START a job; ``features``: the search's ``SearchFeatures`` (None: none); ``root_move``
-        a move word (0: every root move)."""
-        self.command(Command.START, _layout_bytes(Start, job={"kind": job, "keep_killers": int(keep_killers)},
+        a move word (0: every root move); ``config`` the generator's ``GenConfig`` (a dict)."""
+        self.command(Command.START, _layout_bytes(Start, job={"kind": job, "keep_killers": int(keep_killers),
+                                                              "config": config},
                                                   depth=depth, alpha=alpha, beta=beta,
                                                   node_limit=node_limit, generation=generation,
                                                   features=features.fields() if features else {},

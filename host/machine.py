@@ -15,10 +15,12 @@ import chess
 from hdl.encoding import MoveWord, pack
 from hdl.eval.tables import TableKind
 from hdl.link.protocol import PROTOCOL_VERSION
+from hdl.movegen.layouts import VictimOrder
 from hdl.search.controller import Job
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY
 from hdl.search.hashtable import GENERATION_BITS
+from models.movegen import config_for
 from models.ordering import move_of_word, move_word
 from models.position import MachinePosition, inverse, move_halfmoves, setup_halfmoves, validate_board
 from models.repetition import game_history
@@ -125,13 +127,15 @@ class RemoteMachine:
                                "no move generator and runs no search or perft")
 
     def start_search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, generation=0, features=None,
-                     root_move=None, keep_killers=False):
+                     root_move=None, keep_killers=False, victim_order=VictimOrder.MOST_VALUABLE):
         """Start a search; ``generation`` counts the host's searches from new roots (the
         transposition table's entries of another generation give way to this search's);
         ``features`` (a ``SearchFeatures``, all by default) the search's control word;
         ``root_move`` (a legal move of the position set, depth at least 1) restricts the root to
         that move (nothing stored for the root); ``keep_killers`` keeps the killer moves of the
-        search before (a root loop's searches of sibling moves)."""
+        search before (a root loop's searches of sibling moves). The position's board says the
+        rules (an ``AntichessBoard``: antichess); ``victim_order`` is the generator's capture
+        order."""
         self.require_search()
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
@@ -140,13 +144,15 @@ class RemoteMachine:
         word = root_move_word(self.position, root_move, depth)
         features = SearchFeatures() if features is None else features
         self.client.start(Job.SEARCH, depth, alpha, beta, node_limit, generation % (1 << GENERATION_BITS),
-                          features, root_move=word, keep_killers=keep_killers)
+                          features, root_move=word, keep_killers=keep_killers,
+                          config=config_for(self.position, victim_order))
 
     def start_perft(self, depth):
+        """Start hardware perft from the position set, in its variant (the board's class)."""
         self.require_search()
         if not 0 <= depth < 64:
             raise ValueError(f"perft depth must be 0..63, not {depth}")
-        self.client.start(Job.PERFT, depth)
+        self.client.start(Job.PERFT, depth, config=config_for(self.position))
 
     def result(self, status):
         return JobResult(status.score, move_of_word(status.best_move), status.count, status.cycles, status.stopped)
@@ -169,8 +175,10 @@ class RemoteMachine:
             raise MachineWasReset("the board lost its position (reset?): set it again")
 
     def search(self, depth, alpha=-INFINITY, beta=INFINITY, node_limit=0, deadline=None, on_progress=None,
-               generation=0, features=None, root_move=None, keep_killers=False):
-        self.start_search(depth, alpha, beta, node_limit, generation, features, root_move, keep_killers)
+               generation=0, features=None, root_move=None, keep_killers=False,
+               victim_order=VictimOrder.MOST_VALUABLE):
+        self.start_search(depth, alpha, beta, node_limit, generation, features, root_move, keep_killers,
+                          victim_order)
         return self.finish(deadline, on_progress)
 
     def perft(self, depth):

@@ -9,12 +9,13 @@ hardware uses: markers taken away, pieces taken away, pieces placed, markers pla
 from dataclasses import dataclass, field
 
 import chess
+import chess.variant
 
 from hdl.encoding import MARKER, PIECE_FIELDS, Colour, HalfmoveOp, HalfmovePair, pack, piece_code
 from hdl.encoding import Halfmove as HalfmoveLayout
 
 __all__ = [
-    "Halfmove", "MachinePosition", "PositionError", "validate_board",
+    "Halfmove", "MachinePosition", "PositionError", "validate_board", "VARIANTS", "new_board",
     "setup_halfmoves", "move_halfmoves", "inverse", "transfers", "CASTLING_SQUARES",
 ]
 
@@ -99,6 +100,20 @@ class MachinePosition:
 
     def copy(self):
         return MachinePosition(list(self.pieces), self.markers)
+
+
+#: The rules the machine plays, by their UCI names (as Fairy-Stockfish's ``UCI_Variant`` spells
+#: them), and python-chess's board of each.
+VARIANTS = {"chess": chess.Board, "antichess": chess.variant.AntichessBoard}
+
+
+def new_board(variant="chess", fen=None):
+    """A python-chess board of ``variant`` (one of ``VARIANTS``): its starting position, or
+    ``fen`` (``ValueError`` if the FEN cannot be read; the position is not validated)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"the machine plays {' and '.join(VARIANTS)}, not {variant!r}")
+    board_class = VARIANTS[variant]
+    return board_class() if fen is None else board_class(fen)
 
 
 class PositionError(ValueError):

@@ -11,9 +11,10 @@ The algorithm (fail-soft alpha-beta):
 * A node other than the root whose position repeats one since the last irreversible move, the
   game's positions before the root included (``models.repetition``), is a draw: 0.
 * At the deepest ply (``max_ply`` - 1) a node returns its static value.
-* A quiescence node (depth 0) not in check stands pat: the static value is its best so far
+* A quiescence node (depth 0) not *pressed* stands pat: the static value is its best so far
   and a cutoff if it reaches beta. It then tries captures and queen promotions only — every
-  move when in check (and then it does not stand pat).
+  move when pressed (and then it does not stand pat). Pressed is in check in chess; in
+  antichess, having a capture (so captures are the only moves) or no move at all.
 * Moves come in the generator's order; each is made, and unmade at once if it leaves the
   mover's king attacked. A child has one ply less, except that a node in check does not count
   its moves as a ply, nor is a capture counted that restores the root's material balance (the
@@ -42,7 +43,9 @@ The algorithm (fail-soft alpha-beta):
   A child searched again is entered and counted again; only one that searched or found a table
   entry is (a repetition, a stalemate and the deepest ply's static value are exact).
 * A node with no legal move returns its starting best, mated here (``ply`` - MATE), except a
-  full-width node not in check: stalemate, 0.
+  full-width node not in check: stalemate, 0. In antichess (a ``chess.variant.AntichessBoard``)
+  a side without a move wins: a pressed node with no legal move returns ``MATE - ply`` (exact,
+  not stored); there is no stalemate, and check extends nothing.
 * A full-width node (depth > 0) probes the transposition table (``TranspositionTable``, the
   hardware's size and replacement): below the root an entry as deep as the node whose bound
   decides the window is the node's value; otherwise the entry's move, if the generator emits it,
@@ -82,8 +85,10 @@ from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE, MATE_BOUND
 from hdl.search.hashtable import CHECK_BITS, GENERATION_BITS, Bound
 from hdl.search.material import PIECE_VALUES
 from hdl.search.zobrist import SIDE_KEY, piece_square_key
+from hdl.movegen.layouts import VictimOrder
 
 from .evaluator import EvaluatorModel
+from .movegen import antichess, config_for
 from .ordering import emitted_moves, move_word, ordered_moves
 from .position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
 from .repetition import game_history, is_irreversible, repeats
@@ -101,9 +106,9 @@ def material_balance(board):
 class _Node:
     """A node's state while its moves are searched (the hardware's frame)."""
 
-    def __init__(self, ply, depth, alpha, beta, checked):
+    def __init__(self, ply, depth, alpha, beta, pressed):
         self.ply, self.depth, self.alpha0, self.alpha, self.beta = ply, depth, alpha, alpha, beta
-        self.checked = checked
+        self.pressed = pressed
         self.best, self.best_move, self.best_word = ply - MATE, None, 0
         self.tried = 0                  # legal moves searched (the hardware counts to TRIED_LIMIT)
         self.futile = False             # futility pruning skips quiet moves not giving check
@@ -222,7 +227,7 @@ class ReferenceSearch:
         self.killers = {}
 
     def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True, generation=0,
-               features=None, root_move=None, keep_killers=False):
+               features=None, root_move=None, keep_killers=False, victim_order=VictimOrder.MOST_VALUABLE):
         """The search's result; ``trace``, a list, receives the Zobrist key of each node entered.
         The transposition table starts empty unless ``clear_table`` is false (iterative
         deepening keeps it, as the hardware does when the host does not clear it); its entries
@@ -231,8 +236,12 @@ class ReferenceSearch:
         control word the search runs with. ``root_move`` (a legal move; depth at least 1)
         restricts the root to that one move: searched as its hash move would be, nothing else,
         the root not stored (the host's root loop). ``keep_killers``: the killer moves of the
-        search before stay (a root loop's searches of sibling moves share them)."""
+        search before stay (a root loop's searches of sibling moves share them). An
+        ``AntichessBoard`` is searched in antichess; ``victim_order`` is the generator's capture
+        order (START's configuration)."""
         self.root_word = root_move_word(board, root_move, depth)
+        self.config = config_for(board, victim_order)
+        self.antichess = antichess(self.config)
         self.features = SearchFeatures() if features is None else features
         self.trace = trace
         self.board = board.copy(stack=False)
@@ -278,14 +287,17 @@ class ReferenceSearch:
         if self.trace is not None:
             self.trace.append(self.key())
         board = self.board
-        checked = board.is_check()
+        pressed = self._pressed()
         if ply > 0 and repeats(self.path):
             return 0, None, True
         if ply == self.max_ply - 1:
             return self.static(), None, True
-        if self.features.mate_distance and ply > 0 and (alpha >= MATE - ply - 1 or beta <= ply - MATE):
-            return max(alpha, ply - MATE), None, False
-        node = _Node(ply, depth, alpha, beta, checked)
+        # the best and the worst a node can score: mating at the next ply and mated here (chess),
+        # winning here and lost at the next ply (antichess)
+        worst, best_possible = ply - MATE + self.antichess, MATE - ply - 1 + self.antichess
+        if self.features.mate_distance and ply > 0 and (alpha >= best_possible or beta <= worst):
+            return max(alpha, worst), None, False
+        node = _Node(ply, depth, alpha, beta, pressed)
         hash_word, singular_beta = 0, None
         if depth > 0:
             entry = self.table.probe(self.key())
@@ -301,9 +313,9 @@ class ReferenceSearch:
                         and entry.depth + SINGULAR_SHALLOWER >= depth and entry.bound != Bound.UPPER
                         and abs(value) <= MATE_BOUND):
                     singular_beta = value - SINGULAR_MARGIN
-            nullable = (self.features.null and ply > 0 and not checked and depth >= NULL_MIN_DEPTH
+            nullable = (self.features.null and ply > 0 and not pressed and depth >= NULL_MIN_DEPTH
                         and beta - alpha == 1 and may_pass and self._has_pieces())
-            frontier = self.features.futility and depth == 1 and ply > 0 and not checked
+            frontier = self.features.futility and depth == 1 and ply > 0 and not pressed
             static = self.static() if nullable or frontier else None     # what both prunings read
             if (self.features.reverse and static is not None and beta - alpha == 1 and depth <= REVERSE_DEPTH
                     and static - REVERSE_MARGIN * depth >= beta):
@@ -320,7 +332,7 @@ class ReferenceSearch:
                 futile = static + FUTILITY_MARGIN
                 if futile <= alpha:
                     node.best, node.futile, hash_word = futile, True, 0
-        elif not checked:
+        elif not pressed:
             stand_pat = node.static = self.static()
             node.best = stand_pat
             node.alpha = max(alpha, stand_pat)
@@ -345,7 +357,9 @@ class ReferenceSearch:
                 if self._try(node, move):
                     break
             else:
-                if not node.legal and not checked and depth > 0 and not node.futile:
+                if not node.legal and self.antichess and pressed:
+                    return MATE - ply, None, True   # antichess: no move, a win (not stored)
+                if not node.legal and not pressed and depth > 0 and not node.futile and not self.antichess:
                     return 0, None, True    # stalemate (not stored)
         if depth > 0 and not restricted:
             self.table.store(self.key(), ply, depth, node)
@@ -363,7 +377,8 @@ class ReferenceSearch:
         passed = {hash_word} if hash_word else set()
         deferred = []           # losing captures, searched after the rest
         defer = self.features.losing and node.depth > 0
-        for move in ordered_moves(board, captures=node.depth == 0):
+        least_valuable_first = VictimOrder(self.config["victim_order"]) == VictimOrder.LEAST_VALUABLE
+        for move in ordered_moves(board, captures=node.depth == 0, least_valuable_first=least_valuable_first):
             if killers and not board.is_capture(move):
                 if not self._late(node):        # (a late node would skip them unless they check)
                     words = _emitted(board)
@@ -381,7 +396,7 @@ class ReferenceSearch:
     def _singular(self, node, hash_word, singular_beta):
         """Whether ``node``'s hash move is singular: its other moves, searched
         ``exclusion_depth`` deep, all stay below ``singular_beta`` (nothing stored)."""
-        test = _Node(node.ply, exclusion_depth(node.depth), singular_beta - 1, singular_beta, node.checked)
+        test = _Node(node.ply, exclusion_depth(node.depth), singular_beta - 1, singular_beta, node.pressed)
         for move in self._ordered(test, hash_word):
             if self._try(test, move):
                 break
@@ -406,13 +421,13 @@ class ReferenceSearch:
             depth = 0
         else:
             recapture = capture and self.material == self.root_material
-            extending = (node.checked or recapture or singular) and (
+            extending = (node.pressed and not self.antichess or recapture or singular) and (
                 not features.bounded or node.ply < EXTENSION_BOUND * self.root_depth)
             depth = node.depth - 1 + extending
             wide = node.beta - node.alpha > 1
             # a late quiet move at a null-window node: fewer plies unless it gives check
             reduced = (features.lmr and node.depth >= LMR_MIN_DEPTH and node.tried >= LMR_AFTER and not wide
-                       and not node.checked and quiet and not board.is_check())
+                       and not node.pressed and quiet and not board.is_check())
             scout = features.pvs and node.legal and wide
         while True:
             window = (-node.alpha - 1, -node.alpha) if scout else (-node.beta, -node.alpha)
@@ -440,7 +455,7 @@ class ReferenceSearch:
 
     def _late(self, node):
         """Whether ``node`` skips its quiet moves that do not give check now (late-move pruning)."""
-        return (self.features.lmp and 1 <= node.depth <= LMP_DEPTH and not node.checked
+        return (self.features.lmp and 1 <= node.depth <= LMP_DEPTH and not node.pressed
                 and node.beta - node.alpha == 1 and node.tried >= lmp_count(node.depth))
 
     def _pass(self, node):
@@ -461,6 +476,15 @@ class ReferenceSearch:
         if exact or value >= beta:
             return value, move, exact
         return self._node(ply, depth, alpha, beta, may_pass=False)
+
+    def _pressed(self):
+        """Whether the node may not stand pat: in check (chess); with a capture, or without a
+        move (antichess)."""
+        board = self.board
+        if not self.antichess:
+            return board.is_check()
+        moves = list(board.legal_moves)
+        return not moves or any(board.is_capture(move) for move in moves)
 
     def _has_pieces(self):
         """Whether the side to move has a piece besides pawns and king."""

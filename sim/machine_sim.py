@@ -5,7 +5,9 @@ from dataclasses import dataclass
 import chess
 
 from hdl.encoding import Halfmove as HalfmoveLayout
+from hdl.encoding import pack
 from hdl.eval.tables import FULL
+from hdl.movegen.layouts import GenConfig, VictimOrder
 from hdl.search.controller import SPEC, Job, StartCommand
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY
@@ -13,6 +15,7 @@ from hdl.search.hashtable import GENERATION_BITS, HashEntry
 from hdl.search.microsequencer import microcode_entries
 from hdl.search.repetition import StackEntry
 from hdl.top import MICROCODE_UNIT, Machine
+from models.movegen import config_for
 from models.ordering import move_of_word
 from models.position import inverse, move_halfmoves, setup_halfmoves, validate_board
 from models.repetition import game_history
@@ -106,10 +109,11 @@ class VerilatedMachine(TablePort, HarnessProcess):
             self._send("history " + " ".join(f"{key} {int(irreversible)}" for key, irreversible in entries))
 
     def perft(self, depth):
-        """Hardware perft from the position loaded: ``(leaves, cycles)``."""
+        """Hardware perft from the position loaded, in its variant (the board's class):
+        ``(leaves, cycles)``."""
         if not 0 <= depth < 64:
             raise ValueError(f"perft depth must be 0..63, not {depth}")
-        self._send(f"perft {depth}")
+        self._send(f"perft {depth} {self._config()}")
         leaves, cycles = self._read()
         return int(leaves), int(cycles)
 
@@ -155,14 +159,19 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send("eval")
         return int(self._read()[0])
 
+    def _config(self, victim_order=VictimOrder.MOST_VALUABLE):
+        """START's generator configuration for the position loaded, as bits."""
+        return pack(GenConfig, **config_for(self.position, victim_order))
+
     def search(self, depth, alpha=-INFINITY, beta=INFINITY, generation=0, features=None, root_move=None,
-               keep_killers=False):
+               keep_killers=False, victim_order=VictimOrder.MOST_VALUABLE):
         """The alpha-beta search of ``depth`` plies in the window (``alpha``, ``beta``) from the
         position loaded, with the tables downloaded; ``generation`` is stored with the
         transposition table's entries (those of another generation may be replaced);
         ``features`` (a ``SearchFeatures``, all by default) is the search's control word;
         ``root_move`` (a legal move of the position loaded) the one root move to search,
-        ``keep_killers`` whether the killer moves of the search before stay (START's fields)."""
+        ``keep_killers`` whether the killer moves of the search before stay, ``victim_order`` the
+        generator's capture order (START's fields; the rules are the position's)."""
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         if not -INFINITY <= alpha < beta <= INFINITY:
@@ -170,7 +179,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
         root_word = root_move_word(self.position, root_move, depth)
         features = SearchFeatures() if features is None else features
         self._send(f"search {depth} {alpha} {beta} {generation % (1 << GENERATION_BITS)} {features.word()} "
-                   f"{root_word} {int(keep_killers)}")
+                   f"{root_word} {int(keep_killers)} {self._config(victim_order)}")
         nodes, cycles, score, word = (int(x) for x in self._read())
         return SearchResult(score, move_of_word(word), nodes, cycles)
 
@@ -178,7 +187,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
         """:meth:`search`, and the Zobrist key of each node in the order the search enters them
         (as counted: the key may still be settling when a node is counted after its move)."""
         features = SearchFeatures() if features is None else features
-        self._send(f"trace {depth} {alpha} {beta} 0 {features.word()} 0 0")
+        self._send(f"trace {depth} {alpha} {beta} 0 {features.word()} 0 0 {self._config()}")
         keys = []
         while True:
             words = self._read()

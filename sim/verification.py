@@ -10,23 +10,23 @@ are ``movegen_check``, ``eval_check`` and ``search_check`` beside this module.
 import random
 from concurrent.futures import Future, ProcessPoolExecutor
 
-import chess
-
+from hdl.movegen.layouts import VictimOrder
 from hdl.search.features import SearchFeatures
+from models.position import new_board
 
 __all__ = ["checked_positions", "movegen_checks", "eval_checks", "SearchVerification"]
 
 
-def checked_positions(path, limit=None, report=print):
-    """The readable, possible positions of an EPD/FEN file, up to ``limit``; every line that is
-    not is given to ``report`` and skipped. Returns ``(records, rejected)``; OSError if the
-    file cannot be read."""
+def checked_positions(path, limit=None, report=print, variant="chess"):
+    """The readable, possible positions of an EPD/FEN file (boards of ``variant``), up to
+    ``limit``; every line that is not is given to ``report`` and skipped. Returns ``(records,
+    rejected)``; OSError if the file cannot be read."""
     from host.epd import EpdError, read_positions
     from models.position import PositionError, validate_board
     with open(path) as f:
         lines = f.read().splitlines()
     records, rejected = [], 0
-    for record in read_positions(lines):
+    for record in read_positions(lines, variant):
         if limit is not None and len(records) >= limit:
             break
         if isinstance(record, EpdError):
@@ -43,13 +43,14 @@ def checked_positions(path, limit=None, report=print):
     return records, rejected
 
 
-def movegen_checks(records):
-    """The Verilated generator's moves, order and keys against the model and python-chess."""
+def movegen_checks(records, victim_order=VictimOrder.MOST_VALUABLE):
+    """The Verilated generator's moves, order and keys against the model and python-chess (in
+    each board's variant, with the capture order ``victim_order``)."""
     from .movegen_check import compare_position
     from .movegen_sim import VerilatedMovegen
     with VerilatedMovegen() as hw:
         for record in records:
-            yield record, compare_position(hw, record.board)
+            yield record, compare_position(hw, record.board, victim_order)
 
 
 def eval_checks(records, params, *, seed=1, plies=8, tables_every=100):
@@ -85,10 +86,10 @@ def _reference_worker_init(params, store):
     _REFERENCE = ReferenceSearch(params, store)
 
 
-def _reference_search(fen, depth, features):
+def _reference_search(variant, fen, depth, features, victim_order):
     """The reference's result and principal variation for one position (in a worker)."""
-    board = chess.Board(fen)
-    result = _REFERENCE.search(board, depth, features=features)
+    board = new_board(variant, fen)
+    result = _REFERENCE.search(board, depth, features=features, victim_order=victim_order)
     return result, _REFERENCE.principal_variation(board)
 
 
@@ -115,14 +116,16 @@ class SearchVerification:
     node count, principal variation, and the board and evaluator restored afterwards
     (:meth:`~sim.search_check.SearchPair.differences`). The reference runs in ``jobs`` worker
     processes (0: in this one) while ``machine`` (a Verilated machine or a board on the link)
-    searches; both with ``features`` (a ``SearchFeatures``, all by default)."""
+    searches; both with ``features`` (a ``SearchFeatures``, all by default) and the capture
+    order ``victim_order``, each position in its board's variant."""
 
-    def __init__(self, machine, params, store, depth, jobs=1, features=None):
+    def __init__(self, machine, params, store, depth, jobs=1, features=None, victim_order=VictimOrder.MOST_VALUABLE):
         from .search_check import SearchPair
         if not 0 <= depth < 64:
             raise ValueError(f"search depth must be 0..63, not {depth}")
         self.pair, self.depth = SearchPair(machine, store), depth
         self.features = SearchFeatures() if features is None else features
+        self.victim_order = victim_order
         self._pool = (ProcessPoolExecutor(max_workers=jobs, initializer=_reference_worker_init,
                                           initargs=(params, store))
                       if jobs > 0 else _InProcess(_reference_worker_init, (params, store)))
@@ -130,10 +133,11 @@ class SearchVerification:
 
     def checks(self, records):
         with self._pool:
-            pending = {r.line: self._pool.submit(_reference_search, r.board.fen(), self.depth, self.features)
+            pending = {r.line: self._pool.submit(_reference_search, r.board.uci_variant, r.board.fen(), self.depth,
+                                                 self.features, self.victim_order)
                        for r in records}
             for record in records:
-                hw = self.pair.search(record.board, self.depth, features=self.features)
+                hw = self.pair.search(record.board, self.depth, features=self.features, victim_order=self.victim_order)
                 self.nodes += hw.nodes
                 self.cycles += hw.cycles
                 ref, ref_line = pending.pop(record.line).result()

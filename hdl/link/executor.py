@@ -326,7 +326,8 @@ class CommandExecutor(wiring.Component):
                                  command.payload.beta.eq(start.beta), command.payload.generation.eq(start.generation),
                                  command.payload.features.eq(start.features),
                                  command.payload.root_move.eq(start.root_move),
-                                 command.payload.keep_killers.eq(start.job.keep_killers)]
+                                 command.payload.keep_killers.eq(start.job.keep_killers),
+                                 command.payload.config.eq(start.job.config)]
                     m.d.sync += node_limit.eq(start.node_limit)
                     reply()
             with m.State("STOP"):

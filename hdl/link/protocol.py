@@ -46,6 +46,7 @@ from amaranth.lib import data
 
 from ..encoding import MoveWord
 from ..eval.tables import EvaluatorParams, TableAddress
+from ..movegen.layouts import GenConfig
 from ..search.controller import Job
 from ..search.features import Features
 from ..search.hashtable import HashEntry
@@ -61,8 +62,9 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: 4: START carries the search's features (hdl/search/features.py). 5: START carries a root
 #: move and whether the killer moves are kept (the host's root loop). 6: STATUS's evaluator
 #: shape has the narrow recognizers (how many, their maps' widths). 7: the features' twelfth bit,
-#: reverse futility pruning. 8: the thirteenth, late-move pruning.
-PROTOCOL_VERSION = 8
+#: reverse futility pruning. 8: the thirteenth, late-move pruning. 9: START's job carries the
+#: generator's configuration (antichess, the victim order).
+PROTOCOL_VERSION = 9
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).
@@ -109,12 +111,13 @@ PositionFlags = data.StructLayout({"black": 1, "clear": 1, "unused": 6})
 #: reaching it was irreversible.
 HistoryEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 8})
 
-#: START's payload: the job (and whether the killer moves of the job before are kept), its
+#: START's payload: the job (whether the killer moves of the job before are kept, and the
+#: generator's rules and capture order: chess or antichess, ``GenConfig``), its
 #: depth, the search window, a node limit (0: none), the search's generation (modulo
 #: 2**GENERATION_BITS: the host counts its searches from new roots), its features (the control
 #: word; unused bits 0) and a root move (0: every move; see ``StartCommand``).
 Start = data.StructLayout({
-    "job": data.StructLayout({"kind": Job, "keep_killers": 1, "unused": 6}),
+    "job": data.StructLayout({"kind": Job, "keep_killers": 1, "config": GenConfig, "unused": 6 - GenConfig.size}),
     "depth": 8,
     "alpha": signed(16),
     "beta": signed(16),

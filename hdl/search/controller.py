@@ -77,7 +77,7 @@ from amaranth.lib.wiring import In, Out
 from ..encoding import MoveWord, Piece
 from ..handshake import Pulse
 from ..movegen.generator import GeneratorInterface
-from ..movegen.layouts import GenMode, GenOp, GenResponse
+from ..movegen.layouts import GenConfig, GenMode, GenOp, GenResponse, Variant
 from .features import (
     DELTA_MARGIN,
     EXTENSION_BOUND,
@@ -176,7 +176,9 @@ class Result(enum.Enum, shape=3):
     CANDIDATE = 2
     DRAW = 3
     HASH = 4        # the transposition table's value for the position
-    MATE_DISTANCE = 5   # alpha, or mated here if that is more (mate-distance pruning's cut)
+    MATE_DISTANCE = 5   # alpha, or the worst the node can score if that is more (mate-distance
+                        # pruning's cut: mated here; antichess, lost at the next ply)
+    WIN = 6         # antichess: the side to move has no move, and wins here
 
 
 CONTROL = data.StructLayout({
@@ -201,9 +203,13 @@ STATUSES = [
     "at_root",      # ply == 0
     "depth_zero",   # perft: the depth limit is 0
     "quiescence",   # the node's depth is 0
-    "in_check",     # the side to move is in check (the generator's live output)
-    "stalemate_here",   # a node without a legal move is stalemate: full width, not in check (on
-                    # entry), not futile, not testing a singular move
+    "pressed",      # the side to move may not stand pat: it is in check (chess), it must
+                    # capture or has no move (antichess) (the generator's live outputs)
+    "stalemate_here",   # a node without a legal move is stalemate: chess, full width, not in
+                    # check (on entry), not futile, not testing a singular move
+    "won_here",     # a node without a legal move has won: antichess, pressed (on entry: it
+                    # had no move, a capture would have been searched), not testing a singular
+                    # move
     "legal",        # the node has searched a legal move
     "at_max",       # the deepest ply, or the job is being stopped: no child is searched
     "cutoff",       # the candidate value >= beta, or the job is being stopped
@@ -262,7 +268,7 @@ class Job(enum.Enum, shape=1):
 #: moves of the job before are kept (the root loop's searches of sibling moves share them).
 StartCommand = data.StructLayout({"job": Job, "depth": 6, "alpha": signed(16), "beta": signed(16),
                                   "generation": GENERATION_BITS, "features": Features,
-                                  "root_move": MoveWord, "keep_killers": 1})
+                                  "root_move": MoveWord, "keep_killers": 1, "config": GenConfig})
 
 #: A job's port, from the side that runs it (the controller, and the machine around it): START
 #: (a pulse), a stop request, and the job's progress and result.
@@ -364,6 +370,13 @@ class Controller(wiring.Component):
         generation = Signal(GENERATION_BITS)
         features = Signal(Features)
         root_move = Signal(MoveWord)    # the job's one root move (0: every move)
+        config = Signal(GenConfig)      # the job's rules and capture order (the generator's)
+        antichess = Signal()
+        m.d.comb += [antichess.eq(config.variant == Variant.ANTICHESS), self.gen.config.eq(config)]
+        # Whether the node may stand pat (quiescence) and prune: not in check (chess); not forced
+        # to capture and with a move (antichess). The generator gives each flag in its variant only.
+        pressed = Signal()
+        m.d.comb += pressed.eq(self.gen.in_check | self.gen.forced | self.gen.moveless)
         returned = Signal(signed(16))   # the value the last node returned
 
         # --- values -----------------------------------------------------------------------------
@@ -392,6 +405,12 @@ class Controller(wiring.Component):
                 m.d.comb += candidate.eq(clamped + FUTILITY_MARGIN)
         mated = Signal(signed(16))
         m.d.comb += mated.eq(ply - MATE)
+        # The worst and the best a node below the root can score (mate-distance pruning): mated
+        # here and mating at the next ply (chess); lost at the next ply and won here (antichess,
+        # where a side without a move wins).
+        worst = Signal(signed(16))
+        best_possible = Signal(signed(16))
+        m.d.comb += [worst.eq(mated + antichess), best_possible.eq(MATE - 1 - ply + antichess)]
         # Mate scores are stored counted from the position, and read back counted from the root.
         hash_value = Signal(signed(16))
         probed = self.hash.probe.value.as_signed()
@@ -456,7 +475,9 @@ class Controller(wiring.Component):
             with m.Case(Result.HASH):
                 m.d.comb += result_value.eq(hash_value)
             with m.Case(Result.MATE_DISTANCE):
-                m.d.comb += result_value.eq(Mux(frame.alpha > mated, frame.alpha, mated))
+                m.d.comb += result_value.eq(Mux(frame.alpha > worst, frame.alpha, worst))
+            with m.Case(Result.WIN):
+                m.d.comb += result_value.eq(-mated)
             with m.Default():
                 m.d.comb += result_value.eq(returned)
         base = Signal(Frame)            # the frame the update changes: the parent's when stepping up
@@ -563,7 +584,7 @@ class Controller(wiring.Component):
         # so that the status waits on no arithmetic.
         late_pruning = Signal()
         m.d.comb += late_pruning.eq(
-            features.lmp & ~frame.checked & (frame.beta - frame.alpha == 1)
+            features.lmp & ~frame.pressed & (frame.beta - frame.alpha == 1)
             & Cat(*((frame.depth == d) & (frame.tried >= lmp_count(d)) for d in range(1, LMP_DEPTH + 1))).any())
         skipped = Signal()
         m.d.comb += skipped.eq(mover_attacked
@@ -575,11 +596,11 @@ class Controller(wiring.Component):
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
-        # Mate-distance pruning (features.py): nothing better than mating at the next ply, nothing
-        # worse than being mated here.
+        # Mate-distance pruning (features.py): nothing better than ``best_possible``, nothing worse
+        # than ``worst``.
         mate_cut = Signal()
         m.d.comb += mate_cut.eq(features.mate_distance & ~at_root
-                                & ((frame.alpha >= MATE - 1 - ply) | (frame.beta <= mated)))
+                                & ((frame.alpha >= best_possible) | (frame.beta <= worst)))
         # A root restricted to one move searches it as its hash move (the LEGAL query's answer
         # stands) and generates nothing: once it generates, every answer is "no more moves".
         generated = Signal()
@@ -599,8 +620,9 @@ class Controller(wiring.Component):
             "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth, "above_leaf": ply + 1 == depth,
             "en_passant": latest.move.flags.en_passant, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": (frame.depth == 0) | frame.futile,
-            "in_check": self.gen.in_check,
-            "stalemate_here": ~frame.checked & (frame.depth != 0) & ~frame.futile & ~frame.excluding,
+            "pressed": pressed,
+            "stalemate_here": ~antichess & ~frame.pressed & (frame.depth != 0) & ~frame.futile & ~frame.excluding,
+            "won_here": antichess & frame.pressed & ~frame.excluding,
             "legal": frame.tried != 0,
             "at_max": (ply == self._max_ply - 1) | self.job.stopped,
             "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
@@ -609,12 +631,12 @@ class Controller(wiring.Component):
             "generating": frame.generating,
             "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut,
             "research": research,
-            "nullable": features.null & ~at_root & ~frame.checked & (frame.depth >= NULL_MIN_DEPTH) & ~wide
+            "nullable": features.null & ~at_root & ~frame.pressed & (frame.depth >= NULL_MIN_DEPTH) & ~wide
                         & ~frames.parent.null_done & ~frame.verifying & ~frame.verified
                         & (self.pieces[self.side] != 0),
             "strong": candidate >= frame.beta,
             "null_done": frame.null_done,
-            "frontier": features.futility & (frame.depth == 1) & ~frame.checked & ~at_root,
+            "frontier": features.futility & (frame.depth == 1) & ~frame.pressed & ~at_root,
             "futile": candidate <= frame.alpha,
             "reverse_cut": features.reverse & ~wide & (frame.depth <= REVERSE_DEPTH)
                            & (clamped - frame.depth * REVERSE_MARGIN >= frame.beta),
@@ -798,7 +820,7 @@ class Controller(wiring.Component):
         delta_room = Signal(signed(18))     # the gain, in centipawns, a capture needs to be searched
         m.d.comb += delta_room.eq(frame.alpha - frame.static - DELTA_MARGIN)
         quiescence_skip = Signal()
-        m.d.comb += quiescence_skip.eq((frame.depth == 0) & ~frame.checked & (
+        m.d.comb += quiescence_skip.eq((frame.depth == 0) & ~frame.pressed & (
             (features.delta & (gained * 100 <= delta_room)) | losing))
         m.d.comb += [
             deferring.eq(generated & (frame.depth != 0) & ~frame.revisiting & losing & ~hash_passed),
@@ -813,15 +835,15 @@ class Controller(wiring.Component):
         # entry if it is in check).
         full_depth = Signal(6)
         extending = Signal()            # check escapes, recaptures and singular moves are no ply
-        m.d.comb += extending.eq(          # (bounded: not too deep)
-            (frame.checked | recapture | (frame.singular & (move.as_value() == frame.hash_move.as_value())))
+        m.d.comb += extending.eq(          # (bounded: not too deep; antichess has no check)
+            ((frame.pressed & ~antichess) | recapture | (frame.singular & (move.as_value() == frame.hash_move.as_value())))
             & (~features.bounded | (ply < depth * EXTENSION_BOUND)))
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + extending))
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)
         late = Signal()
         m.d.comb += late.eq(features.lmr & (frame.depth >= LMR_MIN_DEPTH) & (frame.tried >= LMR_AFTER) & ~wide
-                            & ~frame.checked & _quiet(move) & ~nulling)
+                            & ~frame.pressed & _quiet(move) & ~nulling)
         scout = Signal()
         m.d.comb += scout.eq(features.pvs & (frame.tried != 0) & (frame.depth != 0) & wide)
         child = Signal(Frame)
@@ -843,7 +865,7 @@ class Controller(wiring.Component):
             m.d.sync += [requested.eq(1), job.eq(start.job), depth.eq(start.depth), ply.eq(0),
                          self.job.busy.eq(1), self.job.stopped.eq(0), self.job.count.eq(0),
                          root_material.eq(self.material),
-                         generation.eq(start.generation), features.eq(start.features),
+                         generation.eq(start.generation), features.eq(start.features), config.eq(start.config),
                          root_move.eq(Mux((start.job == Job.SEARCH) & (start.depth != 0), start.root_move, 0))]
             with m.If(~start.keep_killers):
                 m.d.sync += killer_known.eq(0)
@@ -869,7 +891,7 @@ class Controller(wiring.Component):
             with m.If(control.done):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
-                m.d.comb += [updated.checked.eq(self.gen.in_check), *_new_pass(updated, mated),
+                m.d.comb += [updated.pressed.eq(pressed), *_new_pass(updated, mated),
                              updated.singular_candidate.eq(singular_candidate),
                              updated.singular_beta.eq(hash_value - SINGULAR_MARGIN),
                              updated.excluding.eq(0), updated.excluded.eq(0), updated.singular.eq(0),

@@ -37,7 +37,8 @@ Frame = data.StructLayout({
     "move": MoveWord,        # the move being searched from this node
     "best_move": MoveWord,
     "depth": 6,              # plies left; 0 is a quiescence node
-    "checked": 1,            # the side to move is in check
+    "pressed": 1,            # the node may not stand pat: in check (chess); it must capture, or
+                             # it has no move (antichess)
     "tried": range(TRIED_LIMIT + 1),  # legal moves searched, counted up to TRIED_LIMIT
     "scout": 1,              # searched with a null window its parent narrowed (PVS, LMR)
     "reduced": 1,            # searched shallower than its parent's depth gives (LMR)

@@ -70,14 +70,14 @@ def perft(p, count_interior=False):
 
 
 def _child_entry(index):
-    """Where a child goes from ``made``'s branch ``index`` (skipped, quiescence, in check, ends
+    """Where a child goes from ``made``'s branch ``index`` (skipped, quiescence, pressed, ends
     here): as the root's ``enter`` would, or back when its move was illegal or futile."""
-    skipped, quiescence, in_check, ends_here = (index >> bit & 1 for bit in range(4))
+    skipped, quiescence, pressed, ends_here = (index >> bit & 1 for bit in range(4))
     if skipped:
         return "take_back"
     if ends_here:
         return "ending"
-    return ["probe", "stand_pat", "probe", "first"][quiescence | in_check << 1]
+    return ["probe", "stand_pat", "probe", "first"][quiescence | pressed << 1]
 
 
 def search(p):
@@ -95,8 +95,10 @@ def search(p):
 
     A node is entered with its frame loaded (the window, the depth). Full-width nodes try every
     move; quiescence nodes (depth 0) first stand pat on the static value, then try captures —
-    every move when in check, without standing pat. A node with no legal move is mated if in
-    check and (full width only) stalemate otherwise. The deepest ply returns the static value.
+    every move when pressed (in check; in antichess, forced to capture or without a move),
+    without standing pat. In chess a node with no legal move is mated if in check and (full
+    width only) stalemate otherwise; in antichess a pressed node with no legal move (it had
+    none) has won. The deepest ply returns the static value.
 
     The search's features (features.py, the control word START carries) narrow a child's
     window (PVS), reduce its depth (late-move reductions) — the datapath does both as it steps
@@ -118,8 +120,8 @@ def search(p):
     p.label("search")       # (the host's last halfmove may still be on its way to the board)
     p.op(clear=1, wait="SETTLED", goto="enter")
     p.label("enter")        # the root (a child is entered as its position is pushed: made)
-    # bit 0 quiescence, bit 1 in check, bit 2 at the deepest ply, bit 3 a repetition
-    p.op(enter=1, count="ONE", branch=["quiescence", "in_check", "at_max", "repeated"],
+    # bit 0 quiescence, bit 1 pressed, bit 2 at the deepest ply, bit 3 a repetition
+    p.op(enter=1, count="ONE", branch=["quiescence", "pressed", "at_max", "repeated"],
          targets=["probe", "stand_pat", "probe", "first"] + ["horizon"] * 4 + ["draw"] * 8)
     p.label("ending")       # a child repeating a position, at the deepest ply, or cut by the mate distance
     p.op(branch=["repeated", "at_max"], targets=["mate_return", "draw", "horizon", "draw"])
@@ -163,10 +165,10 @@ def search(p):
     p.label("make")         # the node's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")
     p.label("made")         # the child entered as its position is pushed, counted if searched:
-    # bit 0 illegal or futile, bit 1 quiescence, bit 2 in check, bit 3 at the deepest ply or a
+    # bit 0 illegal or futile, bit 1 quiescence, bit 2 pressed, bit 3 at the deepest ply or a
     # repetition
     p.op(wait="SETTLED", path="PUSH", enter=1, count="SEARCHED",
-         branch=["skipped", "quiescence", "in_check", "ends_here"],
+         branch=["skipped", "quiescence", "pressed", "ends_here"],
          targets=[_child_entry(i) for i in range(16)])
     p.label("take_back")
     p.op(maker="UNMAKE", ply="UP", path="POP", take=1)
@@ -197,9 +199,11 @@ def search(p):
     p.label("exhausted")
     # bit 0 legal, bit 1 stalemate here: without a legal move a full-width node not in check is
     # stalemate (mated is the best a node starts with); bit 2: losing captures were passed
-    # over, and the node goes through its captures again for them.
-    p.op(branch=["legal", "stalemate_here", "revisit"],
-         targets=["return_best", "return_best", "draw", "return_best"] + ["revisit"] * 4)
+    # over, and the node goes through its captures again for them; bit 3 won here (antichess:
+    # a node without a move; never with stalemate).
+    p.op(branch=["legal", "stalemate_here", "revisit", "won_here"],
+         targets=["return_best", "return_best", "draw", "return_best"] + ["revisit"] * 4
+                 + ["win", "return_best", "win", "return_best"] + ["revisit"] * 4)
     p.label("revisit")
     p.op(gen="FIRST", revisit=1, goto="first_answer")
     # Returning: the node's value set, its move unmade and the parent's frame updated with it
@@ -209,6 +213,8 @@ def search(p):
                   branch=["cutoff", "at_root"], targets=["resume", "return_best", "finish", "finish"])
     p.label("draw")         # stalemate, or a repetition
     p.op(result="DRAW", **ascend)
+    p.label("win")          # antichess: no move
+    p.op(result="WIN", **ascend)
     p.label("horizon")
     p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", **ascend)
     # A node that searched, or found its value in the table, is searched again in place if its
@@ -225,7 +231,7 @@ def search(p):
     p.label("return_best")  # (a full-width node stores its result in the transposition table)
     p.op(result="BEST", hash_store=1, **retry)
     p.label("reenter")      # (the last UNMAKE below it may still be on the bus)
-    p.op(wait="SETTLED", enter=1, count="ONE", branch=["quiescence", "in_check", "mate_cut"],
+    p.op(wait="SETTLED", enter=1, count="ONE", branch=["quiescence", "pressed", "mate_cut"],
          targets=["probe", "stand_pat", "probe", "first"] + ["mate_return"] * 4)
     p.label("finish")
     # the root's last UNMAKE may still be on the bus: the job ends on a settled board

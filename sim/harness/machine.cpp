@@ -123,20 +123,22 @@ int main(int argc, char **argv) {
             top->history_clear = 1; tick(); top->history_clear = 0; top->eval();
         }
         else if (cmd == "perft") {
-            uint64_t depth; in >> depth;
-            run(put(JOB_PERFT, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET));
+            uint64_t depth, config; in >> depth >> config;
+            run(put(JOB_PERFT, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET)
+                | (unsigned __int128)config << STARTCOMMAND_CONFIG_OFFSET);
             std::printf("%llu %llu\n", (unsigned long long)top->job___05Fcount,
                         (unsigned long long)top->job___05Fcycles);
             std::fflush(stdout);
         }
         else if (cmd == "search" || cmd == "trace") {
-            int64_t depth, alpha, beta, generation, features, root_move, keep_killers;
-            in >> depth >> alpha >> beta >> generation >> features >> root_move >> keep_killers;
+            int64_t depth, alpha, beta, generation, features, root_move, keep_killers, config;
+            in >> depth >> alpha >> beta >> generation >> features >> root_move >> keep_killers >> config;
             run(put(JOB_SEARCH, STARTCOMMAND_JOB_OFFSET) | put(depth, STARTCOMMAND_DEPTH_OFFSET)
                 | put(alpha & 0xFFFF, STARTCOMMAND_ALPHA_OFFSET) | put(beta & 0xFFFF, STARTCOMMAND_BETA_OFFSET)
                 | put(generation, STARTCOMMAND_GENERATION_OFFSET) | put(features, STARTCOMMAND_FEATURES_OFFSET)
                 | (unsigned __int128)root_move << STARTCOMMAND_ROOT_MOVE_OFFSET
-                | (unsigned __int128)keep_killers << STARTCOMMAND_KEEP_KILLERS_OFFSET,
+                | (unsigned __int128)keep_killers << STARTCOMMAND_KEEP_KILLERS_OFFSET
+                | (unsigned __int128)config << STARTCOMMAND_CONFIG_OFFSET,
                 cmd == "trace");
             std::printf("%llu %llu %d %llu\n", (unsigned long long)top->job___05Fcount,
                         (unsigned long long)top->job___05Fcycles, (int)(int16_t)top->job___05Fscore,
