@@ -12,13 +12,13 @@ from host.oracle import KNOWLEDGE
 __all__ = ["main"]
 
 
-def _board_from_arg(text):
+def _board_from_arg(text, variant="chess"):
     from host.epd import parse_position
-    from models.position import validate_board
+    from models.position import new_board, validate_board
     if text in ("startpos", "start"):
-        board = chess.Board()
+        board = new_board(variant)
     else:
-        board, _ = parse_position(text)
+        board, _ = parse_position(text, variant)
     validate_board(board)
     return board
 
@@ -26,15 +26,18 @@ def _board_from_arg(text):
 def cmd_moves(args):
     """The Verilated generator's moves for a position, in emission order."""
     from hdl.movegen.layouts import GenMode, MoveKey
+    from host.antichess import victim_order
+    from models.movegen import config_for
     from sim.movegen_check import compare_position, legal_by_king_check
     from sim.movegen_sim import VerilatedMovegen
-    board = _board_from_arg(args.fen)
+    board = _board_from_arg(args.fen, args.variant)
     mode = GenMode.CAPTURES if args.captures else GenMode.ALL
     with VerilatedMovegen() as hw:
+        hw.set_config(config_for(board, victim_order(board)))
         hw.set_position(board)
         moves, cycles = hw.generate(mode=mode)
         legal = {m.uci for m in legal_by_king_check(hw, board.copy(), moves)}
-        diffs = compare_position(hw, board.copy())
+        diffs = compare_position(hw, board.copy(), victim_order(board))
     print(f"position {board.fen()}")
     print(f"{'#':>3} {'move':6} {'san':8} {'legal':5} key (victim safe centrality square attacker promotion)")
     for i, move in enumerate(moves, 1):
@@ -64,7 +67,7 @@ def _open_machine(args, eval_params=None):
 
 def cmd_perft(args):
     """Hardware perft on the board (the simulated board without ``--port``)."""
-    board = _board_from_arg(args.fen)
+    board = _board_from_arg(args.fen, args.variant)
     if not 0 <= args.depth < 64:
         print(f"suprem: perft depth must be 0..63, not {args.depth}", file=sys.stderr)
         return 2
@@ -104,7 +107,7 @@ def _limits(args):
 def cmd_analyze(args):
     """Iterative deepening on the board: a line per finished iteration, then the best move."""
     from host.driver import SearchDriver, score_text
-    game = _board_from_arg(args.fen)
+    game = _board_from_arg(args.fen, args.variant)
     limits = _limits(args)
     with _open_machine(args) as hw:
         driver = SearchDriver(hw, knowledge=args.knowledge)
@@ -123,7 +126,10 @@ def cmd_analyze(args):
         else:
             print(f"oracle: {allocation.explain()[0]}")
         if not any(True for _ in game.legal_moves):
-            print("no legal move: " + ("checkmate" if game.is_check() else "stalemate"))
+            if args.variant == "antichess":
+                print("no legal move: the side to move has won")
+            else:
+                print("no legal move: " + ("checkmate" if game.is_check() else "stalemate"))
             return 0
 
         def show(it):
@@ -273,7 +279,7 @@ def _verify(args, checks, summary=None):
     position of ``args.file``), ``summary()``'s line, then ``N positions, M mismatches``."""
     from sim.verification import checked_positions
     try:
-        records, rejected = checked_positions(args.file, args.limit)
+        records, rejected = checked_positions(args.file, args.limit, variant=getattr(args, "variant", "chess"))
     except OSError as error:
         print(f"suprem: cannot read {args.file}: {error.strerror}", file=sys.stderr)
         return 2
@@ -295,8 +301,10 @@ def _verify(args, checks, summary=None):
 
 
 def cmd_verify_movegen(args):
+    from hdl.movegen.layouts import VictimOrder
     from sim.verification import movegen_checks
-    return _verify(args, movegen_checks)
+    order = VictimOrder.LEAST_VALUABLE if args.victims == "least-valuable" else VictimOrder.MOST_VALUABLE
+    return _verify(args, lambda records: movegen_checks(records, order))
 
 
 EVALUATOR_CONFIGS = ("full", "hitech", "small")     # hdl.eval.tables.CONFIGS, without importing Amaranth
@@ -312,6 +320,7 @@ def cmd_verify_eval(args):
 
 def cmd_verify_search(args):
     from hdl.eval.tables import CONFIGS
+    from hdl.movegen.layouts import VictimOrder
     from sim.machine_sim import VerilatedMachine
     from sim.search_check import table_store
     from sim.verification import SearchVerification
@@ -326,7 +335,9 @@ def cmd_verify_search(args):
         args.port = None if args.port == "sim" else args.port
         machine = _open_machine(args, params)
     with machine as hw:
-        verification = SearchVerification(hw, params, store, args.depth, jobs=args.jobs, features=args.features)
+        order = VictimOrder.LEAST_VALUABLE if args.victims == "least-valuable" else VictimOrder.MOST_VALUABLE
+        verification = SearchVerification(hw, params, store, args.depth, jobs=args.jobs, features=args.features,
+                                          victim_order=order)
         return _verify(args, verification.checks, verification.summary)
 
 
@@ -408,6 +419,17 @@ def cmd_program(args):
     return 0
 
 
+VARIANTS = ("chess", "antichess")      # models.position.VARIANTS, without importing python-chess's variants
+
+
+def _variant_option(parser, victims=False):
+    parser.add_argument("--variant", choices=VARIANTS, default="chess",
+                        help="the rules: chess (default) or antichess (captures compulsory, losing all wins)")
+    if victims:
+        parser.add_argument("--victims", choices=("most-valuable", "least-valuable"), default="most-valuable",
+                            help="the generator's capture order: most valuable victim first (default) or least")
+
+
 def _board_options(parser):
     parser.add_argument("--port", help="the board's serial device (default: start a simulated board)")
     parser.add_argument("--baud", type=int, default=1_000_000, help="the link's rate (1000000)")
@@ -473,18 +495,21 @@ def build_parser():
     moves = sub.add_parser("moves", help="the Verilated generator's ordered moves for a position")
     moves.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     moves.add_argument("--captures", action="store_true", help="capture-only mode")
+    _variant_option(moves)
     _trace_options(moves)
     moves.set_defaults(func=cmd_moves)
     perft = sub.add_parser("perft", help="count the legal leaves DEPTH plies down, by hardware perft")
     perft.add_argument("fen", help="a FEN (quoted), or 'startpos'")
     perft.add_argument("depth", type=int)
     perft.add_argument("--divide", action="store_true", help="the count after each legal root move")
+    _variant_option(perft)
     _board_options(perft)
     _trace_options(perft)
     perft.set_defaults(func=cmd_perft)
     analyze = sub.add_parser("analyze", help="analyse a position on the board: iterative deepening, "
                                              "a line per depth, the best move")
     analyze.add_argument("fen", help="a FEN (quoted), or 'startpos'")
+    _variant_option(analyze)
     analyze.add_argument("--depth", type=int, help="the last iteration's depth (default 5)")
     analyze.add_argument("--features", type=_features, default="all", help=FEATURES_HELP)
     analyze.add_argument("--root", choices=("board", "host"),
@@ -568,6 +593,7 @@ def build_parser():
     units = verify.add_subparsers(dest="unit", required=True)
     movegen = units.add_parser("movegen", help="the move generator on every position of an EPD/FEN file")
     movegen.add_argument("file")
+    _variant_option(movegen, victims=True)
     movegen.add_argument("--limit", type=int, help="check at most N positions")
     movegen.add_argument("--show", type=int, default=5, help="details of the first N mismatches (5)")
     movegen.set_defaults(func=cmd_verify_movegen)
@@ -587,6 +613,7 @@ def build_parser():
                                              "(value, best move, nodes, principal variation, the board and "
                                              "evaluator restored) on every position of an EPD/FEN file")
     search.add_argument("file")
+    _variant_option(search, victims=True)
     search.add_argument("--depth", type=int, default=3, help="plies searched (3)")
     search.add_argument("--features", type=_features, default="all", help=FEATURES_HELP)
     search.add_argument("--limit", type=int, help="check at most N positions")

@@ -32,6 +32,10 @@ handed to CHUNKER first (``chunker``, on by default): if its proof search shows 
 ``source`` says so, scored ``CHUNKER_SCORE`` (a promotion the other side cannot stop, not a
 mate), no board search; otherwise (a loss, a draw, no proof) the board searches as ever.
 
+An antichess game (a ``chess.variant.AntichessBoard``) is searched in the generator's antichess
+mode with the settings of ``host/antichess.py`` (its capture order and features; the Oracle's
+antichess table); CHUNKER, a chess ending's solver, is not asked.
+
 ``update_limits`` changes the limits of the search in progress from another thread (UCI's
 ``ponderhit``): its time and node budgets count from that moment.
 """
@@ -43,6 +47,7 @@ from dataclasses import dataclass, field
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
+from .antichess import is_antichess, search_features, victim_order
 from .oracle import KNOWLEDGE, Oracle
 from .root import RootIteration, RootJob, RootLoop
 
@@ -188,7 +193,8 @@ class SearchDriver:
         wall_start = time.monotonic()
         with self._lock:
             self._budget, self._spent = _Budget(limits, 0, 0, wall_start), (0, 0)
-        proved = self._chunker(game, wall_start) if self.chunker and root_moves is None and legal else None
+        proved = (self._chunker(game, wall_start)
+                  if self.chunker and root_moves is None and legal and not is_antichess(game) else None)
         if proved:
             if on_iteration:
                 on_iteration(proved)
@@ -265,8 +271,8 @@ class SearchDriver:
 
         def job(move, depth, alpha, beta, keep_killers):
             self.machine.start_search(depth, alpha, beta, node_limit=self._node_limit(spent[0], first),
-                                      generation=self.generation, features=self.features, root_move=move,
-                                      keep_killers=keep_killers)
+                                      generation=self.generation, features=search_features(self.features, game),
+                                      root_move=move, keep_killers=keep_killers, victim_order=victim_order(game))
             status = self._run(spent[0], spent[1], stop_event, first)
             result = self.machine.result(status)
             spent[0], spent[1] = spent[0] + result.nodes, spent[1] + result.cycles

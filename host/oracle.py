@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import chess
 
 from .analysis import analyse, game_phase_fraction, pawn_classes
+from .antichess import AntichessMaterial, is_antichess
 from .library import FAMILIES, LIBRARY
 from .pattern_weights import WEIGHTS
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
@@ -142,6 +143,10 @@ class Oracle:
         """The :class:`Allocation` for the root ``board``; ``expected``: the moves the search is
         expected to play from it (the rest of the last search's principal variation), which
         ``root`` knowledge counts in the region the search will reach."""
+        if is_antichess(board):             # one table whatever the knowledge (host/antichess.py)
+            if "antichess" not in self._kept:
+                self._kept["antichess"] = self._install("antichess", [("antichess-material", None, AntichessMaterial())])
+            return self._kept["antichess"]
         phase, fraction = game_phase(board), game_phase_fraction(board)
         if self.knowledge == "root":
             return self._root(board, phase, fraction, expected)

@@ -24,6 +24,11 @@ any search, where an adapter shows no thinking line for it).
 Details per depth (wall time, cycles) and the Oracle's choice for the root (its patterns, their
 units, what was left out) go out as ``info string`` only after ``debug on``.
 
+``UCI_Variant`` (``chess`` or ``antichess``, as Fairy-Stockfish and python-chess's UCI client
+spell it) sets the rules of the positions that follow: ``position startpos`` is the variant's
+starting position, a FEN is read in the variant and refused if it is impossible there
+(antichess: castling rights, or a side to move whose opponent has no pieces left).
+
 Bad input (a malformed FEN, an impossible position, an illegal move in ``position ... moves``,
 a malformed number) is answered with an ``info string`` and changes nothing. Unknown tokens
 before a command are skipped (UCI: ``joho debug on`` is ``debug on``); a line with no command
@@ -39,7 +44,7 @@ import threading
 import chess
 
 from hdl.search.features import SearchFeatures
-from models.position import PositionError, validate_board
+from models.position import VARIANTS, PositionError, new_board, validate_board
 
 from .driver import Limits, SearchDriver, score_text
 from .library import FAMILIES
@@ -93,9 +98,10 @@ class UciEngine:
         self._jobs.put(("open",))       # connect (or start the simulated board) at once
         self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False,
                         "RootLoop": SearchDriver.root_loop, "Chunker": SearchDriver.chunker,
-                        "Knowledge": KNOWLEDGE[0], "KnowledgeWithout": "",
+                        "Knowledge": KNOWLEDGE[0], "KnowledgeWithout": "", "UCI_Variant": "chess",
                         **SearchFeatures().fields()}
-        self._combos = {"Knowledge": KNOWLEDGE}                # the options that take one of a list
+        # the options that take one of a list
+        self._combos = {"Knowledge": KNOWLEDGE, "UCI_Variant": tuple(VARIANTS)}
         self._checks = {"Ponder", "RootLoop", "Chunker", *SearchFeatures.names()}  # true or false
 
     def send(self, line):
@@ -138,6 +144,7 @@ class UciEngine:
             self.send(f"option name Knowledge type combo default {KNOWLEDGE[0]} "
                       + " ".join(f"var {kind}" for kind in KNOWLEDGE))
             self.send("option name KnowledgeWithout type string default <empty>")
+            self.send("option name UCI_Variant type combo default chess " + " ".join(f"var {v}" for v in VARIANTS))
             for name, on in SearchFeatures().fields().items():
                 self.send(f"option name {name} type check default {'true' if on else 'false'}")
             self.send("info string time is the board's hardware time (its cycles at its clock; a simulated board "
@@ -224,14 +231,15 @@ class UciEngine:
             self.send("info string position needs startpos or fen")
             return
         try:
+            variant = self.options["UCI_Variant"]
             if args[0] == "startpos":
-                game, rest = chess.Board(), args[1:]
+                game, rest = new_board(variant), args[1:]
             elif args[0] == "fen":
                 fen_words = []
                 rest = args[1:]
                 while rest and rest[0] != "moves":
                     fen_words.append(rest.pop(0))
-                game = chess.Board(" ".join(fen_words))
+                game = new_board(variant, " ".join(fen_words))
             else:
                 self.send(f"info string position needs startpos or fen, not {args[0]}")
                 return

@@ -14,7 +14,10 @@ The algorithm (fail-soft alpha-beta):
 * A quiescence node (depth 0) not *pressed* stands pat: the static value is its best so far
   and a cutoff if it reaches beta. It then tries captures and queen promotions only — every
   move when pressed (and then it does not stand pat). Pressed is in check in chess; in
-  antichess, having a capture (so captures are the only moves) or no move at all.
+  antichess, having no move at all, or having a capture (so captures are the only moves) —
+  with ``bounded``, only at plies below twice the root's depth, as extensions: a forced
+  capture's line not followed to its end without standing pat grows the tree by orders of
+  magnitude (BENCHMARKS.md).
 * Moves come in the generator's order; each is made, and unmade at once if it leaves the
   mover's king attacked. A child has one ply less, except that a node in check does not count
   its moves as a ply, nor is a capture counted that restores the root's material balance (the
@@ -287,7 +290,7 @@ class ReferenceSearch:
         if self.trace is not None:
             self.trace.append(self.key())
         board = self.board
-        pressed = self._pressed()
+        pressed = self._pressed(ply)
         if ply > 0 and repeats(self.path):
             return 0, None, True
         if ply == self.max_ply - 1:
@@ -477,14 +480,16 @@ class ReferenceSearch:
             return value, move, exact
         return self._node(ply, depth, alpha, beta, may_pass=False)
 
-    def _pressed(self):
-        """Whether the node may not stand pat: in check (chess); with a capture, or without a
-        move (antichess)."""
+    def _pressed(self, ply):
+        """Whether the node at ``ply`` may not stand pat: in check (chess); without a move, or
+        forced to capture — with ``bounded`` only below ``EXTENSION_BOUND`` times the root's
+        depth — (antichess)."""
         board = self.board
         if not self.antichess:
             return board.is_check()
         moves = list(board.legal_moves)
-        return not moves or any(board.is_capture(move) for move in moves)
+        within = not self.features.bounded or ply < EXTENSION_BOUND * self.root_depth
+        return not moves or within and any(board.is_capture(move) for move in moves)
 
     def _has_pieces(self):
         """Whether the side to move has a piece besides pawns and king."""

@@ -15,9 +15,7 @@ import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-import chess
-
-from models.position import transfers
+from models.position import new_board, transfers
 
 from .verilator import REPO, cache_dir, verilator_env, verilog_for
 
@@ -118,13 +116,13 @@ def reference_positions(name, limit=None):
     return records[:limit]
 
 
-def random_games(seed, count, plies, start=None):
-    """``count`` positions of seeded random games: from ``start`` (a FEN; the initial position
-    by default), a number of random legal moves drawn from ``plies`` (a range), fewer where a
-    game ends."""
+def random_games(seed, count, plies, start=None, variant="chess"):
+    """``count`` positions of seeded random games of ``variant`` (``models.position.VARIANTS``):
+    from ``start`` (a FEN; the variant's initial position by default), a number of random legal
+    moves drawn from ``plies`` (a range), fewer where a game ends."""
     rng, games = random.Random(seed), []
     for _ in range(count):
-        game = chess.Board(start) if start else chess.Board()
+        game = new_board(variant, start)
         for _ in range(rng.choice(plies)):
             moves = list(game.legal_moves)
             if not moves:

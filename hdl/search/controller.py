@@ -373,10 +373,15 @@ class Controller(wiring.Component):
         config = Signal(GenConfig)      # the job's rules and capture order (the generator's)
         antichess = Signal()
         m.d.comb += [antichess.eq(config.variant == Variant.ANTICHESS), self.gen.config.eq(config)]
-        # Whether the node may stand pat (quiescence) and prune: not in check (chess); not forced
-        # to capture and with a move (antichess). The generator gives each flag in its variant only.
+        # Extensions (and antichess's forced captures) are followed only below twice the root's
+        # depth with ``bounded`` (features.py).
+        within_bound = Signal()
+        m.d.comb += within_bound.eq(~features.bounded | (ply < depth * EXTENSION_BOUND))
+        # Whether the node may stand pat (quiescence) and prune: not in check (chess); with a move
+        # and not forced to capture within the bound (antichess). The generator gives each flag
+        # in its variant only.
         pressed = Signal()
-        m.d.comb += pressed.eq(self.gen.in_check | self.gen.forced | self.gen.moveless)
+        m.d.comb += pressed.eq(self.gen.in_check | (self.gen.forced & within_bound) | self.gen.moveless)
         returned = Signal(signed(16))   # the value the last node returned
 
         # --- values -----------------------------------------------------------------------------
@@ -837,7 +842,7 @@ class Controller(wiring.Component):
         extending = Signal()            # check escapes, recaptures and singular moves are no ply
         m.d.comb += extending.eq(          # (bounded: not too deep; antichess has no check)
             ((frame.pressed & ~antichess) | recapture | (frame.singular & (move.as_value() == frame.hash_move.as_value())))
-            & (~features.bounded | (ply < depth * EXTENSION_BOUND)))
+            & within_bound)
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + extending))
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)

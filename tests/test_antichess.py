@@ -1,0 +1,216 @@
+"""Antichess on the machine (issue 18): the generator's antichess mode against python-chess's
+``AntichessBoard`` and the bit-exact model, hardware perft, the search against the reference
+node for node, the terminal rule, and the host's handling of the variant.
+
+The default suite runs samples; ``-m slow`` runs the issue's full counts (500 random positions
+each for perft and search)."""
+
+import random
+
+import chess
+import chess.variant
+import pytest
+
+from hdl.movegen.layouts import GenMode, Variant, VictimOrder
+from hdl.search.features import SearchFeatures
+from hdl.search.frame import MATE
+from host.antichess import AntichessMaterial, search_features
+from host.tables import EvaluatorImage
+from models.movegen import candidate_moves, config_for, forced, moveless, ordered_moves
+from models.ordering import ordered_moves as fast_ordered_moves
+from models.position import MachinePosition, PositionError, new_board, validate_board
+from sim.movegen_check import compare_position
+from sim.search_check import SearchPair
+from sim.testing import random_games
+
+#: python-chess's (and the servers') antichess perft of the starting position.
+START_PERFT = [1, 20, 400, 8067, 153299]
+
+
+def positions(seed, count, plies=range(1, 70)):
+    """Seeded random antichess positions that are not over (the side to move has a move)."""
+    games = random_games(seed, count * 2, plies, variant="antichess")
+    return [game for game in games if not game.is_game_over()][:count]
+
+
+def perft(board, depth):
+    if depth == 0:
+        return 1
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def side(board):
+    return 0 if board.turn == chess.WHITE else 1
+
+
+def uci(move):
+    return chess.Move(move.from_sq, move.to_sq, move.promotion or None).uci()
+
+
+# --- the model -------------------------------------------------------------------------------------
+
+def test_the_model_moves_are_python_chess_antichess_moves():
+    games = random_games(7, 300, range(0, 120), variant="antichess")
+    assert any(game.is_game_over() for game in games)          # moveless positions are in the sample
+    promotions = 0
+    for board in games:
+        config = config_for(board)
+        pos = MachinePosition.from_board(board)
+        got = sorted(uci(m) for m in candidate_moves(pos, side(board), config))
+        assert got == sorted(m.uci() for m in board.legal_moves), board.fen()
+        promotions += sum(m.uci().endswith("k") for m in board.legal_moves)
+        assert forced(pos, side(board), config) == any(board.is_capture(m) for m in board.legal_moves)
+        assert moveless(pos, side(board), config) == (not any(True for _ in board.legal_moves))
+
+
+def test_the_fast_order_is_the_bit_exact_models_in_both_victim_orders():
+    for board in positions(8, 60):
+        pos = MachinePosition.from_board(board)
+        for order in VictimOrder:
+            config = config_for(board, order)
+            for captures in (False, True):
+                mode = GenMode.CAPTURES if captures else GenMode.ALL
+                want = [uci(m) for m in ordered_moves(pos, side(board), mode, config)]
+                got = [m.uci() for m in fast_ordered_moves(board, captures, order == VictimOrder.LEAST_VALUABLE)]
+                assert got == want, (board.fen(), order)
+
+
+def test_a_capture_is_compulsory_and_the_victim_order_reverses():
+    board = new_board("antichess", "4k3/8/8/3q4/4P3/5p2/8/8 w - - 0 1")     # exd5 or nothing
+    pos = MachinePosition.from_board(board)
+    assert [uci(m) for m in candidate_moves(pos, 0, config_for(board))] == ["e4d5"]
+    board = new_board("antichess", "8/8/8/3q1p2/4P3/8/8/8 w - - 0 1")       # takes the queen or the pawn
+    for order, first in ((VictimOrder.MOST_VALUABLE, "e4d5"), (VictimOrder.LEAST_VALUABLE, "e4f5")):
+        moves = ordered_moves(MachinePosition.from_board(board), 0, GenMode.ALL, config_for(board, order))
+        assert [uci(m) for m in moves][0] == first
+
+
+def test_a_pawn_promotes_to_a_king_in_antichess_only():
+    for variant, pieces in (("chess", "qnrb"), ("antichess", "qnrbk")):
+        board = new_board(variant, "7k/P7/8/8/8/8/8/K7 w - - 0 1")
+        moves = {uci(m) for m in candidate_moves(MachinePosition.from_board(board), 0, config_for(board))}
+        assert {m for m in moves if m.startswith("a7a8")} == {f"a7a8{p}" for p in pieces}
+
+
+def test_impossible_antichess_positions_are_refused():
+    with pytest.raises(PositionError, match="castling"):
+        validate_board(new_board("antichess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"))
+    with pytest.raises(PositionError, match="no pieces"):
+        validate_board(new_board("antichess", "8/8/8/8/8/8/8/R7 w - - 0 1"))
+    validate_board(new_board("antichess", "8/8/8/8/8/p7/P7/8 w - - 0 1"))     # no king, no move: fine
+    with pytest.raises(PositionError, match="king"):
+        validate_board(new_board("chess", "8/8/8/8/8/p7/P7/8 w - - 0 1"))
+    with pytest.raises(PositionError, match="plays chess and antichess"):
+        validate_board(chess.variant.AtomicBoard())
+    with pytest.raises(ValueError, match="not 'atomic'"):
+        new_board("atomic")
+
+
+# --- the generator --------------------------------------------------------------------------------
+
+def test_the_generator_agrees_on_random_antichess_positions(movegen_hw):
+    rng = random.Random(3)
+    for board in positions(9, 40):
+        diffs = compare_position(movegen_hw, board, VictimOrder(rng.randrange(2)))
+        assert not diffs, (board.fen(), diffs)
+
+
+def test_the_generator_still_plays_chess_after_antichess(movegen_hw):
+    for board in random_games(10, 10, range(10, 40)):
+        assert not compare_position(movegen_hw, board)
+
+
+def test_antichess_flags_of_the_generator(movegen_hw):
+    for fen, want in (("8/8/8/8/8/p7/P7/8 w - - 0 1", (False, True)),          # blocked: no move
+                      ("8/8/8/3p4/4P3/8/8/8 w - - 0 1", (True, False)),         # exd5 is forced
+                      ("8/8/8/8/8/8/P7/7r w - - 0 1", (False, False)),
+                      ("8/8/8/8/Pp6/8/8/8 b - a3 0 1", (True, False))):         # en passant alone forces
+        board = new_board("antichess", fen)
+        compare_position(movegen_hw, board)
+        state = movegen_hw.state()
+        assert (state.forced, state.moveless) == want, fen
+        assert not state.in_check and state.king_attacked == 0
+
+
+# --- perft ----------------------------------------------------------------------------------------
+
+def test_hardware_perft_of_the_start_position(machine_hw):
+    machine_hw.set_position(new_board("antichess"))
+    for depth, want in enumerate(START_PERFT[:4]):
+        assert machine_hw.perft(depth)[0] == want
+
+
+def test_hardware_perft_on_random_positions(machine_hw):
+    for board in positions(11, 25):
+        machine_hw.set_position(board)
+        assert machine_hw.perft(2)[0] == perft(board, 2), board.fen()
+
+
+@pytest.mark.slow
+def test_hardware_perft_depth_4_and_500_random_positions_at_depth_3(machine_hw):
+    machine_hw.set_position(new_board("antichess"))
+    assert machine_hw.perft(4)[0] == START_PERFT[4]
+    for board in positions(12, 500):
+        machine_hw.set_position(board)
+        assert machine_hw.perft(3)[0] == perft(board, 3), board.fen()
+
+
+# --- the search -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def antichess_pair(machine_hw):
+    image = EvaluatorImage(machine_hw.eval_params)
+    AntichessMaterial().install(image)
+    return SearchPair(machine_hw, image.store())
+
+
+def compare_searches(pair, boards, seed, depths):
+    rng = random.Random(seed)
+    for board in boards:
+        depth = rng.choice(depths)
+        order = VictimOrder(rng.randrange(2))
+        features = search_features(SearchFeatures(), board) if rng.random() < 0.5 else SearchFeatures()
+        hw, ref, diffs = pair.compare(board, depth, victim_order=order, features=features)
+        assert not diffs, (board.fen(), depth, order, features, diffs)
+
+
+def test_the_search_equals_the_reference_on_random_positions(antichess_pair):
+    compare_searches(antichess_pair, positions(13, 30), 13, (1, 2, 3))
+
+
+@pytest.mark.slow
+def test_the_search_equals_the_reference_on_500_random_positions(antichess_pair):
+    compare_searches(antichess_pair, positions(14, 500), 14, (1, 2, 3, 4))
+
+
+@pytest.mark.parametrize("fen, depth, score", [
+    ("8/8/8/8/8/p7/P7/8 w - - 0 1", 1, MATE),                  # no move: White has won
+    ("8/8/8/8/8/1p6/P7/8 w - - 0 1", 1, -(MATE - 1)),          # axb3 is forced, and Black has no piece
+    ("8/8/8/8/8/p7/P6r/7R w - - 0 1", 2, -(MATE - 1)),         # Rxh2, then Black's pawn is blocked
+    ("8/8/8/8/8/p7/8/1R6 w - - 0 1", 3, MATE - 2),             # Rb2! axb2 and White has no piece
+])
+def test_the_side_without_a_move_wins(antichess_pair, fen, depth, score):
+    board = new_board("antichess", fen)
+    hw, ref, diffs = antichess_pair.compare(board, depth)
+    assert not diffs
+    assert hw.score == score
+
+
+def test_a_forced_capture_is_followed_without_standing_pat_within_the_bound(antichess_pair):
+    # At depth 1, Rb2 leaves Black a quiescence node that must take (ply 1, below twice the
+    # root's depth): it does not stand pat, and after axb2 White, without a piece, has won.
+    board = new_board("antichess", "8/8/8/8/8/p7/8/1R6 w - - 0 1")
+    hw, ref, diffs = antichess_pair.compare(board, 1)
+    assert not diffs and (hw.score, hw.move) == (MATE - 2, chess.Move.from_uci("b1b2"))
+
+
+def test_chess_mode_is_unchanged_after_antichess(antichess_pair):
+    for board in random_games(15, 8, range(8, 40)):
+        hw, ref, diffs = antichess_pair.compare(board, 3)
+        assert not diffs, (board.fen(), diffs)
+    assert config_for(chess.Board())["variant"] == Variant.CHESS
