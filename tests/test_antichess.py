@@ -214,3 +214,27 @@ def test_chess_mode_is_unchanged_after_antichess(antichess_pair):
         hw, ref, diffs = antichess_pair.compare(board, 3)
         assert not diffs, (board.fen(), diffs)
     assert config_for(chess.Board())["variant"] == Variant.CHESS
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+def test_the_command_line_in_antichess(capsys, tmp_path):
+    from host.cli import main
+    assert main(["perft", "startpos", "3", "--variant", "antichess"]) == 0
+    assert "perft 3: 8067 leaves" in capsys.readouterr().out
+    assert main(["analyze", "rnbqkbnr/p1pppppp/8/1p6/8/4P3/PPPP1PPP/RNBQKBNR w - - 0 2", "--depth", "2",
+                 "--variant", "antichess"]) == 0
+    assert "bestmove f1b5" in capsys.readouterr().out            # the one legal move: a capture
+    assert main(["analyze", "8/8/8/8/8/p7/P7/8 w - - 0 1", "--variant", "antichess"]) == 0
+    assert "the side to move has won" in capsys.readouterr().out
+    castling = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert main(["perft", castling, "2", "--variant", "antichess"]) == 2
+    assert "antichess has no castling" in capsys.readouterr().err
+    suite = tmp_path / "antichess.epd"
+    suite.write_text("\n".join(board.fen() for board in positions(16, 6)) + "\n" + castling + "\n")
+    assert main(["verify", "movegen", str(suite), "--variant", "antichess", "--victims", "least-valuable"]) == 0
+    out = capsys.readouterr().out
+    assert "6 positions, 0 mismatches" in out and "1 lines not checked" in out
+    assert main(["verify", "search", str(suite), "--variant", "antichess", "--depth", "2", "--jobs", "0",
+                 "--tables", "material"]) == 0
+    assert "6 positions, 0 mismatches" in capsys.readouterr().out

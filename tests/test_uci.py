@@ -10,6 +10,7 @@ import time
 
 import chess
 import chess.engine
+import chess.variant
 import pytest
 
 from host.cli import main
@@ -451,3 +452,46 @@ def test_a_root_of_chunkers_domain_is_answered_by_its_proof(engine):
         assert not any("CHUNKER" in text for text in strings) and analysis.info["nodes"] > 0
     finally:
         engine.configure({"Chunker": True})
+
+
+def test_python_chess_plays_a_whole_antichess_game_with_uci_variant(engine):
+    """python-chess's client sets ``UCI_Variant`` from the board it is given: the engine plays
+    every move of an antichess game against a random mover, each legal in antichess (a capture
+    when one exists), to the game's end."""
+    rng = random.Random(18)
+    game = chess.variant.AntichessBoard()
+    moves = 0
+    while not game.is_game_over(claim_draw=True) and moves < 300:
+        if game.turn == chess.WHITE:
+            result = engine.play(game, chess.engine.Limit(depth=2))
+            assert result.move in game.legal_moves, f"{result.move} in {game.fen()}"
+            game.push(result.move)
+        else:
+            game.push(rng.choice(list(game.legal_moves)))
+        moves += 1
+    assert game.is_game_over(claim_draw=True)
+    # ... and back to chess (the client sets the option again for a chess board)
+    board = chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    assert engine.play(board, chess.engine.Limit(depth=1)).move in board.legal_moves
+
+
+def test_uci_variant_and_positions_illegal_in_it():
+    uci = RawUci()
+    try:
+        uci.send("uci")
+        line, _ = uci.expect("option name UCI_Variant")
+        assert "var chess" in line and "var antichess" in line
+        uci.expect("uciok")
+        uci.send("setoption name UCI_Variant value antichess")
+        uci.send("position startpos moves e2e4 b7b5")           # Bxb5 is now compulsory
+        for bad in ("position startpos moves e2e4 b7b5 e4e5",
+                    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                    "setoption name UCI_Variant value atomic"):
+            uci.send(bad)
+            line, _ = uci.expect("info string")
+            assert line, bad
+        uci.send("go depth 1")
+        best, _ = uci.expect("bestmove", timeout=120)
+        assert best.split()[1] == "f1b5"
+    finally:
+        uci.close()
