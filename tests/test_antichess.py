@@ -238,3 +238,17 @@ def test_the_command_line_in_antichess(capsys, tmp_path):
     assert main(["verify", "search", str(suite), "--variant", "antichess", "--depth", "2", "--jobs", "0",
                  "--tables", "material"]) == 0
     assert "6 positions, 0 mismatches" in capsys.readouterr().out
+
+
+def test_a_promotion_to_a_king_gains_minus_a_pawn_for_delta_pruning(antichess_pair):
+    # White stands pat beyond the bound (a depth-0 root: forced, yet not pressed) and delta
+    # pruning weighs each capture-promotion on e8 and c8: to a king it gains the victim less the
+    # pawn (a king counts 0), so with alpha 150 above the static value dxe8=K (taking the king,
+    # worth 0: gains -1) is skipped, dxc8=K (taking a bishop: gains 2) is not, nor is any other
+    # promotion — in the hardware as in the reference.
+    board = new_board("antichess", "rnb1kbn1/p1pP2p1/1p6/8/5P2/PP6/2PP2P1/RNB1qBN1 w - - 0 11")
+    features = SearchFeatures.parse("pvs,delta,bounded")
+    static = antichess_pair.reference.search(board, 0, features=features).score
+    hw, ref, diffs = antichess_pair.compare(board, 0, alpha=static + 150, beta=static + 400, features=features)
+    assert not diffs
+    assert ref.nodes == 1 + 4 + 5      # the root, dxe8 to Q, N, R, B (not K), dxc8 to all five

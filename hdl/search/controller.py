@@ -799,7 +799,8 @@ class Controller(wiring.Component):
 
         # --- the child's frame, for DOWN ------------------------------------------------------
         move = latest.move
-        gained = Signal(5)      # pawns the mover gains by the move: the victim, a promotion
+        gained = Signal(signed(6))      # pawns the mover gains by the move: the victim, a promotion
+                                        # (an antichess king's: the pawn lost, -1)
         victim_value = Signal(4)
         mover_value = Signal(4)
         promotion_value = Signal(4)
@@ -810,7 +811,7 @@ class Controller(wiring.Component):
                 m.d.comb += mover_value.eq(pawns)
             with m.If(move.promotion.as_value() == piece_type):
                 m.d.comb += promotion_value.eq(pawns)
-        m.d.comb += gained.eq(victim_value + Mux(promotion_value != 0, promotion_value - 1, 0))
+        m.d.comb += gained.eq(victim_value + Mux(move.promotion.as_value() != 0, promotion_value - 1, 0))
         # Delta pruning (features.py): a quiescence node that stood pat (every one not in check
         # did, on entry) passes over a capture whose gain cannot lift its static value to alpha.
         # Losing captures (features.py): a quiescence node not in check passes over a capture by a
