@@ -57,8 +57,7 @@ def main(argv=None):
         for features in sets:
             nodes = cycles = 0
             start = time.perf_counter()
-            for record in chosen:
-                board = record.board
+            for board in chosen:
                 if args.root == "host":
                     more = _root_loop(search, board, args.depth, features)
                     nodes, cycles = nodes + more[0], cycles + more[1]

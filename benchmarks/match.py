@@ -6,6 +6,7 @@
                                [--root board|host] [--opponent-root board|host]
                                [--knowledge K] [--opponent-knowledge K] [--without F,...]
                                [--opponent-without F,...] [--first N] [--movetime MS]
+                               [--variant chess|antichess]
     python -m benchmarks.match --score FILE.pgn ...
 
 Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
@@ -30,6 +31,10 @@ itself with a feature switched off, which measures that feature on one build; ``
 ``--without`` and ``--opponent-without`` for pattern families root knowledge leaves out (a
 family's worth: ``--knowledge root --opponent-knowledge root --opponent-without king``).
 
+``--variant antichess`` plays antichess (captures compulsory, losing every piece wins) from
+``data/antichess-openings.txt`` against Fairy-Stockfish (``--opponent fairy-stockfish``) or the
+machine: python-chess's client sets each engine's ``UCI_Variant`` from the board.
+
 A long match can be played in parts: ``--first N`` starts at game N (its opening and colours
 as in the whole match; ``--games`` stays the last game's number), and ``--score`` adds up the
 games of the parts' PGN files (the machine is the player named SUPREM) with the Elo
@@ -46,6 +51,7 @@ import chess.pgn
 
 from hdl.search.features import SearchFeatures
 from host.oracle import KNOWLEDGE
+from models.position import VARIANTS, new_board
 from sim.testing import DATA
 
 from .peers import ENGINES, ROOTS, machine_options, open_engine, pattern_families
@@ -53,14 +59,20 @@ from .peers import ENGINES, ROOTS, machine_options, open_engine, pattern_familie
 __all__ = ["read_openings", "elo_difference", "pgn_scores"]
 
 
-def read_openings(path=DATA / "openings.txt"):
-    """``[(name, board)]``: every line ``name: SAN moves`` of an openings file, played out."""
+#: Each variant's openings file.
+OPENINGS = {"chess": DATA / "openings.txt", "antichess": DATA / "antichess-openings.txt"}
+
+
+def read_openings(path=None, variant="chess"):
+    """``[(name, board)]``: every line ``name: SAN moves`` of an openings file (``variant``'s by
+    default), played out on boards of ``variant``."""
+    path = OPENINGS[variant] if path is None else path
     openings = []
     for number, line in enumerate(open(path).read().splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         name, _, moves = line.partition(":")
-        board = chess.Board()
+        board = new_board(variant)
         try:
             for san in moves.split():
                 board.push_san(san)
@@ -126,6 +138,9 @@ def main(argv=None):
     parser.add_argument("--score", nargs="+", metavar="PGN", help="only add up the games of these PGN files")
     parser.add_argument("--movetime", type=int, metavar="MS",
                         help="milliseconds per move instead of nodes (the machine's: hardware time)")
+    parser.add_argument("--variant", choices=tuple(VARIANTS), default="chess",
+                        help="the rules (antichess: from data/antichess-openings.txt, against "
+                             "--opponent fairy-stockfish or suprem)")
     args = parser.parse_args(argv)
     if args.score:
         return _score(args.score)
@@ -143,7 +158,9 @@ def main(argv=None):
                      f"(--games is the last game's number: games {args.first} to {args.games} are played)")
     limit = chess.engine.Limit(time=args.movetime / 1000) if args.movetime else chess.engine.Limit(nodes=args.nodes)
     budget = f"{args.movetime} ms per move" if args.movetime else f"{args.nodes} nodes per move"
-    openings = read_openings()
+    if args.variant != "chess" and args.opponent not in ("fairy-stockfish", "suprem"):
+        parser.error(f"--variant {args.variant} needs --opponent fairy-stockfish or suprem")
+    openings = read_openings(variant=args.variant)
     machine = open_engine("suprem")
     overhead = {"Move Overhead": 0} if args.movetime else {}
     machine.configure({**machine_options(args.features, args.root, args.knowledge, args.without), **overhead})
@@ -155,6 +172,7 @@ def main(argv=None):
                          f", knowledge {args.opponent_knowledge or 'default'}{_without(args.opponent_without)})")
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
     try:
+        budget = budget if args.variant == "chess" else f"{args.variant}, {budget}"
         for number in range(args.first - 1, args.games):
             name, start = openings[(number // 2) % len(openings)]
             machine_white = number % 2 == 0

@@ -2,9 +2,10 @@
 python-chess: the machine itself (``suprem uci`` on a simulated board), sunfish (the PyPI
 package, pinned in ``benchmarks/requirements-peers.txt``: ``.venv/bin/pip install --no-deps -r
 benchmarks/requirements-peers.txt`` — sunfish pins python-chess 1.9.4 for its terminal UI,
-which conflicts with ours, but plays UCI without it) and Stockfish (Debian's package:
-``apt-get install stockfish``; optionally weakened with ``UCI_LimitStrength``). None of them
-is needed by the tests.
+which conflicts with ours, but plays UCI without it), Stockfish (Debian's package:
+``apt-get install stockfish``; optionally weakened with ``UCI_LimitStrength``) and, for
+antichess, Fairy-Stockfish (``apt-get install fairy-stockfish``; python-chess's client sets its
+``UCI_Variant`` from the board). None of them is needed by the tests.
 """
 
 import argparse
@@ -21,7 +22,9 @@ from host.oracle import KNOWLEDGE
 __all__ = ["ENGINES", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
            "chosen_engines", "open_chosen", "pattern_families"]
 
-ENGINES = ("suprem", "sunfish", "stockfish")
+ENGINES = ("suprem", "sunfish", "stockfish", "fairy-stockfish")
+#: The chess engines the benchmarks run by default (Fairy-Stockfish is the antichess peer).
+CHESS_ENGINES = ENGINES[:3]
 
 
 def _beside_python(name):
@@ -36,8 +39,8 @@ def engine_command(name):
     if name == "sunfish":
         found = _beside_python("sunfish-uci")
         return [found] if found else None
-    if name == "stockfish":
-        found = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+    if name in ("stockfish", "fairy-stockfish"):
+        found = shutil.which(name) or shutil.which(name, path="/usr/games")
         return [found] if found else None
     raise ValueError(f"no engine {name!r} (there are {', '.join(ENGINES)})")
 
@@ -48,7 +51,7 @@ def open_engine(name, elo=None):
     command = engine_command(name)
     if command is None:
         how = {"sunfish": "pip install --no-deps -r benchmarks/requirements-peers.txt",
-               "stockfish": "apt-get install stockfish"}[name]
+               "stockfish": "apt-get install stockfish", "fairy-stockfish": "apt-get install fairy-stockfish"}[name]
         raise SystemExit(f"{name} is not installed ({how})")
     engine = chess.engine.SimpleEngine.popen_uci(command, timeout=600)
     if elo is not None:
@@ -88,9 +91,9 @@ def pattern_families(text):
 
 def add_engine_arguments(parser):
     """A benchmark's arguments for running several engines on the same positions: which engines
-    (``--engines``, all of ``ENGINES``), and the machine's search features, root, knowledge and
+    (``--engines``, by default the chess engines), and the machine's search features, root, knowledge and
     the families its root knowledge leaves out."""
-    parser.add_argument("--engines", default=",".join(ENGINES))
+    parser.add_argument("--engines", default=",".join(CHESS_ENGINES))
     parser.add_argument("--features", type=SearchFeatures.parse, default=SearchFeatures(),
                         help="the machine's search features (all)")
     parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")

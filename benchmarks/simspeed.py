@@ -36,7 +36,7 @@ def main(argv=None):
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--positions", type=int, default=5)
     args = parser.parse_args(argv)
-    boards = [chess.Board(README_FEN)] + [r.board for r in search_positions(max(0, args.positions - 1))]
+    boards = [chess.Board(README_FEN)] + search_positions(max(0, args.positions - 1))
     runs = []       # (fen, nodes, cycles, wall seconds)
     with open_machine(None) as hw:
         driver = SearchDriver(hw)

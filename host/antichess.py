@@ -6,9 +6,10 @@ too, and a side that has lost all its pieces or has no legal move wins. The gene
 them in its antichess mode (``GenConfig``, docs/architecture.md §5.1) and the search's
 microprogram knows the terminal rule (§5.3); this module chooses, per search:
 
-* ``VICTIM_ORDER``: the capture order of the generator's keys. Captures come least valuable
-  victim first, the order the antichess paper (Kumaresh et al.) gives its generator: a capture
-  that gives up little of the opponent's material keeps the threat of forced captures.
+* ``VICTIM_ORDER``: the capture order of the generator's keys: the most valuable victim first,
+  as in chess. The antichess paper (Kumaresh et al.) reverses it; on 40 random antichess
+  positions the reversed order took 16 % more nodes at depth 3 and 31 % more at depth 4
+  (BENCHMARKS.md), so it stays a choice of START (``VictimOrder``), not the default.
 * ``search_features``: the search's features without those that assume a side may pass or
   that a quiet move is seldom decisive — null-move pruning (and its verification), reverse
   futility and futility pruning. Zugzwang is the rule in antichess, not the exception, and a
@@ -25,14 +26,13 @@ from dataclasses import replace
 import chess
 
 from hdl.movegen.layouts import VictimOrder
-from hdl.search.features import SearchFeatures
 
 from .tables import FirstOrder
 
 __all__ = ["VICTIM_ORDER", "PIECE_VALUES", "PIECE_COUNT", "CENTRE", "search_features", "victim_order",
            "AntichessMaterial", "is_antichess"]
 
-VICTIM_ORDER = VictimOrder.LEAST_VALUABLE
+VICTIM_ORDER = VictimOrder.MOST_VALUABLE
 
 #: What each piece is worth to its side, in centipawns, before ``PIECE_COUNT``: the pieces that
 #: are hard to force into a capture (a king, a rook) weigh against their count; the queen and

@@ -308,7 +308,7 @@ def cmd_verify_movegen(args):
 
 
 EVALUATOR_CONFIGS = ("full", "hitech", "small")     # hdl.eval.tables.CONFIGS, without importing Amaranth
-TABLE_SETS = ("material", "patterns", "random")     # sim.search_check.TABLE_SETS
+TABLE_SETS = ("material", "patterns", "random", "antichess")     # sim.search_check.TABLE_SETS
 
 
 def cmd_verify_eval(args):

@@ -17,7 +17,6 @@ from cobs import cobs
 
 from hdl.encoding import MoveWord, pack, unpack
 from hdl.eval.tables import DATA_BITS, TableAddress, TableSelect
-from hdl.movegen.layouts import CHESS
 from hdl.link.protocol import (
     MAX_FRAME,
     NAK,
@@ -35,6 +34,7 @@ from hdl.link.protocol import (
     evaluator_params,
     payload_bytes,
 )
+from hdl.movegen.layouts import CHESS
 
 __all__ = ["LinkClient", "LinkError", "BoardNotAnswering", "CommandRefused", "encode_frame",
            "FrameDecoder", "BoardStatus"]

@@ -145,7 +145,8 @@ class Oracle:
         ``root`` knowledge counts in the region the search will reach."""
         if is_antichess(board):             # one table whatever the knowledge (host/antichess.py)
             if "antichess" not in self._kept:
-                self._kept["antichess"] = self._install("antichess", [("antichess-material", None, AntichessMaterial())])
+                candidates = [("antichess-material", None, AntichessMaterial())]
+                self._kept["antichess"] = self._install("antichess", candidates)
             return self._kept["antichess"]
         phase, fraction = game_phase(board), game_phase_fraction(board)
         if self.knowledge == "root":

@@ -63,6 +63,7 @@ from dataclasses import dataclass
 import chess
 
 from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
+from hdl.movegen.layouts import VictimOrder
 from hdl.search.features import (
     DELTA_MARGIN,
     EXTENSION_BOUND,
@@ -88,7 +89,6 @@ from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE, MATE_BOUND
 from hdl.search.hashtable import CHECK_BITS, GENERATION_BITS, Bound
 from hdl.search.material import PIECE_VALUES
 from hdl.search.zobrist import SIDE_KEY, piece_square_key
-from hdl.movegen.layouts import VictimOrder
 
 from .evaluator import EvaluatorModel
 from .movegen import antichess, config_for

@@ -4,11 +4,12 @@ The tables the searches evaluate with come in named sets: ``material`` (material
 tables: the first-order unit only) and ``patterns`` (the same, plus a recognizer pattern set:
 the pawn shelter, pawn structure and phase-scaled king safety — recognizers and global-state
 units at work). ``random`` loads random tables of every kind (hostile values; the search must
-still agree).
+still agree). ``antichess`` is the Oracle's antichess table (``host/antichess.py``).
 """
 
 import random
 
+from host.antichess import AntichessMaterial
 from host.patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from host.root import RootJob
 from host.tables import EvaluatorImage
@@ -21,7 +22,7 @@ from .eval_check import random_tables
 
 __all__ = ["TABLE_SETS", "table_store", "SearchPair"]
 
-TABLE_SETS = ("material", "patterns", "random")
+TABLE_SETS = ("material", "patterns", "random", "antichess")
 
 
 def table_store(params, name, seed=1):
@@ -29,6 +30,9 @@ def table_store(params, name, seed=1):
     if name == "random":
         return random_tables(params, random.Random(seed).getrandbits(64))
     image = EvaluatorImage(params)
+    if name == "antichess":
+        AntichessMaterial().install(image)
+        return image.store()
     MaterialPieceSquare().install(image)
     if name == "patterns":
         patterns = [ShelterRecognizer(), PawnStructure(), KingSafety()]

@@ -102,6 +102,16 @@ def test_the_microprofile_charges_every_cycle_of_a_search_with_its_features(caps
     assert "features pvs,lmr," in out[0] and "lmp" in out[0]
 
 
+def test_the_search_benchmark_in_antichess(capsys):
+    """Antichess positions searched as the host searches them: its features (no null move,
+    futility or reverse futility) and table, equal to the reference."""
+    from benchmarks import search
+    assert search.main(["--positions", "3", "--depth", "2", "--variant", "antichess"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("3 antichess positions, depth 2, antichess tables, features pvs,lmr,delta,"), out
+    assert out[0].endswith(": 0 mismatches") and "null" not in out[0] and "futility" not in out[0], out
+
+
 def test_the_search_benchmark_runs_the_features_it_is_given(capsys):
     """Plain alpha-beta and all features on the same two positions: both equal the reference
     (no mismatch), and the features search fewer nodes."""
@@ -112,7 +122,7 @@ def test_the_search_benchmark_runs_the_features_it_is_given(capsys):
         out = capsys.readouterr().out.splitlines()
         assert out[0].endswith("features " + ("none" if features == "none" else "pvs,lmr,futility,null,delta,"
                                               "killers,losing,mate_distance,bounded,verification,singular,"
-                                              "reverse,lmp") + ": 0 mismatches"), out
+                                              "reverse,lmp") + ", victims as the host: 0 mismatches"), out
         counts[features] = int(out[1].split()[1].rstrip(",").replace(",", ""))
     assert 0 < counts["all"] < counts["none"], counts
 

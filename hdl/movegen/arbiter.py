@@ -4,6 +4,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from ..encoding import PieceType
 from .bitboard import (
     encode_onehot,
     highest_onehot,
@@ -15,7 +16,6 @@ from .bitboard import (
 )
 from .cells import EnPassantCell
 from .geometry import CENTRALITY
-from ..encoding import PieceType
 from .layouts import GenMode, VictimOrder, victim_priority
 
 __all__ = ["DestinationArbiter", "RINGS", "centrality_of"]

@@ -3,7 +3,7 @@
 from amaranth.hdl import Mux
 from amaranth.lib import data, enum
 
-from ..encoding import MoveWord, Piece, PieceType
+from ..encoding import MoveWord, Piece
 from .geometry import SLOT_COUNT
 
 __all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context", "NextCell",

@@ -841,9 +841,9 @@ class Controller(wiring.Component):
         # entry if it is in check).
         full_depth = Signal(6)
         extending = Signal()            # check escapes, recaptures and singular moves are no ply
+        singular_move = frame.singular & (move.as_value() == frame.hash_move.as_value())
         m.d.comb += extending.eq(          # (bounded: not too deep; antichess has no check)
-            ((frame.pressed & ~antichess) | recapture | (frame.singular & (move.as_value() == frame.hash_move.as_value())))
-            & within_bound)
+            ((frame.pressed & ~antichess) | recapture | singular_move) & within_bound)
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + extending))
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)
