@@ -252,3 +252,12 @@ def test_a_promotion_to_a_king_gains_minus_a_pawn_for_delta_pruning(antichess_pa
     hw, ref, diffs = antichess_pair.compare(board, 0, alpha=static + 150, beta=static + 400, features=features)
     assert not diffs
     assert ref.nodes == 1 + 4 + 5      # the root, dxe8 to Q, N, R, B (not K), dxc8 to all five
+
+
+def test_the_antichess_openings_are_distinct_and_leave_no_capture():
+    from benchmarks.match import read_openings
+    openings = read_openings(variant="antichess")
+    assert len(openings) == 50 and len({board.fen() for _, board in openings}) == 50
+    for name, board in openings:
+        assert board.uci_variant == "antichess" and len(board.move_stack) == 2, name
+        assert not any(board.is_capture(move) for move in board.legal_moves), name
