@@ -277,7 +277,8 @@ class SquareCells(wiring.Component):
         kings_abs = plane(m, "kings_abs", b.type2 & b.type1 & ~b.type0)
 
         # --- checks: where a piece would attack the enemy king, who unmasks a line to it ------
-        checking = self._checking(m, slot_planes, enemy_of[6] & chess_only, own, own_of, own_rays, empty, chess_only)
+        # (antichess: no enemy king to check, so no move may check: castling is closed)
+        checking = self._checking(m, slot_planes, enemy_of[6] & chess_only, own, own_of, own_rays, empty)
 
         # --- registered outputs -------------------------------------------------------------
         for index in range(SLOT_COUNT):
@@ -304,14 +305,13 @@ class SquareCells(wiring.Component):
         ]
         return m
 
-    def _checking(self, m, slot_planes, king, own, own_of, own_rays, empty, chess_only):
+    def _checking(self, m, slot_planes, king, own, own_of, own_rays, empty):
         """Per slot, the cells (mover's frame) where its open move may give check, from the
         enemy king's plane ``king``: its piece there would attack the king (a queen: along the
         bishop's or the rook's lines; a king never: it may not stand next to the other), or it
         leaves a square from which it may unmask a line (a discoverer: an own piece first on a
         line from the king with an own slider of the line next on it; a slider slot: some
-        discoverer is of its type). Castling always may. In antichess (``chess_only`` zero)
-        none may."""
+        discoverer is of its type). Castling always may."""
         pawn = plane(m, "checks_pawn", shift(king, -1, -1) | shift(king, 1, -1))
         knight = plane(m, "checks_knight", or_all(shift(king, *s.step) for s in SLOTS if s.piece == 2))
         lines = {True: [], False: []}       # diagonal?: the king's rays, first piece included
@@ -333,7 +333,7 @@ class SquareCells(wiring.Component):
                 may = direct[slot.piece] | Mux(unmasking, Const(-1, 64), 0)
             else:
                 may = direct[slot.piece] | shift(discoverers, *slot.step)
-            checking.append(plane(m, f"checking_{slot.name}", slot_planes[index] & may & chess_only))
+            checking.append(plane(m, f"checking_{slot.name}", slot_planes[index] & may))
         return checking
 
     def _legal(self, m, slot_planes, king, own, enemy, enemy_of, empty, enemy_attacks, enemy_rays):
