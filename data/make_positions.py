@@ -28,6 +28,9 @@ from pathlib import Path
 
 import chess
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from sim.testing import python_chess_perft  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 SEED = 2026
 RANDOM_COUNT = 2000
@@ -124,20 +127,9 @@ def check_file(path):
             if rest.strip() != expected:
                 problems.append((number, f"{rest.strip()} != {expected}"))
         for depth in (1, 2, 3):
-            if f"D{depth}" in ops and _perft(board, depth) != int(ops[f"D{depth}"]):
-                problems.append((number, f"D{depth} {ops[f'D{depth}']} != {_perft(board, depth)}"))
+            if f"D{depth}" in ops and python_chess_perft(board, depth) != int(ops[f"D{depth}"]):
+                problems.append((number, f"D{depth} {ops[f'D{depth}']} != {python_chess_perft(board, depth)}"))
     return problems
-
-
-def _perft(board, depth):
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += _perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def main(argv=None):

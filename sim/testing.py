@@ -19,7 +19,8 @@ from models.position import new_board, transfers
 
 from .verilator import REPO, cache_dir, verilator_env, verilog_for
 
-__all__ = ["DATA", "reference_positions", "run_cocotb", "simulate", "play_halfmoves", "random_games"]
+__all__ = ["DATA", "reference_positions", "run_cocotb", "simulate", "play_halfmoves", "random_games",
+           "python_chess_perft"]
 
 DATA = REPO / "data"
 REFERENCE_FILES = ("perft-standard.epd", "random-positions.epd", "special-positions.epd")
@@ -130,3 +131,18 @@ def random_games(seed, count, plies, start=None, variant="chess"):
             game.push(rng.choice(moves))
         games.append(game)
     return games
+
+
+def python_chess_perft(board, depth):
+    """python-chess's perft: the leaves ``depth`` plies down from ``board`` (any variant's board:
+    its legal moves), the last ply counted without making its moves."""
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += python_chess_perft(board, depth - 1)
+        board.pop()
+    return total

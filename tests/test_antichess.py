@@ -21,6 +21,7 @@ from models.ordering import ordered_moves as fast_ordered_moves
 from models.position import MachinePosition, PositionError, new_board, validate_board
 from sim.movegen_check import compare_position
 from sim.search_check import SearchPair
+from sim.testing import python_chess_perft as perft
 from sim.testing import random_games
 
 #: python-chess's (and the servers') antichess perft of the starting position.
@@ -31,17 +32,6 @@ def positions(seed, count, plies=range(1, 70)):
     """Seeded random antichess positions that are not over (the side to move has a move)."""
     games = random_games(seed, count * 2, plies, variant="antichess")
     return [game for game in games if not game.is_game_over()][:count]
-
-
-def perft(board, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def side(board):

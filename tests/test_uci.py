@@ -26,16 +26,22 @@ def engine():
         yield uci
 
 
-def test_python_chess_plays_a_whole_game_against_a_random_mover(engine):
-    rng = random.Random(2026)
-    game = chess.Board()
-    while not game.is_game_over(claim_draw=True):
+def play_against_a_random_mover(engine, game, seed, max_plies=None):
+    """The engine (White, two plies a move) against seeded random moves from ``game`` to the
+    game's end (or ``max_plies``); every move the engine plays is legal."""
+    rng = random.Random(seed)
+    while not game.is_game_over(claim_draw=True) and (max_plies is None or len(game.move_stack) < max_plies):
         if game.turn == chess.WHITE:
             result = engine.play(game, chess.engine.Limit(depth=2))
             assert result.move in game.legal_moves, f"{result.move} in {game.fen()}"
             game.push(result.move)
         else:
             game.push(rng.choice(list(game.legal_moves)))
+    return game
+
+
+def test_python_chess_plays_a_whole_game_against_a_random_mover(engine):
+    game = play_against_a_random_mover(engine, chess.Board(), 2026)
     outcome = game.outcome(claim_draw=True)
     assert outcome is not None
     # Against random moves, two plies of search never lose.
@@ -458,17 +464,7 @@ def test_python_chess_plays_a_whole_antichess_game_with_uci_variant(engine):
     """python-chess's client sets ``UCI_Variant`` from the board it is given: the engine plays
     every move of an antichess game against a random mover, each legal in antichess (a capture
     when one exists), to the game's end."""
-    rng = random.Random(18)
-    game = chess.variant.AntichessBoard()
-    moves = 0
-    while not game.is_game_over(claim_draw=True) and moves < 300:
-        if game.turn == chess.WHITE:
-            result = engine.play(game, chess.engine.Limit(depth=2))
-            assert result.move in game.legal_moves, f"{result.move} in {game.fen()}"
-            game.push(result.move)
-        else:
-            game.push(rng.choice(list(game.legal_moves)))
-        moves += 1
+    game = play_against_a_random_mover(engine, chess.variant.AntichessBoard(), 18, max_plies=300)
     assert game.is_game_over(claim_draw=True)
     # ... and back to chess (the client sets the option again for a chess board)
     board = chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
