@@ -110,6 +110,14 @@ def test_the_generator_agrees_on_random_antichess_positions(movegen_hw):
         assert not diffs, (board.fen(), diffs)
 
 
+@pytest.mark.slow
+def test_the_generator_agrees_on_500_random_antichess_positions(movegen_hw):
+    rng = random.Random(4)
+    for board in positions(17, 500):
+        diffs = compare_position(movegen_hw, board, VictimOrder(rng.randrange(2)))
+        assert not diffs, (board.fen(), diffs)
+
+
 def test_the_generator_still_plays_chess_after_antichess(movegen_hw):
     for board in random_games(10, 10, range(10, 40)):
         assert not compare_position(movegen_hw, board)
