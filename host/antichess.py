@@ -13,7 +13,8 @@ microprogram knows the terminal rule (§5.3); this module chooses, per search:
 * ``search_features``: the search's features without those that assume a side may pass or
   that a quiet move is seldom decisive — null-move pruning (and its verification), reverse
   futility and futility pruning. Zugzwang is the rule in antichess, not the exception, and a
-  quiet move that offers a piece forces the reply.
+  quiet move that offers a piece forces the reply. (A reasoned choice, not yet measured
+  against the full set in games.)
 * ``AntichessMaterial``: the evaluator's first-order table (the Oracle's knowledge of an
   antichess root): each piece counts against its side (a side wins by losing them all), less
   for the pieces that are hard to force into a capture (:data:`PIECE_VALUES`), with a small

@@ -63,7 +63,7 @@ from dataclasses import dataclass
 import chess
 
 from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
-from hdl.movegen.layouts import VictimOrder
+from hdl.movegen.layouts import CHESS, VictimOrder
 from hdl.search.features import (
     DELTA_MARGIN,
     EXTENSION_BOUND,
@@ -228,6 +228,7 @@ class ReferenceSearch:
         self.table = None
         self.features = SearchFeatures()
         self.killers = {}
+        self.config, self.antichess = CHESS, False     # the last search's rules (``search`` sets them)
 
     def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True, generation=0,
                features=None, root_move=None, keep_killers=False, victim_order=VictimOrder.MOST_VALUABLE):
