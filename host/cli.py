@@ -188,7 +188,7 @@ def cmd_uci(args):
 def cmd_play(args):
     """A game against the machine in the terminal."""
     from host.driver import Limits, SearchDriver, score_text
-    game = _board_from_arg(args.fen)
+    game = _board_from_arg(args.fen, args.variant)
     human = chess.WHITE if args.color == "white" else chess.BLACK
     with _open_machine(args) as hw:
         driver = SearchDriver(hw)
@@ -540,6 +540,7 @@ def build_parser():
     play.add_argument("--movetime", type=float, default=200, help="the machine's hardware ms per move (200)")
     play.add_argument("--fen", default="startpos", help="the starting position (startpos)")
     play.add_argument("--unicode", action="store_true", help="draw the board with chess symbols")
+    _variant_option(play)
     _board_options(play)
     play.set_defaults(func=cmd_play)
     sim = sub.add_parser("sim", help="start a simulated board and print its serial device")

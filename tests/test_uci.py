@@ -197,6 +197,14 @@ def test_play_in_the_terminal():
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "suprem plays" in proc.stdout and "not a legal move here: xx" in proc.stdout
+    # antichess: after 1. e3 b5 the machine must take (Bxb5), after 2... c6 again (Bxc6); then a
+    # move of Black's that is no capture, while Black has one, is refused
+    proc = subprocess.run([sys.executable, "-m", "host.cli", "play", "--movetime", "2", "--variant", "antichess",
+                           "--color", "black", "--fen", "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - - 0 1"],
+                          input="b5\nc6\nh6\nquit\n", capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "suprem plays Bxb5" in proc.stdout and "suprem plays Bxc6" in proc.stdout
+    assert "not a legal move here: h6" in proc.stdout
 
 
 def _legal(game, line):
