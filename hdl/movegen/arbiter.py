@@ -89,9 +89,10 @@ class DestinationArbiter(wiring.Component):
                 m.d.comb += wanted.eq(self.movable)
         eligible = plane(m, "eligible", wanted & ~self.done)
 
-        # The cells of each victim priority (layouts.victim_priority): the type, or 7 minus it.
+        # The cells of each victim priority (layouts.victim_priority: the type, or reversed).
         reversed_order = self.victim_order == VictimOrder.LEAST_VALUABLE
-        by_priority = [self.victim[0]] + [Mux(reversed_order, self.victim[7 - v], self.victim[v]) for v in range(1, 7)]
+        reversed_planes = {victim_priority(v, True): self.victim[v] for v in range(7)}
+        by_priority = [Mux(reversed_order, reversed_planes[p], self.victim[p]) for p in range(7)]
         classes = [(v, s) for v in range(7) for s in (0, 1)]       # ascending priority
         class_planes = [plane(m, f"class_{v}_{s}", eligible & by_priority[v] & (safe if s else ~safe))
                         for v, s in classes]

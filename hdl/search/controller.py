@@ -29,12 +29,13 @@ Control fields (``CONTROL``):
   repetition detector, or pops it; a command in the same microinstruction waits for the
   detector too, so both happen together.
 * ``ply`` DOWN pushes the frame (with the move being made) and loads the child's: window
-  negated and swapped, one ply less unless the node is in check (check escapes are not
+  negated and swapped, one ply less unless the node is pressed in chess (check escapes are not
   counted) or the move is a capture that restores the root's material balance (the recapture
   extension); quiescence stays quiescence. UP pops the parent's frame. Both toggle the side;
   UNMAKE names the parent's ply, so it goes with UP. At the root UP does nothing, nor do the
   UNMAKE, POP and update that go with it: one microinstruction can return from any node.
-* ``enter`` starts a node: in check or not, no legal move yet, best = mated here, its
+* ``enter`` starts a node: pressed or not (in check; antichess: forced to capture within the
+  bound, or without a move), no legal move yet, best = mated here, its
   transposition-table slot and (full-width nodes) the table's move as its hash move.
 * ``cand`` selects the candidate value: the static value (the evaluator's, from the side to
   move's view, clamped to +-EVAL_LIMIT) or the negated value the last child returned;
