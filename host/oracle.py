@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import chess
 
 from .analysis import analyse, game_phase_fraction, pawn_classes
-from .antichess import AntichessMaterial, is_antichess
+from .antichess import ANTICHESS_LIBRARY, AntichessMaterial, is_antichess
 from .library import FAMILIES, LIBRARY
 from .pattern_weights import WEIGHTS
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
@@ -143,11 +143,8 @@ class Oracle:
         """The :class:`Allocation` for the root ``board``; ``expected``: the moves the search is
         expected to play from it (the rest of the last search's principal variation), which
         ``root`` knowledge counts in the region the search will reach."""
-        if is_antichess(board):             # one table whatever the knowledge (host/antichess.py)
-            if "antichess" not in self._kept:
-                candidates = [("antichess-material", None, AntichessMaterial())]
-                self._kept["antichess"] = self._install("antichess", candidates)
-            return self._kept["antichess"]
+        if is_antichess(board):
+            return self._antichess(board)
         phase, fraction = game_phase(board), game_phase_fraction(board)
         if self.knowledge == "root":
             return self._root(board, phase, fraction, expected)
@@ -207,6 +204,29 @@ class Oracle:
         allocation.from_region = from_region & {name for name, _ in allocation.chosen}
         allocation.without = self.without
         return allocation
+
+    def _antichess(self, board):
+        """An antichess root's allocation (``host/antichess.py``): ``root`` knowledge chooses from
+        the antichess library as from the chess one (its patterns' relevance at this root, the
+        general ones made once, units kept in place), the others its first-order table alone.
+        Families are not left out (they are the chess library's)."""
+        if self.knowledge != "root":
+            if "antichess" not in self._kept:
+                self._kept["antichess"] = self._install("antichess", [("antichess-material", None,
+                                                                       AntichessMaterial())])
+            return self._kept["antichess"]
+        made = []
+        for name, cls in ANTICHESS_LIBRARY.items():
+            relevance = cls.relevance(board)
+            if relevance <= 0:
+                continue
+            if cls.general:
+                pattern = self._general.setdefault(name, cls())
+            else:
+                pattern = cls(board)
+            made.append((name, relevance, pattern))
+        order = list(ANTICHESS_LIBRARY)
+        return self._install("antichess", made, placed=order.index)
 
     def _install(self, label, candidates, placed=None):
         """Choose from ``[(name, relevance, pattern)]`` in that order each pattern that fits

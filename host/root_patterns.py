@@ -285,10 +285,10 @@ class BadBishop(RootPattern):
 def _attacks_from(board, piece, square):
     """The squares ``piece`` would attack from ``square`` on the root's ``board`` (its lines
     blocked by the root's pieces)."""
-    return chess.SquareSet(_attack_mask(piece, square, board.occupied))
+    return chess.SquareSet(attack_mask(piece, square, board.occupied))
 
 
-def _attack_mask(piece, square, occupied):
+def attack_mask(piece, square, occupied):
     """The attack mask of ``piece`` on ``square`` with ``occupied`` in the way."""
     kind, mask = piece.piece_type, 0
     if kind == chess.PAWN:
@@ -828,7 +828,7 @@ class CentreControl(RootPattern):
     def g(self, piece, square):
         if piece.piece_type not in self.WEIGHT:
             return 0
-        count = len(chess.SquareSet(_attack_mask(piece, square, self.occupied)) & self.CENTRE)
+        count = len(chess.SquareSet(attack_mask(piece, square, self.occupied)) & self.CENTRE)
         return _sign(piece.color) * self.WEIGHT[piece.piece_type] * count * self.weight // PHASE_TOTAL
 
     @staticmethod
@@ -853,7 +853,7 @@ class Mobility(RootPattern):
         if piece.piece_type not in self.WEIGHT:
             return 0
         weight, typical = self.WEIGHT[piece.piece_type]
-        moves = chess.popcount(_attack_mask(piece, square, self.occupied) & ~self.own_pawns[piece.color])
+        moves = chess.popcount(attack_mask(piece, square, self.occupied) & ~self.own_pawns[piece.color])
         return _sign(piece.color) * weight * (moves - typical)
 
     @staticmethod
@@ -1218,7 +1218,7 @@ class KingAttack:
         zones = {c: chess.BB_KING_ATTACKS[analysis.kings[c].square] | chess.BB_SQUARES[analysis.kings[c].square]
                  for c in chess.COLORS}
         self.bears = {c: {(t, s) for t in self.WEIGHT for s in chess.SQUARES
-                          if _attack_mask(chess.Piece(t, c), s, board.occupied) & zones[not c]}
+                          if attack_mask(chess.Piece(t, c), s, board.occupied) & zones[not c]}
                       for c in chess.COLORS}
 
     def units(self, count, weight):
@@ -1275,7 +1275,7 @@ class ChainBase(RootPattern):
     def g(self, piece, square):
         if piece.piece_type not in self.WEIGHT or not self.bases[piece.color]:
             return 0
-        hits = chess.popcount(_attack_mask(piece, square, self.occupied) & self.bases[piece.color])
+        hits = chess.popcount(attack_mask(piece, square, self.occupied) & self.bases[piece.color])
         return _sign(piece.color) * self.WEIGHT[piece.piece_type] * min(2, hits) * self.weight // PHASE_TOTAL
 
     @staticmethod

@@ -4,17 +4,18 @@ The tables the searches evaluate with come in named sets: ``material`` (material
 tables: the first-order unit only) and ``patterns`` (the same, plus a recognizer pattern set:
 the pawn shelter, pawn structure and phase-scaled king safety — recognizers and global-state
 units at work). ``random`` loads random tables of every kind (hostile values; the search must
-still agree). ``antichess`` is the Oracle's antichess table (``host/antichess.py``).
+still agree). ``antichess`` is the Oracle's antichess library (``host/antichess.py``), every
+pattern made at the starting position.
 """
 
 import random
 
-from host.antichess import AntichessMaterial
+from host.antichess import library_patterns
 from host.patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from host.root import RootJob
 from host.tables import EvaluatorImage
 from models.evaluator import static_value
-from models.position import MachinePosition
+from models.position import MachinePosition, new_board
 from models.search import ReferenceSearch
 from models.zobrist import position_key
 
@@ -31,7 +32,8 @@ def table_store(params, name, seed=1):
         return random_tables(params, random.Random(seed).getrandbits(64))
     image = EvaluatorImage(params)
     if name == "antichess":
-        AntichessMaterial().install(image)
+        for pattern in library_patterns(new_board("antichess")):
+            pattern.install(image)
         return image.store()
     MaterialPieceSquare().install(image)
     if name == "patterns":

@@ -14,13 +14,27 @@ import pytest
 from hdl.movegen.layouts import GenMode, Variant, VictimOrder
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import MATE
-from host.antichess import AntichessMaterial, search_features
+from hdl.eval.tables import FULL, HITECH, SMALL
+from host.antichess import (
+    ANTICHESS_LIBRARY,
+    HAND_VALUES,
+    LEFT,
+    PARAMETERS,
+    AntichessMaterial,
+    PiecesLeft,
+    library_patterns,
+    parameter_columns,
+    search_features,
+)
+from host.oracle import Oracle
 from host.tables import EvaluatorImage
+from models.evaluator import static_value
+from sim.eval_check import definition_mismatches, hardware_mismatches
 from models.movegen import candidate_moves, config_for, forced, moveless, ordered_moves
 from models.ordering import ordered_moves as fast_ordered_moves
 from models.position import MachinePosition, PositionError, new_board, validate_board
 from sim.movegen_check import compare_position
-from sim.search_check import SearchPair
+from sim.search_check import SearchPair, table_store
 from sim.testing import python_chess_perft as perft
 from sim.testing import random_games
 
@@ -162,9 +176,7 @@ def test_hardware_perft_depth_4_and_500_random_positions_at_depth_3(machine_hw):
 
 @pytest.fixture(scope="module")
 def antichess_pair(machine_hw):
-    image = EvaluatorImage(machine_hw.eval_params)
-    AntichessMaterial().install(image)
-    return SearchPair(machine_hw, image.store())
+    return SearchPair(machine_hw, table_store(machine_hw.eval_params, "antichess"))
 
 
 def compare_searches(pair, boards, seed, depths):
@@ -259,3 +271,85 @@ def test_the_antichess_openings_are_distinct_and_leave_no_capture():
     for name, board in openings:
         assert board.uci_variant == "antichess" and len(board.move_stack) == 2, name
         assert not any(board.is_capture(move) for move in board.legal_moves), name
+
+
+# --- the Oracle's antichess knowledge --------------------------------------------------------------
+
+def _store(patterns, params=FULL):
+    image = EvaluatorImage(params)
+    for pattern in patterns:
+        pattern.install(image)
+    return image.store()
+
+
+#: Endings where the race to the last piece takes its values (White's pieces, Black's): (1, 1),
+#: (2, 1), (1, 4), (3, 4), (4, 3).
+RACE = ["8/8/8/8/8/8/8/K6k w - - 0 1", "8/8/8/8/8/8/1N6/K6k w - - 0 1", "8/5ppp/8/8/8/8/8/K6k w - - 0 1",
+        "8/5ppp/8/8/8/8/PN6/K6k b - - 0 1", "8/6pp/8/8/8/8/PPN5/K6k w - - 0 1"]
+
+
+@pytest.mark.parametrize("name", sorted(ANTICHESS_LIBRARY))
+def test_each_pattern_equals_its_definition_in_the_model(name):
+    """Made at random antichess roots, each pattern's tables give the evaluator model the
+    pattern's definition on positions and walks far from its root."""
+    rng = random.Random(name)
+    boards = positions(31, 60) + [new_board("antichess", fen) for fen in RACE]
+    for root in rng.sample(boards, 4) + [new_board("antichess")]:
+        pattern = ANTICHESS_LIBRARY[name](root)
+        problems, values = definition_mismatches(pattern, _store([pattern]), boards, rng, walks=20)
+        assert not problems, f"{name} at {root.fen()}: " + "\n".join(problems[:10])
+        assert len(values) >= 4, (name, sorted(values))
+
+
+def test_the_library_equals_its_definition_in_hardware(full_evaluator):
+    root = positions(32, 1, plies=range(20, 21))[0]
+    patterns = library_patterns(root)
+    store = _store(patterns)
+    boards = positions(33, 200) + [new_board("antichess", fen) for fen in RACE]
+
+    class Sum:
+        def definition(self, board):
+            return sum(pattern.definition(board) for pattern in patterns)
+    problems = hardware_mismatches(full_evaluator, Sum(), store, boards)
+    assert not problems, "\n".join(problems[:10])
+
+
+def test_the_values_are_linear_in_the_parameters():
+    """What the fit relies on: the library's value is the columns weighed by the values."""
+    values = {name: random.Random(name).randrange(-60, 60) for name in PARAMETERS}
+    for board in positions(34, 30) + [new_board("antichess", fen) for fen in RACE]:
+        made = [cls(board, values) for cls in ANTICHESS_LIBRARY.values()]
+        assert sum(p.definition(board) for p in made) == sum(
+            c * values[name] for c, name in zip(parameter_columns(board), PARAMETERS))
+
+
+def test_the_race_to_the_last_piece():
+    race = PiecesLeft(values={"left-1": 300, "left-2": 100, "left-3": -40})
+    assert race.shift == 2 and race.left == [0, 300, 100, -40]
+    assert [race.definition(new_board("antichess", fen)) for fen in RACE] == [0, 100 - 300, 300, -40, 40]
+    rounded = PiecesLeft(values={"left-1": 600, "left-2": 1, "left-3": -3})
+    assert rounded.shift == 3 and rounded.left == [0, 600, 0, 0]
+    assert PiecesLeft.relevance(new_board("antichess")) == 0
+    assert PiecesLeft.relevance(new_board("antichess", RACE[3])) == 1.0
+    assert set(HAND_VALUES) == set(PARAMETERS) and LEFT == 3
+
+
+@pytest.mark.parametrize("params", [FULL, HITECH, SMALL], ids=["full", "hitech", "small"])
+def test_the_oracle_chooses_antichess_patterns_per_root(params):
+    """Root knowledge: the race only near the end, the tables equal the chosen patterns'
+    definitions far from the root; the other knowledge kinds: the first-order table alone."""
+    oracle = Oracle(params)
+    start = oracle.allocate(new_board("antichess"))
+    assert [name for name, _ in start.chosen] == ["antichess-material", "antichess-mobility", "antichess-exposure"]
+    assert start.recognizers == [None] * len(start.recognizers)
+    ending = new_board("antichess", "8/5ppp/8/8/8/8/PPN5/K6k w - - 0 1")
+    late = oracle.allocate(ending)
+    assert "pieces-left" in [name for name, _ in late.chosen] and "pieces-left" in late.recognizers
+    assert late.explain()[0].startswith("root knowledge, antichess: antichess-material (1.00)")
+    boards = positions(35, 40) + [new_board("antichess", fen) for fen in RACE]
+    for allocation in (start, late):
+        for board in boards:
+            assert static_value(allocation.store, board) == allocation.definition(board), board.fen()
+    material = Oracle(params, "material").allocate(ending)
+    assert [name for name, _ in material.chosen] == ["antichess-material"]
+    assert static_value(material.store, ending) == AntichessMaterial().definition(ending)
