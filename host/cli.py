@@ -119,8 +119,9 @@ def cmd_analyze(args):
         print(f"position {game.fen()}")
         if args.explain:
             from host.analysis import analyse
-            for line in analyse(game).explain():
-                print(f"analysis: {line}")
+            if args.variant != "antichess":         # the root analysis is of chess
+                for line in analyse(game).explain():
+                    print(f"analysis: {line}")
             for line in allocation.explain():
                 print(f"oracle: {line}")
         else:

@@ -5,6 +5,7 @@ node for node, the terminal rule, and the host's handling of the variant.
 The default suite runs samples; ``-m slow`` runs the issue's full counts (500 random positions
 each for perft and search)."""
 
+import importlib.util
 import random
 
 import chess
@@ -36,7 +37,7 @@ from models.position import MachinePosition, PositionError, new_board, validate_
 from sim.movegen_check import compare_position
 from sim.search_check import SearchPair, table_store
 from sim.testing import python_chess_perft as perft
-from sim.testing import random_games
+from sim.testing import DATA, random_games
 
 #: python-chess's (and the servers') antichess perft of the starting position.
 START_PERFT = [1, 20, 400, 8067, 153299]
@@ -353,3 +354,40 @@ def test_the_oracle_chooses_antichess_patterns_per_root(params):
     material = Oracle(params, "material").allocate(ending)
     assert [name for name, _ in material.chosen] == ["antichess-material"]
     assert static_value(material.store, ending) == AntichessMaterial().definition(ending)
+
+
+def _values_script():
+    spec = importlib.util.spec_from_file_location("make_antichess_values", DATA / "make_antichess_values.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_fit_recovers_known_values():
+    """Scores made from known values (and a side-to-move term, and noise): the fit finds them;
+    a parameter no position shows keeps its hand value."""
+    pytest.importorskip("numpy")
+    script, rng = _values_script(), random.Random(36)
+    true = {name: rng.randrange(-80, 80) for name in PARAMETERS}
+    data = []
+    for board in positions(36, 800, plies=range(2, 90)):
+        columns = parameter_columns(board)
+        score = sum(c * true[name] for c, name in zip(columns, PARAMETERS)) + (30 if board.turn else -30)
+        data.append((board, score + rng.uniform(-5, 5)))
+    fitted, report = script.fit(data, ridge=0.01)
+    seen = {name for k, name in enumerate(PARAMETERS)
+            if sum(parameter_columns(board)[k] != 0 for board, _ in data[:300]) >= 20}
+    assert {"pawn-2", "queen", "knight-mobility", "exposed-piece", "guarded"} <= seen
+    for name in PARAMETERS:
+        if name in seen:
+            assert abs(fitted[name] - true[name]) <= 3, (name, fitted[name], true[name])
+    assert report[-1] == "the side to move: +30 (fitted, not installed)"
+
+
+def test_the_values_are_the_fit_of_the_positions_file():
+    """``host/antichess_values.py`` is what ``--fit-only`` makes of ``data/antichess-scores.jsonl.gz``."""
+    pytest.importorskip("numpy")
+    from host.antichess_values import VALUES
+    script = _values_script()
+    fitted, _ = script.fit(script.read_positions(DATA / "antichess-scores.jsonl.gz"), ridge=1.0)
+    assert fitted == VALUES

@@ -176,6 +176,16 @@ def test_analyze_explains_the_root_and_searches_it_from_the_host(capsys):
     assert "oracle: left out king-safety: weighs " in out, out         # against the fitted table
 
 
+def test_analyze_explains_an_antichess_root(capsys):
+    """An antichess root: the Oracle's antichess choice, the race's recognizer near the end, and
+    no chess analysis (no shelters, no castling in antichess)."""
+    assert main(["analyze", "8/5ppp/8/8/8/8/PPN5/K6k w - - 0 1", "--variant", "antichess", "--depth", "3",
+                 "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "oracle: root knowledge, antichess: antichess-material (1.00), antichess-mobility" in out, out
+    assert "pieces-left" in out and "analysis:" not in out and "bestmove " in out, out
+
+
 def test_a_port_without_a_board_is_reported_and_the_engine_keeps_answering():
     import os
     import pty
