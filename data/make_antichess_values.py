@@ -14,23 +14,25 @@ legal one, so the games leave the book and reach odd placements as well. From pl
 ``FIRST_PLY`` on, about one position in ``1 / SAMPLE`` where the side to move has no capture
 (a quiet root: its score is about the placement, not a capture sequence under way) is scored by
 Fairy-Stockfish at ``--nodes``; each is a JSON line of ``--positions`` (gzipped when its name
-ends in ``.gz``): its EPD and the score (centipawns, or moves to mate, the side to move's view).
+ends in ``.gz``): its EPD, the score (centipawns, or moves to mate, the side to move's view),
+and the EPDs of the ``ROOT_DISTANCE`` positions before it in its game (``before``, nearest
+first).
 Each game has its own seeded random moves and starts from a cleared hash table, so the file
 does not depend on ``--jobs``.
 
 The fit: every antichess pattern's value is linear in its parameters
-(:data:`host.antichess.PARAMETERS`), so each parameter is a column — the value of the patterns
-made for that position (each position is its own root) with that parameter 1 and the rest 0,
-White's view — plus a column for the side to move (+1 White, -1 Black: what being to move is
-worth, fitted so that it does not bend the rest, and not installed). The target is the score
-from White's view squashed to ``CLIP * tanh(score / CLIP)`` (a mate is +-``CLIP``): a lost
-position says the placement is bad, not by how many pawns. Least squares with a ridge towards
-the hand values :data:`host.antichess.HAND_VALUES` worth ``--ridge`` positions (each column's
-by its mean square): enough to hold a parameter the positions hardly see, too little to move
-the rest. The
-result, rounded to centipawns, is written as ``host/antichess_values.py`` with how it was
-made; the fit's agreement (the share of positions whose sign it gets right, and its error) is
-printed beside the hand values'.
+(:data:`host.antichess.PARAMETERS`), so each parameter is a column — the value of the position
+with that parameter 1 and the rest 0, White's view, with the patterns made at a root. A search
+values its leaves with patterns frozen at its root, several plies back, so each position gives
+a row for each root it could have been searched from: itself and each position of ``before``
+(what freezing costs a pattern is in its fitted value). The target is the score from White's
+view squashed to ``CLIP * tanh(score / CLIP)`` (a mate is +-``CLIP``): a lost position says the
+placement is bad, not by how many pawns. Least squares with a ridge towards the hand values
+:data:`host.antichess.HAND_VALUES` worth ``--ridge`` positions (each column's by its mean
+square): enough to hold a parameter the positions hardly see, too little to move the rest. The
+result, rounded to centipawns, is written as ``host/antichess_values.py`` with how it was made;
+the fit's agreement (the share of positions whose sign it gets right, and its error) is printed
+beside the hand values'.
 """
 
 import argparse
@@ -58,6 +60,7 @@ RANDOM_MOVES = 0.125
 FIRST_PLY = 4
 MAX_PLIES = 200
 SAMPLE = 1 / 3
+ROOT_DISTANCE = 6
 CLIP = 400
 OUT = HERE.parent / "host" / "antichess_values.py"
 
@@ -104,6 +107,10 @@ def _play_game(engine, start, rng, nodes, game):
             score = engine.analyse(board, chess.engine.Limit(nodes=nodes), game=game)["score"].relative
             entry = {"epd": board.epd()}
             entry.update({"mate": score.mate()} if score.is_mate() else {"score": score.score()})
+            history, entry["before"] = board.copy(), []
+            while history.move_stack and len(entry["before"]) < ROOT_DISTANCE:
+                history.pop()
+                entry["before"].append(history.epd())
             lines.append(json.dumps(entry))
         if rng.random() < RANDOM_MOVES:
             move = rng.choice(list(board.legal_moves))
@@ -114,8 +121,9 @@ def _play_game(engine, start, rng, nodes, game):
 
 
 def read_positions(path):
-    """``[(board, score)]`` from a positions file: antichess boards and their squashed scores
-    (White's view)."""
+    """``[(board, score, roots)]`` from a positions file: antichess boards, their squashed scores
+    (White's view), and the roots a search could have reached them from: the board itself and
+    the positions up to ``ROOT_DISTANCE`` plies before it in its game."""
     with gzip.open(path, "rt") if str(path).endswith(".gz") else open(path) as f:
         text = f.read()
     positions = []
@@ -128,19 +136,24 @@ def read_positions(path):
             score = CLIP if entry["mate"] > 0 else -CLIP
         else:
             score = CLIP * math.tanh(entry["score"] / CLIP)
-        positions.append((board, score if board.turn == chess.WHITE else -score))
+        roots = [board] + [new_board("antichess", epd + " 0 1") for epd in entry["before"]]
+        positions.append((board, score if board.turn == chess.WHITE else -score, roots))
     return positions
 
 
 def fit(positions, ridge):
     """``(values, report)``: the fitted {parameter: value} and lines comparing the fit with the
-    hand values."""
+    hand values, over ``positions`` ``[(board, score, roots)]``: a row per root, the patterns made
+    at the root and valued on the board (as the search values its leaves)."""
     import numpy as np
 
-    rows = np.array([parameter_columns(board) + [1 if board.turn == chess.WHITE else -1] for board, _ in positions],
-                    dtype=float)
-    target = np.array([score for _, score in positions])
-    prior = np.array([HAND_VALUES[name] for name in PARAMETERS] + [0.0])
+    rows, target = [], []
+    for board, score, roots in positions:
+        for root in roots:
+            rows.append(parameter_columns(board, root))
+            target.append(score)
+    rows, target = np.array(rows, dtype=float), np.array(target)
+    prior = np.array([HAND_VALUES[name] for name in PARAMETERS], dtype=float)
     scale = np.maximum(1.0, (rows ** 2).mean(axis=0))       # a column's typical square
     normal = rows.T @ rows + ridge * np.diag(scale)
     right = rows.T @ target + ridge * scale * prior
@@ -152,16 +165,14 @@ def fit(positions, ridge):
         error = math.sqrt(np.mean((predicted - target) ** 2))
         return signs, error
 
-    hand = prior.copy()
-    hand[-1] = np.linalg.lstsq(rows[:, -1:], target - rows[:, :-1] @ prior[:-1], rcond=None)[0][0]
-    alone = np.zeros(len(solution))
-    alone[-1] = np.linalg.lstsq(rows[:, -1:], target, rcond=None)[0][0]
+    to_move = PARAMETERS.index("to-move")
+    alone = np.zeros(len(PARAMETERS))
+    alone[to_move] = np.linalg.lstsq(rows[:, to_move:to_move + 1], target, rcond=None)[0][0]
     report = []
-    for label, values in (("the side to move alone", alone), ("hand values", hand), ("fitted", solution)):
+    for label, values in (("the side to move alone", alone), ("hand values", prior), ("fitted", solution)):
         signs, error = agreement(values)
         report.append(f"{label}: the sign of the score in {100 * signs:.1f} %, error {error:.0f} (rms, centipawns)")
-    report.append(f"the side to move: {solution[-1]:+.0f} (fitted, not installed)")
-    values = {name: int(round(v)) for name, v in zip(PARAMETERS, solution[:-1])}
+    values = {name: int(round(v)) for name, v in zip(PARAMETERS, solution)}
     return values, report
 
 

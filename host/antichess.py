@@ -33,10 +33,11 @@ from hdl.movegen.layouts import VictimOrder
 
 from .antichess_values import VALUES
 from .root_patterns import attack_mask
+from .patterns import Tempo
 from .tables import FirstOrder, Recognizer
 
 __all__ = ["VICTIM_ORDER", "PARAMETERS", "HAND_VALUES", "search_features", "victim_order", "is_antichess",
-           "AntichessMaterial", "Mobility", "Exposure", "PiecesLeft", "ANTICHESS_LIBRARY", "library_patterns",
+           "AntichessMaterial", "Mobility", "Exposure", "PiecesLeft", "ToMove", "ANTICHESS_LIBRARY", "library_patterns",
            "parameter_columns"]
 
 VICTIM_ORDER = VictimOrder.MOST_VALUABLE
@@ -55,13 +56,14 @@ LEFT = 3
 #:   board, not held by its own side's pieces there;
 #: * ``exposed-pawn``, ``exposed-piece``: a pawn, a piece on a square the enemy attacked at the
 #:   root; ``guarded``: a pawn or piece on a square its own side attacked at the root;
-#: * ``left-1`` .. ``left-3``: a side with exactly that many pieces (pawns and king counted).
+#: * ``left-1`` .. ``left-3``: a side with exactly that many pieces (pawns and king counted);
+#: * ``to-move``: the side to move (White's view: Black to move counts against White).
 PARAMETERS = tuple([f"pawn-{rank}" for rank in range(2, 8)]
                    + [chess.piece_name(t) for t in _PIECES]
                    + [f"{chess.piece_name(t)}-centre" for t in _PIECES]
                    + [f"{chess.piece_name(t)}-mobility" for t in _PIECES]
                    + ["exposed-pawn", "exposed-piece", "guarded"]
-                   + [f"left-{count}" for count in range(1, LEFT + 1)])
+                   + [f"left-{count}" for count in range(1, LEFT + 1)] + ["to-move"])
 
 #: The hand values the fit starts from (its ridge pulls towards them): each piece costs its side
 #: 50, less the more it is hard to force into a capture (a king most, a rook, then the queen and
@@ -238,9 +240,32 @@ class PiecesLeft(AntichessPattern):
         return 1.0 if min(chess.popcount(board.occupied_co[c]) for c in chess.COLORS) <= LEFT + 3 else 0
 
 
+class ToMove(AntichessPattern):
+    """The side to move gains ``to-move`` (a recognizer, :class:`~host.patterns.Tempo`). In a
+    quiet antichess position the side to move chooses which piece to offer and the other must
+    take: being to move is worth much more than in chess. The same at every root."""
+
+    parameters = ("to-move",)
+    general = True
+
+    def __init__(self, board=None, values=None):
+        super().__init__(board, values)
+        self.tempo = Tempo(self.values["to-move"])
+
+    def definition(self, board):
+        return self.tempo.definition(board)
+
+    def install(self, image):
+        self.tempo.install(image)
+
+    @staticmethod
+    def relevance(board):
+        return 1.0
+
+
 #: The Oracle's antichess library: {name: pattern class}, the base table first.
 ANTICHESS_LIBRARY = {"antichess-material": AntichessMaterial, "antichess-mobility": Mobility,
-                     "antichess-exposure": Exposure, "pieces-left": PiecesLeft}
+                     "antichess-exposure": Exposure, "pieces-left": PiecesLeft, "antichess-to-move": ToMove}
 
 assert sorted(sum((cls.parameters for cls in ANTICHESS_LIBRARY.values()), ())) == sorted(PARAMETERS)
 
@@ -250,11 +275,13 @@ def library_patterns(board):
     return [cls(board) for cls in ANTICHESS_LIBRARY.values()]
 
 
-def parameter_columns(board):
-    """Every parameter's share of the library's value of ``board`` made as its own root: the
-    patterns' definitions with that parameter 1 and the rest 0, in :data:`PARAMETERS` order."""
+def parameter_columns(board, root=None):
+    """Every parameter's share of the library's value of ``board`` with the patterns made at
+    ``root`` (``board`` itself by default): the patterns' definitions with that parameter 1 and
+    the rest 0, in :data:`PARAMETERS` order."""
+    root = board if root is None else root
     shares = {}
     for cls in ANTICHESS_LIBRARY.values():
         for name in cls.parameters:
-            shares[name] = cls(board, {name: 1}).definition(board)
+            shares[name] = cls(root, {name: 1}).definition(board)
     return [shares[name] for name in PARAMETERS]

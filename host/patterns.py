@@ -14,7 +14,7 @@ value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
 - :class:`BishopPair`         30 for two bishops.
 - :class:`InsufficientMaterial` a lone minor piece's material taken back (it cannot mate).
 - :class:`PawnIslands`        10 per pawn island beyond the first.
-- :class:`Tempo`              12 for the side to move.
+- :class:`Tempo`              12 (or a bonus given) for the side to move.
 
 Values are from White's side (positive good for White).
 """
@@ -424,19 +424,23 @@ class PawnIslands:
 
 
 class Tempo:
-    """The side to move gains 12 (it moves first: a static value is worth more to it). A
-    recognizer with no fields: its branch's external bit is the side to move."""
+    """The side to move gains ``bonus`` (12 by default: it moves first, a static value is worth
+    more to it). A recognizer with no fields: its branch's external bit is the side to move.
+    Its 8-bit output steps by ``1 << shift``, the least that holds the bonus; a bonus is rounded
+    to it."""
 
-    BONUS = 12
+    def __init__(self, bonus=12):
+        self.shift = next(shift for shift in range(8) if abs(bonus) <= 127 << shift)
+        self.bonus = round(bonus / (1 << self.shift)) << self.shift
 
     def definition(self, board):
-        return self.BONUS if board.turn == chess.WHITE else -self.BONUS
+        return self.bonus if board.turn == chess.WHITE else -self.bonus
 
     def install(self, image):
         image.add_recognizer(Recognizer(
             description=lambda piece, square: {}, summary_a=lambda v, ext: ext, ext_a=ExtSource.SIDE,
-            combine=lambda black_to_move, b: -self.BONUS if black_to_move else self.BONUS,
-            final=lambda value, contexts: value))
+            combine=lambda black_to_move, b: -self.bonus if black_to_move else self.bonus,
+            final=lambda value, contexts: value, shift=self.shift))
 
 
 def _sign(colour):
