@@ -19,10 +19,11 @@ microprogram knows the terminal rule (§5.3); this module chooses, per search:
   library's: :class:`AntichessMaterial` (each piece's value to its side by kind and square: a
   side wins by losing them all), :class:`Mobility` (room to move, on the root's board),
   :class:`Exposure` (pieces the enemy attacks or the own side guards at the root: the forced
-  captures to come) and :class:`PiecesLeft` (the race to the last piece, a recognizer). Their
-  values (:data:`PARAMETERS`) are fitted to Fairy-Stockfish's scores of antichess positions
-  (``data/make_antichess_values.py``, :mod:`host.antichess_values`); :data:`HAND_VALUES` are
-  the guesses the fit starts from.
+  captures to come), :class:`PiecesLeft` (the race to the last piece) and :class:`ToMove` (the
+  side to move; both recognizers). Their values (:data:`PARAMETERS`) are fitted to
+  Fairy-Stockfish's scores of antichess positions, each valued with the patterns frozen at
+  itself and at the positions before it (``data/make_antichess_values.py``,
+  :mod:`host.antichess_values`); :data:`HAND_VALUES` are the guesses the fit starts from.
 """
 
 from dataclasses import replace
@@ -34,7 +35,7 @@ from hdl.movegen.layouts import VictimOrder
 from .antichess_values import VALUES
 from .root_patterns import attack_mask
 from .patterns import Tempo
-from .tables import FirstOrder, Recognizer
+from .tables import FirstOrder, Recognizer, output_step
 
 __all__ = ["VICTIM_ORDER", "PARAMETERS", "HAND_VALUES", "search_features", "victim_order", "is_antichess",
            "AntichessMaterial", "Mobility", "Exposure", "PiecesLeft", "ToMove", "ANTICHESS_LIBRARY", "library_patterns",
@@ -110,6 +111,8 @@ class AntichessPattern:
     parameters = ()
     #: Whether the pattern is the same at every root (the Oracle makes and compiles it once).
     general = False
+    #: Its family (:data:`host.library.FAMILIES`: what ``without`` leaves out).
+    family = ""
 
     def __init__(self, board=None, values=None):
         values = VALUES if values is None else values
@@ -130,6 +133,7 @@ class AntichessMaterial(AntichessPattern):
     by its kind and ring towards the centre (``knight`` + ``knight-centre`` x ring, ..). The
     same at every root."""
 
+    family = "material"
     parameters = tuple(name for name in PARAMETERS if name.startswith("pawn-")
                        or name.removesuffix("-centre") in map(chess.piece_name, _PIECES))
     general = True
@@ -154,6 +158,7 @@ class Mobility(AntichessPattern):
     not held by its own side's pieces there. A side with moves to spare waits while the other
     runs out of safe ones."""
 
+    family = "pieces"
     parameters = tuple(f"{chess.piece_name(t)}-mobility" for t in _PIECES)
 
     def __init__(self, board, values=None):
@@ -177,6 +182,7 @@ class Exposure(AntichessPattern):
     unless it has something else to take); a pawn or piece on a square its own side attacked
     gains ``guarded`` (a capture there forces the recapture)."""
 
+    family = "root"
     parameters = ("exposed-pawn", "exposed-piece", "guarded")
 
     def __init__(self, board, values=None):
@@ -206,15 +212,13 @@ class PiecesLeft(AntichessPattern):
     values are rounded to it. White's count in branch A, Black's in B. The same at every
     root."""
 
+    family = "endgame"
     parameters = tuple(f"left-{count}" for count in range(1, LEFT + 1))
     general = True
 
     def __init__(self, board=None, values=None):
         super().__init__(board, values)
-        raw = [0] + [self.values[f"left-{count}"] for count in range(1, LEFT + 1)]
-        spread = max(raw) - min(raw)
-        self.shift = next(shift for shift in range(8) if spread <= 127 << shift)
-        self.left = [round(v / (1 << self.shift)) << self.shift for v in raw]
+        self.shift, self.left = output_step([0] + [self.values[f"left-{count}"] for count in range(1, LEFT + 1)])
 
     def value(self, white, black):
         """What a board with ``white`` and ``black`` pieces is worth."""
@@ -245,6 +249,7 @@ class ToMove(AntichessPattern):
     quiet antichess position the side to move chooses which piece to offer and the other must
     take: being to move is worth much more than in chess. The same at every root."""
 
+    family = "tempo"
     parameters = ("to-move",)
     general = True
 

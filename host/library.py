@@ -13,6 +13,7 @@ from collections import namedtuple
 
 import chess
 
+from .antichess import ANTICHESS_LIBRARY
 from .patterns import (
     BishopPair,
     InsufficientMaterial,
@@ -28,8 +29,9 @@ __all__ = ["LIBRARY", "Entry", "FAMILIES"]
 Entry = namedtuple("Entry", "relevance make family general", defaults=(False,))
 
 #: The pattern families: pawn structure, king safety, the pieces' placement, endgame knowledge,
-#: material terms, and the root's own targets.
-FAMILIES = ("pawns", "king", "pieces", "endgame", "material", "root")
+#: material terms, the root's own targets (its attack relations), and the side to move (the
+#: antichess library's; host/antichess.py).
+FAMILIES = ("pawns", "king", "pieces", "endgame", "material", "root", "tempo")
 
 
 def _shelter(wing):
@@ -84,4 +86,4 @@ LIBRARY = {
     **{name: Entry(cls.relevance, cls, cls.family) for name, cls in ROOT_PATTERNS.items()},
 }
 
-assert {entry.family for entry in LIBRARY.values()} == set(FAMILIES)
+assert {entry.family for entry in LIBRARY.values()} | {cls.family for cls in ANTICHESS_LIBRARY.values()} == set(FAMILIES)

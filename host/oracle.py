@@ -209,7 +209,7 @@ class Oracle:
         """An antichess root's allocation (``host/antichess.py``): ``root`` knowledge chooses from
         the antichess library as from the chess one (its patterns' relevance at this root, the
         general ones made once, units kept in place), the others its first-order table alone.
-        Families are not left out (they are the chess library's)."""
+        ``without`` leaves out families here too."""
         if self.knowledge != "root":
             if "antichess" not in self._kept:
                 self._kept["antichess"] = self._install("antichess", [("antichess-material", None,
@@ -218,7 +218,7 @@ class Oracle:
         made = []
         for name, cls in ANTICHESS_LIBRARY.items():
             relevance = cls.relevance(board)
-            if relevance <= 0:
+            if relevance <= 0 or cls.family in self.without:
                 continue
             if cls.general:
                 pattern = self._general.setdefault(name, cls())
@@ -226,7 +226,9 @@ class Oracle:
                 pattern = cls(board)
             made.append((name, relevance, pattern))
         order = list(ANTICHESS_LIBRARY)
-        return self._install("antichess", made, placed=order.index)
+        allocation = self._install("antichess", made, placed=order.index)
+        allocation.without = self.without
+        return allocation
 
     def _install(self, label, candidates, placed=None):
         """Choose from ``[(name, relevance, pattern)]`` in that order each pattern that fits

@@ -25,7 +25,7 @@ from hdl.eval.tables import ExtSource
 
 from .analysis import pawns_per_file
 from .piece_square import ENDGAME, MIDDLEGAME
-from .tables import Context, FirstOrder, GlobalState, Recognizer
+from .tables import Context, FirstOrder, GlobalState, Recognizer, output_step
 
 __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
            "BishopPair", "InsufficientMaterial", "PawnIslands", "Tempo", "NON_PAWN_MATERIAL", "PATTERNS", "WINGS"]
@@ -430,8 +430,7 @@ class Tempo:
     to it."""
 
     def __init__(self, bonus=12):
-        self.shift = next(shift for shift in range(8) if abs(bonus) <= 127 << shift)
-        self.bonus = round(bonus / (1 << self.shift)) << self.shift
+        self.shift, (_, self.bonus) = output_step([0, bonus])
 
     def definition(self, board):
         return self.bonus if board.turn == chess.WHITE else -self.bonus

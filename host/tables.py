@@ -35,7 +35,7 @@ from hdl.eval.tables import (
 )
 
 __all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context",
-           "EvaluatorImage", "PIECES"]
+           "EvaluatorImage", "PIECES", "output_step"]
 
 #: Every (piece, square) a description table has an entry for, in index order.
 PIECES = [(chess.Piece(kind, colour), square)
@@ -58,6 +58,18 @@ def _description(layout, amounts):
                              f"names unknown fields {sorted(unknown)}")
         entries.append(layout.pack(**changes))
     return entries
+
+
+def output_step(values):
+    """``(shift, rounded)``: the least ``shift`` (0..7) at which ``values``, each rounded to a
+    multiple of ``1 << shift`` (``rounded``), differ by at most ``127 << shift`` — so that every
+    difference of two, and (with 0 among them) every value, is a recognizer's 8-bit signed
+    output ``v << shift``."""
+    for shift in range(8):
+        rounded = [round(v / (1 << shift)) << shift for v in values]
+        if max(rounded) - min(rounded) <= 127 << shift:
+            return shift, rounded
+    raise TableError(f"values {values} spread beyond a recognizer's output at any shift")
 
 
 class FirstOrder:

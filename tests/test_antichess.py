@@ -354,6 +354,9 @@ def test_the_oracle_chooses_antichess_patterns_per_root(params):
     for allocation in (start, late):
         for board in boards:
             assert static_value(allocation.store, board) == allocation.definition(board), board.fen()
+    without = Oracle(params, without=("tempo", "root")).allocate(ending)        # a family match
+    assert [name for name, _ in without.chosen] == ["antichess-material", "antichess-mobility", "pieces-left"]
+    assert without.explain()[0].startswith("root knowledge without tempo, root, antichess: ")
     material = Oracle(params, "material").allocate(ending)
     assert [name for name, _ in material.chosen] == ["antichess-material"]
     assert static_value(material.store, ending) == AntichessMaterial().definition(ending)
