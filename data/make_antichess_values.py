@@ -36,12 +36,11 @@ beside the hand values'.
 """
 
 import argparse
-import gzip
 import json
 import math
 import random
 import sys
-import threading
+import textwrap
 from pathlib import Path
 
 import chess
@@ -49,9 +48,11 @@ import chess.engine
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from make_piece_square import _read, _write, play_games  # noqa: E402
 
 from benchmarks.match import read_openings  # noqa: E402
-from benchmarks.peers import engine_command  # noqa: E402
 from host.antichess import HAND_VALUES, PARAMETERS, parameter_columns  # noqa: E402
 from models.position import new_board  # noqa: E402
 
@@ -69,33 +70,13 @@ def make_positions(path, games, nodes, seed, jobs):
     """Play ``games`` games (``jobs`` Fairy-Stockfish processes at once) and write the kept
     positions to ``path`` in the games' order."""
     openings = read_openings(variant="antichess")
-    found = {}                  # game -> its lines
-    lock = threading.Lock()
-    names = []
 
-    def play(job):
-        engine = chess.engine.SimpleEngine.popen_uci(engine_command("fairy-stockfish"))
-        engine.configure({"Threads": 1, "Hash": 16})
-        names.append(engine.id.get("name"))
-        try:
-            for game in range(job, games, jobs):
-                lines = _play_game(engine, openings[game % len(openings)][1], random.Random(seed * 100003 + game),
-                                   nodes, game)
-                with lock:
-                    found[game] = lines
-                    if len(found) % 20 == 0:
-                        print(f"{len(found)} games, {sum(map(len, found.values()))} positions", flush=True)
-        finally:
-            engine.quit()
+    def play(engine, game):
+        return _play_game(engine, openings[game % len(openings)][1], random.Random(seed * 100003 + game), nodes, game)
 
-    threads = [threading.Thread(target=play, args=(job,)) for job in range(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    header = f"# Made by data/make_antichess_values.py --games {games} --nodes {nodes} --seed {seed} with {names[0]}"
-    with gzip.open(path, "wt") if str(path).endswith(".gz") else open(path, "w") as f:
-        f.write("\n".join([header] + [line for game in sorted(found) for line in found[game]]) + "\n")
+    found, name = play_games("fairy-stockfish", games, jobs, play)
+    header = f"# Made by data/make_antichess_values.py --games {games} --nodes {nodes} --seed {seed} with {name}"
+    _write(path, "\n".join([header] + [line for game in sorted(found) for line in found[game]]) + "\n")
 
 
 def _play_game(engine, start, rng, nodes, game):
@@ -124,8 +105,7 @@ def read_positions(path):
     """``[(board, score, roots)]`` from a positions file: antichess boards, their squashed scores
     (White's view), and the roots a search could have reached them from: the board itself and
     the positions up to ``ROOT_DISTANCE`` plies before it in its game."""
-    with gzip.open(path, "rt") if str(path).endswith(".gz") else open(path) as f:
-        text = f.read()
+    text = _read(path)
     positions = []
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
@@ -178,13 +158,13 @@ def fit(positions, ridge):
 
 def write_module(values, report, note):
     lines = "\n".join(f"    {name!r}: {value}," for name, value in values.items())
+    about = textwrap.fill(f"{note} Over those positions, each valued from each of its roots: {'; '.join(report)}. "
+                          "The parameters are :data:`host.antichess.PARAMETERS` (what each means is there), in "
+                          "centipawns.", 95)
     OUT.write_text(f'''"""The Oracle's antichess values, fitted to Fairy-Stockfish's scores of antichess positions by
 ``data/make_antichess_values.py`` (generated: do not edit; run the script again).
 
-{note}
-
-Over those positions: {"; ".join(report)}.
-The parameters are :data:`host.antichess.PARAMETERS` (what each means is there), in centipawns.
+{about}
 """
 
 __all__ = ["VALUES"]
@@ -208,11 +188,9 @@ def main(argv=None):
     if not args.fit_only:
         make_positions(args.positions, args.games, args.nodes, args.seed, args.jobs)
     positions = read_positions(args.positions)
-    with gzip.open(args.positions, "rt") if args.positions.endswith(".gz") else open(args.positions) as f:
-        header = f.readline().lstrip("# ").strip()
+    header = _read(args.positions).splitlines()[0].lstrip("# ")
     values, report = fit(positions, args.ridge)
-    note = (f"``data/{Path(args.positions).name}``: {len(positions):,} positions\n({header}); "
-            f"``--ridge {args.ridge:g}``.")
+    note = f"``data/{Path(args.positions).name}``: {len(positions):,} positions ({header}); ``--ridge {args.ridge:g}``."
     write_module(values, report, note)
     print(f"{len(positions):,} positions; " + "; ".join(report) + f"; written to {OUT}")
     return 0

@@ -68,18 +68,30 @@ def make_positions(path, games, depth, seed, jobs):
     """Play ``games`` games (``jobs`` Stockfish processes at once) and write the kept positions
     to ``path`` in the games' order."""
     openings = read_openings()
+
+    def play(engine, game):
+        return _play_game(engine, openings[game % len(openings)][1], random.Random(seed * 100003 + game), depth, game)
+
+    found, name = play_games("stockfish", games, jobs, play)
+    header = f"# Made by data/make_piece_square.py --games {games} --depth {depth} --seed {seed} with {name}"
+    _write(path, "\n".join([header] + [line for game in sorted(found) for line in found[game]]) + "\n")
+
+
+def play_games(engine_name, games, jobs, play):
+    """``play(engine, game)`` for every game 0 .. ``games`` - 1, on ``jobs`` processes of the
+    engine ``engine_name`` at once (one thread and 16 MB of hash each), printing progress;
+    returns ``({game: what play returned (a list of lines)}, the engine's name)``."""
     found = {}                  # game -> its lines
     lock = threading.Lock()
     names = []
 
-    def play(job):
-        engine = chess.engine.SimpleEngine.popen_uci(engine_command("stockfish"))
+    def run(job):
+        engine = chess.engine.SimpleEngine.popen_uci(engine_command(engine_name))
         engine.configure({"Threads": 1, "Hash": 16})
         names.append(engine.id.get("name"))
         try:
             for game in range(job, games, jobs):
-                lines = _play_game(engine, openings[game % len(openings)][1], random.Random(seed * 100003 + game),
-                                   depth, game)
+                lines = play(engine, game)
                 with lock:
                     found[game] = lines
                     if len(found) % 10 == 0:
@@ -87,13 +99,12 @@ def make_positions(path, games, depth, seed, jobs):
         finally:
             engine.quit()
 
-    threads = [threading.Thread(target=play, args=(job,)) for job in range(jobs)]
+    threads = [threading.Thread(target=run, args=(job,)) for job in range(jobs)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    header = f"# Made by data/make_piece_square.py --games {games} --depth {depth} --seed {seed} with {names[0]}"
-    _write(path, "\n".join([header] + [line for game in sorted(found) for line in found[game]]) + "\n")
+    return found, names[0]
 
 
 def _write(path, text):

@@ -33,8 +33,8 @@ import chess
 from hdl.movegen.layouts import VictimOrder
 
 from .antichess_values import VALUES
-from .root_patterns import attack_mask
 from .patterns import Tempo
+from .root_patterns import attack_mask
 from .tables import FirstOrder, Recognizer, output_step
 
 __all__ = ["VICTIM_ORDER", "PARAMETERS", "HAND_VALUES", "search_features", "victim_order", "is_antichess",

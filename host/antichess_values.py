@@ -1,11 +1,12 @@
 """The Oracle's antichess values, fitted to Fairy-Stockfish's scores of antichess positions by
 ``data/make_antichess_values.py`` (generated: do not edit; run the script again).
 
-``data/antichess-scores.jsonl.gz``: 4,434 positions
-(Made by data/make_antichess_values.py --games 600 --nodes 50000 --seed 1 with Fairy-Stockfish 11.1 LB 64); ``--ridge 1``.
-
-Over those positions: the side to move alone: the sign of the score in 77.0 %, error 244 (rms, centipawns); hand values: the sign of the score in 57.2 %, error 297 (rms, centipawns); fitted: the sign of the score in 77.2 %, error 225 (rms, centipawns).
-The parameters are :data:`host.antichess.PARAMETERS` (what each means is there), in centipawns.
+``data/antichess-scores.jsonl.gz``: 4,434 positions (Made by data/make_antichess_values.py
+--games 600 --nodes 50000 --seed 1 with Fairy-Stockfish 11.1 LB 64); ``--ridge 1``. Over those
+positions, each valued from each of its roots: the side to move alone: the sign of the score in
+77.0 %, error 244 (rms, centipawns); hand values: the sign of the score in 57.2 %, error 297
+(rms, centipawns); fitted: the sign of the score in 77.2 %, error 225 (rms, centipawns). The
+parameters are :data:`host.antichess.PARAMETERS` (what each means is there), in centipawns.
 """
 
 __all__ = ["VALUES"]

@@ -86,4 +86,5 @@ LIBRARY = {
     **{name: Entry(cls.relevance, cls, cls.family) for name, cls in ROOT_PATTERNS.items()},
 }
 
-assert {entry.family for entry in LIBRARY.values()} | {cls.family for cls in ANTICHESS_LIBRARY.values()} == set(FAMILIES)
+assert {entry.family for entry in LIBRARY.values()} | {cls.family for cls in ANTICHESS_LIBRARY.values()} \
+    == set(FAMILIES)

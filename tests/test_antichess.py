@@ -12,10 +12,10 @@ import chess
 import chess.variant
 import pytest
 
+from hdl.eval.tables import FULL, HITECH, SMALL
 from hdl.movegen.layouts import GenMode, Variant, VictimOrder
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import MATE
-from hdl.eval.tables import FULL, HITECH, SMALL
 from host.antichess import (
     ANTICHESS_LIBRARY,
     HAND_VALUES,
@@ -30,14 +30,14 @@ from host.antichess import (
 from host.oracle import Oracle
 from host.tables import EvaluatorImage
 from models.evaluator import static_value
-from sim.eval_check import definition_mismatches, hardware_mismatches
 from models.movegen import candidate_moves, config_for, forced, moveless, ordered_moves
 from models.ordering import ordered_moves as fast_ordered_moves
 from models.position import MachinePosition, PositionError, new_board, validate_board
+from sim.eval_check import definition_mismatches, hardware_mismatches
 from sim.movegen_check import compare_position
 from sim.search_check import SearchPair, table_store
-from sim.testing import python_chess_perft as perft
 from sim.testing import DATA, random_games
+from sim.testing import python_chess_perft as perft
 
 #: python-chess's (and the servers') antichess perft of the starting position.
 START_PERFT = [1, 20, 400, 8067, 153299]
