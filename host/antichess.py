@@ -38,8 +38,8 @@ from .root_patterns import attack_mask
 from .tables import FirstOrder, Recognizer, output_step
 
 __all__ = ["VICTIM_ORDER", "PARAMETERS", "HAND_VALUES", "search_features", "victim_order", "is_antichess",
-           "AntichessMaterial", "Mobility", "Exposure", "PiecesLeft", "ToMove", "ANTICHESS_LIBRARY", "library_patterns",
-           "parameter_columns"]
+           "LEFT", "AntichessMaterial", "Mobility", "Exposure", "PiecesLeft", "ToMove", "ANTICHESS_LIBRARY",
+           "library_patterns", "parameter_columns"]
 
 VICTIM_ORDER = VictimOrder.MOST_VALUABLE
 
