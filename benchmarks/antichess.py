@@ -5,7 +5,7 @@
 N positions of seeded random antichess games (``benchmarks.search.search_positions``) are
 searched by the reference search — the hardware's specification, equal to it node for node
 (``tests/test_antichess.py``; ``python -m benchmarks.search --variant antichess`` runs the
-hardware beside it) — with the host's antichess features and table, at each depth:
+hardware beside it) — with every search feature and the antichess table, at each depth:
 
 * **the forced-capture bound**: with ``bounded`` (the default) a quiescence node forced to
   capture does not stand pat only below twice the root's depth; without it, never: the forced
@@ -23,7 +23,6 @@ from dataclasses import replace
 from hdl.eval.tables import FULL
 from hdl.movegen.layouts import VictimOrder
 from hdl.search.features import SearchFeatures
-from host.antichess import search_features
 from models.search import ReferenceSearch
 from sim.search_check import table_store
 
@@ -52,7 +51,7 @@ def _total(search, boards, depth, features, order):
     nodes = capped = 0
     for board in boards:
         try:
-            nodes += search.search(board, depth, features=search_features(features, board), victim_order=order).nodes
+            nodes += search.search(board, depth, features=features, victim_order=order).nodes
         except _Capped:
             nodes += search.cap
             capped += 1
@@ -73,7 +72,7 @@ def main(argv=None):
             ("bounded, least valuable first", SearchFeatures(), VictimOrder.LEAST_VALUABLE),
             ("unbounded, most valuable first", replace(SearchFeatures(), bounded=False), VictimOrder.MOST_VALUABLE),
             ("unbounded, least valuable first", replace(SearchFeatures(), bounded=False), VictimOrder.LEAST_VALUABLE)]
-    print(f"{len(boards)} random antichess positions (seed {args.seed}), the host's features and table, "
+    print(f"{len(boards)} random antichess positions (seed {args.seed}), every feature, the antichess table, "
           f"cut at {args.cap:,} nodes")
     for depth in depths:
         for name, features, order in runs:

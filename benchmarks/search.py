@@ -10,7 +10,7 @@ an empty transposition table, and every result is checked against the reference 
 is plain alpha-beta). Cycles per node is total cycles / total nodes.
 
 ``--variant antichess``: N positions of seeded random antichess games instead, searched as the
-host searches antichess (``host/antichess.py``: its capture order, its features from
+host searches antichess (``host/antichess.py``: its capture order, the features of
 ``--features``, the antichess table unless ``--tables`` says otherwise). ``--victims`` sets the
 generator's capture order instead of the host's choice.
 
@@ -29,7 +29,7 @@ from benchmarks import BOARD_CLOCK_MHZ
 from hdl.eval.tables import FULL
 from hdl.movegen.layouts import VictimOrder
 from hdl.search.features import SearchFeatures
-from host.antichess import search_features, victim_order
+from host.antichess import victim_order
 from models.search import ReferenceSearch, TranspositionTable
 from sim.machine_sim import VerilatedMachine
 from sim.search_check import TABLE_SETS, SearchPair, table_store
@@ -89,7 +89,7 @@ def main(argv=None):
     with VerilatedMachine(FULL) as hw:
         pair = SearchPair(hw, store)
         for board in chosen:
-            features, order = search_features(args.features, board), victim_order(board)
+            features, order = args.features, victim_order(board)
             if args.victims:
                 order = VictimOrder.LEAST_VALUABLE if args.victims == "least-valuable" else VictimOrder.MOST_VALUABLE
             hw_result, _, diffs = pair.compare(board, args.depth, features=features, victim_order=order)
@@ -100,9 +100,8 @@ def main(argv=None):
             cycles += hw_result.cycles
             ordered += _ordered_nodes(ReferenceSearch(FULL, store), board, args.depth, features, order)
     wall = time.perf_counter() - start
-    used = search_features(args.features, chosen[0]) if chosen else args.features
     print(f"{len(chosen)} {args.variant} positions, depth {args.depth}, {args.tables} tables, features "
-          f"{used}, victims {args.victims or 'as the host'}: {wrong} mismatches")
+          f"{args.features}, victims {args.victims or 'as the host'}: {wrong} mismatches")
     print(f"nodes {nodes:,}, cycles {cycles:,}: {cycles / nodes:.2f} cycles per node; "
           f"{args.fmax * 1e6 * nodes / cycles:,.0f} nodes/s at {args.fmax} MHz")
     print(f"efficiency: {nodes / ordered:.2f} x the nodes of the best-move-first search ({ordered:,})")

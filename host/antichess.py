@@ -10,11 +10,12 @@ microprogram knows the terminal rule (§5.3); this module chooses, per search:
   as in chess. The antichess paper (Kumaresh et al.) reverses it; on 40 random antichess
   positions the reversed order took 16 % more nodes at depth 3 and 31 % more at depth 4
   (BENCHMARKS.md), so it stays a choice of START (``VictimOrder``), not the default.
-* ``search_features``: the search's features without those that assume a side may pass or
-  that a quiet move is seldom decisive — null-move pruning (and its verification), reverse
-  futility and futility pruning. Zugzwang is the rule in antichess, not the exception, and a
-  quiet move that offers a piece forces the reply. (A reasoned choice, not yet measured
-  against the full set in games.)
+* the search's features: the same as in chess. Null-move pruning (with its verification),
+  reverse futility and futility pruning assume that a side may pass and that a quiet move is
+  seldom decisive, which zugzwang and forced captures deny in antichess; but played without
+  them the machine scored 28.5/100 against Fairy-Stockfish and with them 33.0/100 on the same
+  games (BENCHMARKS.md, 2026-11-26 sixth): no sign that leaving them out pays, so the host
+  sends the features it is given (the UCI ``Features`` option turns any off).
 * the Oracle's antichess knowledge (:data:`ANTICHESS_LIBRARY`), chosen per root like the chess
   library's: :class:`AntichessMaterial` (each piece's value to its side by kind and square: a
   side wins by losing them all), :class:`Mobility` (room to move, on the root's board),
@@ -26,8 +27,6 @@ microprogram knows the terminal rule (§5.3); this module chooses, per search:
   :mod:`host.antichess_values`); :data:`HAND_VALUES` are the guesses the fit starts from.
 """
 
-from dataclasses import replace
-
 import chess
 
 from hdl.movegen.layouts import VictimOrder
@@ -37,7 +36,7 @@ from .patterns import Tempo
 from .root_patterns import attack_mask
 from .tables import FirstOrder, Recognizer, output_step
 
-__all__ = ["VICTIM_ORDER", "PARAMETERS", "HAND_VALUES", "search_features", "victim_order", "is_antichess",
+__all__ = ["VICTIM_ORDER", "PARAMETERS", "HAND_VALUES", "victim_order", "is_antichess",
            "LEFT", "AntichessMaterial", "Mobility", "Exposure", "PiecesLeft", "ToMove", "ANTICHESS_LIBRARY",
            "library_patterns", "parameter_columns"]
 
@@ -77,14 +76,6 @@ HAND_VALUES = {name: 0 for name in PARAMETERS} | {f"pawn-{rank}": -30 for rank i
 def is_antichess(board):
     """Whether ``board`` (a python-chess board) plays antichess."""
     return board.uci_variant == "antichess"
-
-
-def search_features(features, board):
-    """The features a search of ``board`` runs with: ``features`` in chess; in antichess without
-    null-move pruning, its verification, futility and reverse futility pruning."""
-    if not is_antichess(board):
-        return features
-    return replace(features, null=False, verification=False, futility=False, reverse=False)
 
 
 def victim_order(board):

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
-from .antichess import is_antichess, search_features, victim_order
+from .antichess import is_antichess, victim_order
 from .oracle import KNOWLEDGE, Oracle
 from .root import RootIteration, RootJob, RootLoop
 
@@ -271,7 +271,7 @@ class SearchDriver:
 
         def job(move, depth, alpha, beta, keep_killers):
             self.machine.start_search(depth, alpha, beta, node_limit=self._node_limit(spent[0], first),
-                                      generation=self.generation, features=search_features(self.features, game),
+                                      generation=self.generation, features=self.features,
                                       root_move=move, keep_killers=keep_killers, victim_order=victim_order(game))
             status = self._run(spent[0], spent[1], stop_event, first)
             result = self.machine.result(status)
