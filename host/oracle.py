@@ -27,6 +27,10 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
   those tables until the patterns were weighed against them (at their hand values the patterns
   counted again what the fitted table knows, and chose worse moves).
 
+An antichess root (:mod:`host.antichess`) gets the antichess library instead: ``root``
+knowledge chooses from it by relevance the same way (families left out alike), the other kinds
+give it the fitted antichess table alone.
+
 Every choice is an :class:`Allocation`: the patterns chosen with their relevance, where each
 went, what was left out and why, and the compiled tables. The compiled tables of ``phase`` and
 ``material`` are kept per phase and phase fraction; the board's checksums show unchanged
