@@ -275,6 +275,7 @@ def candidate_moves(position, side, config=CHESS):
     decide it), unordered."""
     frame = MoverFrame(position, side, config)
     promotion_pieces = PROMOTION_ORDER if frame.antichess else PROMOTION_ORDER[:CHESS_PROMOTIONS]
+    ep_square = frame.en_passant_square()
     moves = []
     for to in range(64):
         if frame.own[to]:
@@ -289,7 +290,9 @@ def candidate_moves(position, side, config=CHESS):
             key_fields = {
                 "victim": victim_priority(
                     victim_type, VictimOrder(config["victim_order"]) == VictimOrder.LEAST_VALUABLE),
-                "safe": int(to not in frame.enemy_attacks),
+                # antichess: a move to an empty square but the en-passant one offers first
+                "safe": int(to not in frame.enemy_attacks) ^ int(frame.antichess and not frame.enemy[to]
+                                                                 and to != ep_square),
                 "centrality": CENTRALITY[to],
                 "square": to,
                 "attacker": SLOT_COUNT - 1 - index,

@@ -63,6 +63,7 @@ def ordered_moves(board, captures=False, least_valuable_first=False):
     flip = 0 if us == chess.WHITE else 56
     if captures and board.is_check():
         captures = False
+    antichess = board.uci_variant == "antichess"    # a move to an empty square (not en passant): attacked first
     enemy_attacks = 0
     for square in chess.scan_forward(board.occupied_co[not us]):
         enemy_attacks |= board.attacks_mask(square)
@@ -81,7 +82,8 @@ def ordered_moves(board, captures=False, least_valuable_first=False):
                | ((SLOT_COUNT - 1 - slot) << _OFFSET["attacker"])
                | (to_rel << _OFFSET["square"])
                | (CENTRALITY[to_rel] << _OFFSET["centrality"])
-               | ((not enemy_attacks >> to & 1) << _OFFSET["safe"])
+               | (((not enemy_attacks >> to & 1) ^ (antichess and not victim and to != board.ep_square))
+                  << _OFFSET["safe"])
                | (victim_priority(victim, least_valuable_first) << _OFFSET["victim"]))
         keyed.append((key, move))
     keyed.sort(key=lambda item: item[0], reverse=True)

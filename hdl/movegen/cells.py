@@ -213,8 +213,14 @@ class SquareCells(wiring.Component):
         enemy_of = {v: plane(m, f"enemy_{v}", enemy & bb) for v, bb in of_type.items()}
 
         # --- what the enemy attacks (square safety) -----------------------------------------
+        # A destination is "safe" (ordered first) when no enemy piece attacks it. In antichess a
+        # move to an empty square other than the en-passant square counts the other way round:
+        # an attacked square first (a move that offers a piece forces the reply). Captures, en
+        # passant among them, keep the chess sense, which the losing-capture test reads.
         enemy_attacks, enemy_rays = self._attack_map(m, "enemy", enemy_of, empty, pawn_rank_step=-1)
-        safe = plane(m, "safe_rel", ~enemy_attacks)
+        ep_plane = plane(m, "ep_plane", markers & Const(RANKS[5], 64) & empty)
+        offered = plane(m, "offered", empty & ~ep_plane & ~chess_only)
+        safe = plane(m, "safe_rel", ~enemy_attacks ^ offered)
 
         # --- the slots ----------------------------------------------------------------------
         not_own = plane(m, "not_own", ~own)
@@ -251,7 +257,6 @@ class SquareCells(wiring.Component):
         own_attacks = plane(m, "own_attacks", or_all(raw.values()))
 
         # --- the en-passant cell ------------------------------------------------------------
-        ep_plane = plane(m, "ep_plane", markers & Const(RANKS[5], 64) & empty)
         ep = Signal(EnPassantCell)
         m.d.comb += [
             ep.valid.eq(ep_plane.any()),

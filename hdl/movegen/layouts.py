@@ -49,7 +49,8 @@ MoveKey = data.StructLayout({
     "attacker": range(SLOT_COUNT),   # SLOT_COUNT - 1 - slot index: higher = tried first
     "square": 6,           # the destination in the mover's frame
     "centrality": 2,       # geometry.CENTRALITY of the destination
-    "safe": 1,             # the destination is not attacked by the opponent
+    "safe": 1,             # the destination is not attacked by the opponent (in antichess, for a
+                           # move to an empty square but the en-passant one: it is: offers first)
     "victim": 3,           # the captured piece type (a pawn for en passant), 0 if none; reversed
                            # for the least valuable victim first (victim_priority)
 })
