@@ -116,7 +116,8 @@ class SquareCells(wiring.Component):
       ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring —
       and legal: the move leaves the own king unattacked (pins, check evasions, the king's
       destinations; ``_legal``), en passant excepted (its cell is apart);
-    * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it);
+    * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it; in
+      antichess, for an empty square but the en-passant one, the other way round: an offer);
     * the **attacks** on it by each colour, and so whether each king is attacked;
     * per slot, whether its move may give check (``checking``): the piece on the cell would
       attack the enemy king (the board as it stands), or its origin may unmask a line to it
