@@ -29,6 +29,7 @@ microprogram knows the terminal rule (§5.3); this module chooses, per search:
 
 import chess
 
+from hdl.movegen.geometry import CENTRALITY
 from hdl.movegen.layouts import VictimOrder
 
 from .antichess_values import VALUES
@@ -88,10 +89,6 @@ def _sign(colour):
     return 1 if colour == chess.WHITE else -1
 
 
-def _ring(square):
-    return 3 - max(abs(2 * chess.square_file(square) - 7), abs(2 * chess.square_rank(square) - 7)) // 2
-
-
 class AntichessPattern:
     """A pattern of the antichess knowledge, made for a root ``board`` with ``values``
     ({parameter: centipawns}, the fitted :data:`~host.antichess_values.VALUES` by default; a
@@ -135,7 +132,7 @@ class AntichessMaterial(AntichessPattern):
             value = self.values.get(f"pawn-{rank + 1}", 0)
         else:
             name = chess.piece_name(piece.piece_type)
-            value = self.values[name] + self.values[f"{name}-centre"] * _ring(square)
+            value = self.values[name] + self.values[f"{name}-centre"] * CENTRALITY[square]
         return _sign(piece.color) * value
 
     @staticmethod
