@@ -14,9 +14,9 @@ from sim.testing import DATA
 
 
 def test_every_opening_is_legal_named_once_and_short():
-    """Enough for a 100-game match without playing a pairing twice (each opening once per side)."""
+    """Enough for a 200-game match without playing a pairing twice (each opening once per side)."""
     openings = read_openings()
-    assert len(openings) == 58 >= 100 // 2
+    assert len(openings) == 100 >= 200 // 2
     assert len({name for name, _ in openings}) == len(openings)
     assert len({board.fen() for _, board in openings}) == len(openings)
     assert all(4 <= len(board.move_stack) <= 10 and not board.is_game_over() for _, board in openings)
