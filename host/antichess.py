@@ -33,7 +33,7 @@ from hdl.movegen.geometry import CENTRALITY
 from hdl.movegen.layouts import VictimOrder
 
 from .antichess_values import VALUES
-from .patterns import Tempo
+from .patterns import Tempo, colour_sign
 from .root_patterns import attack_mask
 from .tables import FirstOrder, Recognizer, output_step
 
@@ -85,10 +85,6 @@ def victim_order(board):
 
 
 
-def _sign(colour):
-    return 1 if colour == chess.WHITE else -1
-
-
 class AntichessPattern:
     """A pattern of the antichess knowledge, made for a root ``board`` with ``values``
     ({parameter: centipawns}, the fitted :data:`~host.antichess_values.VALUES` by default; a
@@ -133,7 +129,7 @@ class AntichessMaterial(AntichessPattern):
         else:
             name = chess.piece_name(piece.piece_type)
             value = self.values[name] + self.values[f"{name}-centre"] * CENTRALITY[square]
-        return _sign(piece.color) * value
+        return colour_sign(piece.color) * value
 
     @staticmethod
     def relevance(board):
@@ -157,7 +153,7 @@ class Mobility(AntichessPattern):
         if piece.piece_type == chess.PAWN:
             return 0
         moves = chess.popcount(attack_mask(piece, square, self.occupied) & ~self.own[piece.color])
-        return _sign(piece.color) * self.values[f"{chess.piece_name(piece.piece_type)}-mobility"] * moves
+        return colour_sign(piece.color) * self.values[f"{chess.piece_name(piece.piece_type)}-mobility"] * moves
 
     @staticmethod
     def relevance(board):
@@ -186,7 +182,7 @@ class Exposure(AntichessPattern):
             value += self.values["exposed-pawn" if piece.piece_type == chess.PAWN else "exposed-piece"]
         if self.attacked[piece.color] & bit:
             value += self.values["guarded"]
-        return _sign(piece.color) * value
+        return colour_sign(piece.color) * value
 
     @staticmethod
     def relevance(board):

@@ -28,7 +28,8 @@ from .piece_square import ENDGAME, MIDDLEGAME
 from .tables import Context, FirstOrder, GlobalState, Recognizer, output_step
 
 __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
-           "BishopPair", "InsufficientMaterial", "PawnIslands", "Tempo", "NON_PAWN_MATERIAL", "PATTERNS", "WINGS"]
+           "BishopPair", "InsufficientMaterial", "PawnIslands", "Tempo", "NON_PAWN_MATERIAL", "PATTERNS", "WINGS",
+           "colour_sign"]
 
 #: The files of each wing's shelter.
 WINGS = {"king": (5, 6, 7), "queen": (0, 1, 2)}
@@ -317,7 +318,7 @@ class BishopPair:
     BONUS = 30
 
     def definition(self, board):
-        return sum(_sign(c) * self.BONUS * (len(board.pieces(chess.BISHOP, c)) >= 2) for c in COLOURS)
+        return sum(colour_sign(c) * self.BONUS * (len(board.pieces(chess.BISHOP, c)) >= 2) for c in COLOURS)
 
     def install(self, image):
         def description(piece, square):
@@ -346,7 +347,7 @@ class InsufficientMaterial:
         return self.TAKEN[chess.KNIGHT] * knights + self.TAKEN[chess.BISHOP] * bishops
 
     def definition(self, board):
-        return sum(-_sign(c) * self.side_correction(len(board.pieces(chess.KNIGHT, c)),
+        return sum(-colour_sign(c) * self.side_correction(len(board.pieces(chess.KNIGHT, c)),
                                                     len(board.pieces(chess.BISHOP, c)),
                                                     sum(len(board.pieces(t, c)) for t in self.HEAVY))
                    for c in COLOURS)
@@ -442,7 +443,8 @@ class Tempo:
             final=lambda value, contexts: value, shift=self.shift))
 
 
-def _sign(colour):
+def colour_sign(colour):
+    """+1 for White, -1 for Black: a value from ``colour``'s side made White's."""
     return 1 if colour == chess.WHITE else -1
 
 

@@ -19,7 +19,7 @@ import chess
 from hdl.eval.tables import ExtSource
 
 from .analysis import PHASE_TOTAL, PHASE_WEIGHTS
-from .patterns import NON_PAWN_MATERIAL, KingSafety
+from .patterns import NON_PAWN_MATERIAL, KingSafety, colour_sign
 from .tables import Context, FirstOrder, Recognizer
 
 __all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
@@ -29,10 +29,6 @@ __all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPaw
            "RookOnTheSeventh", "KingActivity", "CentreControl", "Mobility", "KingTropism", "TrappedRook",
            "TradeWhenAhead", "KeySquares", "DoubledRooks", "WrongBishop", "ConnectedPassers", "KingAttack",
            "ChainBase", "chain_bases", "key_squares", "ROOT_PATTERNS"]
-
-
-def _sign(colour):
-    return 1 if colour == chess.WHITE else -1
 
 
 def _relative_rank(colour, square):
@@ -101,7 +97,7 @@ class RooksOnOpenFiles(RootPattern):
             return 0
         file = chess.square_file(square)
         bonus = self.OPEN if file in self.open else self.HALF_OPEN if file in self.half_open[piece.color] else 0
-        return _sign(piece.color) * bonus
+        return colour_sign(piece.color) * bonus
 
     @staticmethod
     def relevance(analysis):
@@ -122,7 +118,7 @@ class Outposts(RootPattern):
     def g(self, piece, square):
         if square not in self.outposts[piece.color]:
             return 0
-        return _sign(piece.color) * self.BONUS.get(piece.piece_type, 0)
+        return colour_sign(piece.color) * self.BONUS.get(piece.piece_type, 0)
 
     @staticmethod
     def relevance(analysis):
@@ -153,7 +149,7 @@ class PassedPawns(RootPattern):
         if piece.piece_type != chess.PAWN or not self.passed(piece.color, square):
             return 0
         bonus = self.BONUS[_relative_rank(piece.color, square)] * self.scale[0] // self.scale[1]
-        return _sign(piece.color) * bonus
+        return colour_sign(piece.color) * bonus
 
     @staticmethod
     def relevance(analysis):
@@ -181,7 +177,7 @@ class KingPressure(RootPattern):
             return 0
         attacks = _attacks_from(self.board, piece, square)
         count = min(4, len(attacks & self.zones[not piece.color]))
-        return _sign(piece.color) * self.WEIGHT[piece.piece_type] * count * self.weight // PHASE_TOTAL
+        return colour_sign(piece.color) * self.WEIGHT[piece.piece_type] * count * self.weight // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -204,7 +200,7 @@ class TargetBearing(RootPattern):
         if not self.targets[piece.color] or piece.piece_type == chess.KING:
             return 0
         attacked = _attacks_from(self.board, piece, square) & self.targets[piece.color]
-        return _sign(piece.color) * self.BONUS * min(2, len(attacked))
+        return colour_sign(piece.color) * self.BONUS * min(2, len(attacked))
 
     @staticmethod
     def relevance(analysis):
@@ -228,7 +224,7 @@ class Development(RootPattern):
         own = square if piece.color == chess.WHITE else chess.square_mirror(square)
         if own not in home:
             return 0
-        return -_sign(piece.color) * self.PENALTY * self.scale // PHASE_TOTAL
+        return -colour_sign(piece.color) * self.PENALTY * self.scale // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -250,7 +246,7 @@ class CentrePawns(RootPattern):
         if piece.piece_type != chess.PAWN:
             return 0
         own = square if piece.color == chess.WHITE else chess.square_mirror(square)
-        return _sign(piece.color) * self.BONUS.get(own, 0) * self.weight // PHASE_TOTAL
+        return colour_sign(piece.color) * self.BONUS.get(own, 0) * self.weight // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -274,7 +270,7 @@ class BadBishop(RootPattern):
         if piece.piece_type != chess.BISHOP:
             return 0
         extra = max(0, self.on_colour[piece.color][_light(square)] - 2)
-        return -_sign(piece.color) * self.PENALTY * extra
+        return -colour_sign(piece.color) * self.PENALTY * extra
 
     @staticmethod
     def relevance(analysis):
@@ -332,9 +328,9 @@ class BareKingToTheEdge(RootPattern):
         if piece.piece_type != chess.KING or piece.color != self.bare:
             return 0
         if self.corners:
-            return _sign(self.bare) * 10 * min(chess.square_distance(square, c) for c in self.corners)
+            return colour_sign(self.bare) * 10 * min(chess.square_distance(square, c) for c in self.corners)
         f, r = chess.square_file(square), chess.square_rank(square)
-        return _sign(self.bare) * 12 * min(f, 7 - f, r, 7 - r)
+        return colour_sign(self.bare) * 12 * min(f, 7 - f, r, 7 - r)
 
     @staticmethod
     def relevance(analysis):
@@ -366,7 +362,7 @@ class RookBehindPassers(RootPattern):
     def g(self, piece, square):
         if piece.piece_type != chess.ROOK or square not in self.behind:
             return 0
-        return _sign(piece.color) * self.BONUS
+        return colour_sign(piece.color) * self.BONUS
 
     @staticmethod
     def relevance(analysis):
@@ -392,7 +388,7 @@ class KingNearPassers(RootPattern):
         if piece.piece_type != chess.KING:
             return 0
         near = sum(7 - chess.square_distance(square, goal) for goal in self.goals)
-        return _sign(piece.color) * self.STEP * near * self.scale // PHASE_TOTAL
+        return colour_sign(piece.color) * self.STEP * near * self.scale // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -414,7 +410,7 @@ class PawnStorm(RootPattern):
     def g(self, piece, square):
         if piece.piece_type != chess.PAWN or chess.square_file(square) not in self.files[piece.color]:
             return 0
-        return _sign(piece.color) * self.GAIN[_relative_rank(piece.color, square)] * self.weight // PHASE_TOTAL
+        return colour_sign(piece.color) * self.GAIN[_relative_rank(piece.color, square)] * self.weight // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -438,7 +434,7 @@ class OpenFilesAtTheKing(RootPattern):
     def g(self, piece, square):
         if piece.piece_type not in self.BONUS or chess.square_file(square) not in self.files[piece.color]:
             return 0
-        return _sign(piece.color) * self.BONUS[piece.piece_type] * self.weight // PHASE_TOTAL
+        return colour_sign(piece.color) * self.BONUS[piece.piece_type] * self.weight // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -467,7 +463,7 @@ class Blockade(RootPattern):
     def g(self, piece, square):
         if square not in self.stops[piece.color]:
             return 0
-        return _sign(piece.color) * self.BONUS.get(piece.piece_type, 0)
+        return colour_sign(piece.color) * self.BONUS.get(piece.piece_type, 0)
 
     @staticmethod
     def relevance(analysis):
@@ -483,7 +479,7 @@ class TrappedPiece(RootPattern):
     def g(self, piece, square):
         if piece.piece_type != self.KIND or _mirror_for(piece.color, square) not in self.traps[piece.color]:
             return 0
-        return -_sign(piece.color) * self.PENALTY
+        return -colour_sign(piece.color) * self.PENALTY
 
 
 class TrappedBishop(TrappedPiece):
@@ -515,7 +511,7 @@ class OppositeBishops(RootPattern):
     DISCOUNT = 30
 
     def g(self, piece, square):
-        return -_sign(piece.color) * self.DISCOUNT if piece.piece_type == chess.PAWN else 0
+        return -colour_sign(piece.color) * self.DISCOUNT if piece.piece_type == chess.PAWN else 0
 
     @staticmethod
     def relevance(analysis):
@@ -540,7 +536,7 @@ class EarlyQueen(RootPattern):
     def g(self, piece, square):
         if piece.piece_type != chess.QUEEN or not self.sleepy[piece.color] or _relative_rank(piece.color, square) < 2:
             return 0
-        return -_sign(piece.color) * self.PENALTY
+        return -colour_sign(piece.color) * self.PENALTY
 
     @staticmethod
     def relevance(analysis):
@@ -565,7 +561,7 @@ class MajorityAdvance(RootPattern):
         if piece.piece_type != chess.PAWN or chess.square_file(square) not in self.files[piece.color]:
             return 0
         gain = self.STEP * max(0, _relative_rank(piece.color, square) - 1)
-        return _sign(piece.color) * gain * self.scale // PHASE_TOTAL
+        return colour_sign(piece.color) * gain * self.scale // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -588,9 +584,9 @@ class BackwardPawns(RootPattern):
 
     def g(self, piece, square):
         if piece.piece_type == chess.PAWN and square in self.backward[piece.color]:
-            return -_sign(piece.color) * self.PENALTY
+            return -colour_sign(piece.color) * self.PENALTY
         if piece.piece_type in (chess.KNIGHT, chess.ROOK) and square in self.holes[piece.color]:
-            return _sign(piece.color) * self.HOLE
+            return colour_sign(piece.color) * self.HOLE
         return 0
 
     @staticmethod
@@ -614,7 +610,7 @@ class KingInTheCentre(RootPattern):
         if piece.piece_type != chess.KING or not self.stuck[piece.color]:
             return 0
         if 2 <= chess.square_file(square) <= 5 and _relative_rank(piece.color, square) <= 1:
-            return -_sign(piece.color) * self.PENALTY * self.weight // PHASE_TOTAL
+            return -colour_sign(piece.color) * self.PENALTY * self.weight // PHASE_TOTAL
         return 0
 
     @staticmethod
@@ -653,7 +649,7 @@ class KingsClose:
     def value(self, white_king, black_king):
         if self.strong is None:
             return 0
-        return _sign(self.strong) * self.STEP * (7 - chess.square_distance(white_king, black_king))
+        return colour_sign(self.strong) * self.STEP * (7 - chess.square_distance(white_king, black_king))
 
     def definition(self, board):
         return self.value(board.king(chess.WHITE), board.king(chess.BLACK))
@@ -708,7 +704,7 @@ class RuleOfTheSquare:
         king = board.king(not colour)
         if len(pawns) != 1 or king is None:
             return 0
-        return _sign(colour) * self.GAIN * self.unstoppable(colour, _relative_rank(colour, pawns[0]), king,
+        return colour_sign(colour) * self.GAIN * self.unstoppable(colour, _relative_rank(colour, pawns[0]), king,
                                                             board.turn)
 
     def definition(self, board):
@@ -768,7 +764,7 @@ class RookOnTheSeventh(RootPattern):
     def g(self, piece, square):
         if piece.piece_type not in self.BONUS or not self.active[piece.color]:
             return 0
-        return _sign(piece.color) * self.BONUS[piece.piece_type] * (_relative_rank(piece.color, square) == 6)
+        return colour_sign(piece.color) * self.BONUS[piece.piece_type] * (_relative_rank(piece.color, square) == 6)
 
     @staticmethod
     def relevance(analysis):
@@ -804,7 +800,7 @@ class KingActivity(RootPattern):
         if piece.piece_type != chess.KING or not self.pawns:
             return 0
         near = sum(7 - chess.square_distance(square, p) for p in self.pawns)
-        return _sign(piece.color) * self.STEP * near * self.scale // (len(self.pawns) * PHASE_TOTAL)
+        return colour_sign(piece.color) * self.STEP * near * self.scale // (len(self.pawns) * PHASE_TOTAL)
 
     @staticmethod
     def relevance(analysis):
@@ -829,7 +825,7 @@ class CentreControl(RootPattern):
         if piece.piece_type not in self.WEIGHT:
             return 0
         count = len(chess.SquareSet(attack_mask(piece, square, self.occupied)) & self.CENTRE)
-        return _sign(piece.color) * self.WEIGHT[piece.piece_type] * count * self.weight // PHASE_TOTAL
+        return colour_sign(piece.color) * self.WEIGHT[piece.piece_type] * count * self.weight // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -854,7 +850,7 @@ class Mobility(RootPattern):
             return 0
         weight, typical = self.WEIGHT[piece.piece_type]
         moves = chess.popcount(attack_mask(piece, square, self.occupied) & ~self.own_pawns[piece.color])
-        return _sign(piece.color) * weight * (moves - typical)
+        return colour_sign(piece.color) * weight * (moves - typical)
 
     @staticmethod
     def relevance(analysis):
@@ -878,7 +874,7 @@ class KingTropism(RootPattern):
         if piece.piece_type not in self.WEIGHT:
             return 0
         near = 7 - chess.square_distance(square, self.kings[not piece.color])
-        return _sign(piece.color) * self.WEIGHT[piece.piece_type] * near * self.weight // PHASE_TOTAL
+        return colour_sign(piece.color) * self.WEIGHT[piece.piece_type] * near * self.weight // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -931,8 +927,8 @@ class TradeWhenAhead(RootPattern):
         if self.ahead is None or piece.piece_type == chess.KING:
             return 0
         if piece.piece_type == chess.PAWN:
-            return _sign(self.ahead) * self.PAWN if piece.color == self.ahead else 0
-        return -_sign(self.ahead) * self.PIECE
+            return colour_sign(self.ahead) * self.PAWN if piece.color == self.ahead else 0
+        return -colour_sign(self.ahead) * self.PIECE
 
     @staticmethod
     def relevance(analysis):
@@ -959,7 +955,7 @@ class KeySquares(RootPattern):
     def g(self, piece, square):
         if piece.piece_type != chess.KING or square not in self.keys[piece.color]:
             return 0
-        return _sign(piece.color) * self.BONUS * self.scale // PHASE_TOTAL
+        return colour_sign(piece.color) * self.BONUS * self.scale // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
@@ -1079,7 +1075,7 @@ class WrongBishop:
         on_file = sum(chess.square_file(p) == self.file for p in pawns)
         drawn = self.drawn_pawns(wrong % 4, others % 8, on_file % 8, (len(pawns) - on_file) % 8)
         held = self.corner_held(board.king(weak), (chess.popcount(board.occupied_co[weak]) - 1) % 32)
-        return -_sign(s) * self.taken(drawn, held)
+        return -colour_sign(s) * self.taken(drawn, held)
 
     def install(self, image):
         if self.strong is None:
@@ -1101,7 +1097,7 @@ class WrongBishop:
             description=description,
             summary_a=lambda v, ext: self.drawn_pawns(v["wrong"], v["others"], v["on"], v["off"]),
             summary_b=lambda v, ext: self.corner_held(v["king"], v["men"]),
-            combine=lambda pawns, held: -_sign(self.strong) * self.taken(pawns, held),
+            combine=lambda pawns, held: -colour_sign(self.strong) * self.taken(pawns, held),
             final=lambda value, contexts: value, shift=4))
 
     @staticmethod
@@ -1158,7 +1154,7 @@ class ConnectedPassers:
             pawns = [[_relative_rank(colour, p) for p in board.pieces(chess.PAWN, colour)
                       if chess.square_file(p) == f] for f in files]
             counts = tuple(len(p) % 4 for p in pawns)
-            total += _sign(colour) * self.side_value(colour, counts, tuple(sum(p) % 8 for p in pawns))
+            total += colour_sign(colour) * self.side_value(colour, counts, tuple(sum(p) % 8 for p in pawns))
         return total
 
     def install(self, image):
@@ -1230,7 +1226,7 @@ class KingAttack:
         for colour in chess.COLORS:
             attackers = [p.piece_type for s, p in board.piece_map().items()
                          if p.color == colour and (p.piece_type, s) in self.bears[colour]]
-            total += _sign(colour) * self.units(len(attackers) % 8, sum(self.WEIGHT[t] for t in attackers) % 32)
+            total += colour_sign(colour) * self.units(len(attackers) % 8, sum(self.WEIGHT[t] for t in attackers) % 32)
         return 4 * (phase + 1) * total
 
     def install(self, image):
@@ -1276,7 +1272,7 @@ class ChainBase(RootPattern):
         if piece.piece_type not in self.WEIGHT or not self.bases[piece.color]:
             return 0
         hits = chess.popcount(attack_mask(piece, square, self.occupied) & self.bases[piece.color])
-        return _sign(piece.color) * self.WEIGHT[piece.piece_type] * min(2, hits) * self.weight // PHASE_TOTAL
+        return colour_sign(piece.color) * self.WEIGHT[piece.piece_type] * min(2, hits) * self.weight // PHASE_TOTAL
 
     @staticmethod
     def relevance(analysis):
