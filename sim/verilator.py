@@ -124,7 +124,7 @@ def verilog_for(name, make_top, *, variant="", packages=None):
 # board's search left the reference's at one node of a depth-6 search: a late-move-pruning test
 # read wrong; the same Verilog with ``-O0``, ``-fno-dfg`` or other signals kept public was
 # right). Verilator's issue #8377 reports a DFG miscompile rooted in an undriven bit of a packed
-# signal (as START's unused bits are) in 5.44 to 5.52; tests/test_machine.py keeps the case.
+# signal (as START's unused bits are) in 5.44 to 5.52; tests/test_board.py keeps the case.
 _VERILATOR_FLAGS = ["-O3", "-fno-dfg", "--x-assign", "fast", "--x-initial", "0", "-Wno-fatal", "-Wno-lint",
                     "-Wno-style"]
 

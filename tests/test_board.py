@@ -82,8 +82,8 @@ MISCOMPILED = "8/5k2/3R3p/2p2p2/6b1/2P1P3/1P4PP/6K1 b - - 0 36"
     ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4),
 ])
 def test_deep_searches_over_the_link_equal_the_reference(board, fen, depth):
-    """Deep enough for every feature (singular extensions, null-move verification) to act: the
-    board as built (its Verilator build, not only the machine's) equals the reference."""
+    """Searches deep enough (from depth 5) for singular extensions and null-move verification to
+    act: the board as built (its Verilator build, not only the machine's) equals the reference."""
     pair = SearchPair(board, table_store(board.eval_params, "patterns"))
     _, _, diffs = pair.compare(chess.Board(fen), depth)
     assert not diffs, "\n".join(diffs)
