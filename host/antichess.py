@@ -84,7 +84,6 @@ def victim_order(board):
     return VICTIM_ORDER if is_antichess(board) else VictimOrder.MOST_VALUABLE
 
 
-
 class AntichessPattern:
     """A pattern of the antichess knowledge, made for a root ``board`` with ``values``
     ({parameter: centipawns}, the fitted :data:`~host.antichess_values.VALUES` by default; a

@@ -34,7 +34,7 @@ from hdl.movegen.geometry import (
     ray_squares,
     step_square,
 )
-from hdl.movegen.layouts import CHESS, GenMode, MoveKey, Variant, VictimOrder, victim_priority
+from hdl.movegen.layouts import CHESS, GenMode, MoveKey, Variant, VictimOrder, safe_field, victim_priority
 
 __all__ = [
     "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "count_moves", "next_move",
@@ -290,9 +290,8 @@ def candidate_moves(position, side, config=CHESS):
             key_fields = {
                 "victim": victim_priority(
                     victim_type, VictimOrder(config["victim_order"]) == VictimOrder.LEAST_VALUABLE),
-                # antichess: a move to an empty square but the en-passant one offers first
-                "safe": int(to not in frame.enemy_attacks) ^ int(frame.antichess and not frame.enemy[to]
-                                                                 and to != ep_square),
+                "safe": safe_field(to in frame.enemy_attacks,
+                                   frame.antichess and not frame.enemy[to] and to != ep_square),
                 "centrality": CENTRALITY[to],
                 "square": to,
                 "attacker": SLOT_COUNT - 1 - index,

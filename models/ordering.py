@@ -12,7 +12,7 @@ import chess
 
 from hdl.encoding import MoveWord, unpack
 from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, TOP_PROMOTION
-from hdl.movegen.layouts import MoveKey, victim_priority
+from hdl.movegen.layouts import MoveKey, safe_field, victim_priority
 
 __all__ = ["emitted_moves", "ordered_moves", "move_word", "move_of_word"]
 
@@ -63,7 +63,7 @@ def ordered_moves(board, captures=False, least_valuable_first=False):
     flip = 0 if us == chess.WHITE else 56
     if captures and board.is_check():
         captures = False
-    antichess = board.uci_variant == "antichess"    # a move to an empty square (not en passant): attacked first
+    antichess = board.uci_variant == "antichess"
     enemy_attacks = 0
     for square in chess.scan_forward(board.occupied_co[not us]):
         enemy_attacks |= board.attacks_mask(square)
@@ -82,7 +82,7 @@ def ordered_moves(board, captures=False, least_valuable_first=False):
                | ((SLOT_COUNT - 1 - slot) << _OFFSET["attacker"])
                | (to_rel << _OFFSET["square"])
                | (CENTRALITY[to_rel] << _OFFSET["centrality"])
-               | (((not enemy_attacks >> to & 1) ^ (antichess and not victim and to != board.ep_square))
+               | (safe_field(enemy_attacks >> to & 1, antichess and not victim and to != board.ep_square)
                   << _OFFSET["safe"])
                | (victim_priority(victim, least_valuable_first) << _OFFSET["victim"]))
         keyed.append((key, move))

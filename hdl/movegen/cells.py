@@ -17,7 +17,7 @@ from .bitboard import (
     square_mask,
 )
 from .geometry import DIRECTIONS, SLOT_COUNT, SLOT_INDEX, SLOTS
-from .layouts import GenConfig, Variant
+from .layouts import GenConfig, Variant, safe_field
 
 __all__ = ["SquareCells", "BoardPlanes", "Planes", "EnPassantCell", "PLANE_NAMES"]
 
@@ -221,7 +221,7 @@ class SquareCells(wiring.Component):
         enemy_attacks, enemy_rays = self._attack_map(m, "enemy", enemy_of, empty, pawn_rank_step=-1)
         ep_plane = plane(m, "ep_plane", markers & Const(RANKS[5], 64) & empty)
         offered = plane(m, "offered", empty & ~ep_plane & ~chess_only)
-        safe = plane(m, "safe_rel", ~enemy_attacks ^ offered)
+        safe = plane(m, "safe_rel", safe_field(enemy_attacks, offered))
 
         # --- the slots ----------------------------------------------------------------------
         not_own = plane(m, "not_own", ~own)

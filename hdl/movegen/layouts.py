@@ -7,7 +7,7 @@ from ..encoding import MoveWord, Piece
 from .geometry import SLOT_COUNT
 
 __all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context", "NextCell",
-           "Variant", "VictimOrder", "GenConfig", "CHESS", "victim_priority"]
+           "Variant", "VictimOrder", "GenConfig", "CHESS", "victim_priority", "safe_field"]
 
 
 class Variant(enum.Enum, shape=1):
@@ -39,6 +39,17 @@ def victim_priority(victim_type, least_valuable_first):
     return Mux(least_valuable_first & (victim_type != 0), 7 - victim_type, victim_type)
 
 
+def safe_field(attacked, offer):
+    """The key's ``safe`` field of a move whose destination the opponent ``attacked`` (or not):
+    1 when it is not attacked, and the other way round for an ``offer`` — in antichess, a move
+    to an empty square other than the en-passant one, where an attacked square forces the reply
+    and goes first. Python booleans or integers give an integer; Amaranth values (the cells'
+    planes, a bit per square) give logic."""
+    if isinstance(attacked, (bool, int)) and isinstance(offer, (bool, int)):
+        return int(not attacked) ^ int(bool(offer))
+    return ~attacked ^ offer
+
+
 #: The order of moves at one ply: the generator emits moves in strictly decreasing key order.
 #: Compared as an unsigned integer, fields from the most significant down: what is captured,
 #: whether the destination is safe, how central it is, the destination square (mover's
@@ -49,8 +60,8 @@ MoveKey = data.StructLayout({
     "attacker": range(SLOT_COUNT),   # SLOT_COUNT - 1 - slot index: higher = tried first
     "square": 6,           # the destination in the mover's frame
     "centrality": 2,       # geometry.CENTRALITY of the destination
-    "safe": 1,             # the destination is not attacked by the opponent (in antichess, for a
-                           # move to an empty square but the en-passant one: it is: offers first)
+    "safe": 1,             # the destination is not attacked by the opponent, but for an offer
+                           # (antichess): it is (safe_field)
     "victim": 3,           # the captured piece type (a pawn for en passant), 0 if none; reversed
                            # for the least valuable victim first (victim_priority)
 })
