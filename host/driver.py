@@ -26,11 +26,13 @@ With ``root_loop`` (or ``root_moves``, UCI's ``searchmoves``: those moves only) 
 searches the root itself, each root move a job of its own on the board, ordered by shallow
 searches and by the last iteration's subtree sizes (``host/root.py``).
 
-A root of CHUNKER's domain (kings and passed pawns on files of their own, ``host/chunker``) is
-handed to CHUNKER first (``chunker``, on by default): if its proof search shows a win within
-``CHUNKER_NODES`` nodes (about a second), the answer is that proof — one ``Iteration`` whose
-``source`` says so, scored ``CHUNKER_SCORE`` (a promotion the other side cannot stop, not a
-mate), no board search; otherwise (a loss, a draw, no proof) the board searches as ever.
+A root of CHUNKER's domain (kings and passed pawns on files of their own, ``host/chunker``), or
+a root with a capture that enters the domain, is handed to CHUNKER first (``chunker``, on by
+default): if its proof search shows a win within ``CHUNKER_NODES`` nodes in all (about a
+second) — of the root, or a loss for the other side after such a capture — the answer is that
+proof — one ``Iteration`` whose ``source`` says so, scored ``CHUNKER_SCORE`` (a promotion the
+other side cannot stop, not a mate), no board search; otherwise (a loss, a draw, no proof) the
+board searches as ever.
 
 An antichess game (a ``chess.variant.AntichessBoard``) is searched in the generator's antichess
 mode with the settings of ``host/antichess.py`` (its capture order and features; the Oracle's
@@ -43,6 +45,8 @@ antichess table); CHUNKER, a chess ending's solver, is not asked.
 import threading
 import time
 from dataclasses import dataclass, field
+
+import chess
 
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE, MATE_BOUND
@@ -242,21 +246,47 @@ class SearchDriver:
         return finished
 
     def _chunker(self, game, wall_start):
-        """CHUNKER's proved win at a root of its domain, as an ``Iteration``; else None."""
+        """CHUNKER's proved win as an ``Iteration``, else None: a root of its domain solved, or a
+        root outside it that enters the domain by a capture — each such capture's position solved
+        from the other side's view, a proved loss there a win here (``CHUNKER_NODES`` in all)."""
         from .chunker import OutsideDomain, place, unmirror
         from .chunker.search import solve
-        try:
-            inside, mirrored = place(game)
-        except OutsideDomain:
-            return None
-        solution = solve(inside, max_nodes=CHUNKER_NODES)
-        if solution.value != 1 or not solution.line:
-            return None
-        line = [unmirror(move) if mirrored else move for move in solution.line]
-        source = (f"CHUNKER proved the win in {solution.total} nodes at depth {solution.depth} (its line's last "
-                  f"node decided by: {solution.ending})")
-        return Iteration(len(line), CHUNKER_SCORE, 0, 0, 0, 0, 0.0, (time.monotonic() - wall_start) * 1000, line,
-                         source=source)
+
+        def placed(board):
+            try:
+                return place(board)
+            except OutsideDomain:
+                return None
+
+        def proof(first, solution, mirrored, entered):
+            line = first + [unmirror(move) if mirrored else move for move in solution.line]
+            source = (f"CHUNKER proved the win {entered}in {solution.total} nodes at depth {solution.depth} (its "
+                      f"line's last node decided by: {solution.ending})")
+            return Iteration(len(line), CHUNKER_SCORE, 0, 0, 0, 0, 0.0, (time.monotonic() - wall_start) * 1000,
+                             line, source=source)
+
+        root = placed(game)
+        if root is not None:
+            solution = solve(root[0], max_nodes=CHUNKER_NODES)
+            return proof([], solution, root[1], "") if solution.value == 1 and solution.line else None
+        if chess.popcount(game.occupied & ~(game.kings | game.pawns)) > 1:
+            return None                     # no capture leaves kings and pawns alone
+        budget = CHUNKER_NODES
+        for move in game.legal_moves:
+            if budget <= 0:
+                break
+            if not game.is_capture(move):
+                continue
+            after = game.copy(stack=False)
+            after.push(move)
+            entered = placed(after)
+            if entered is None:
+                continue
+            solution = solve(entered[0], max_nodes=budget)
+            budget -= solution.total
+            if solution.value == -1:
+                return proof([move], solution, entered[1], f"after {game.san(move)}, which enters its domain, ")
+        return None
 
     def _iterate(self, game, depth, total_nodes, total_cycles, stop_event, first, previous, loop):
         """One iteration over the root's moves: the board's own root (``loop`` None) or the

@@ -26,11 +26,12 @@ def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=F
     variant = params_variant(eval_params) + ("-station" if station else "")
     if uart_divisor is None:
         verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params, station=station),
-                              variant=variant, packages=packages)
+                              variant=variant, packages=packages, registered_reset=True)
         return build_harness("board", verilog, HARNESS / "board.cpp", {}, quiet=quiet)
     verilog = verilog_for("board_uart", lambda: UartMachine(divisor=uart_divisor, eval_params=eval_params,
                                                             station=station),
-                          variant=variant + f"-d{uart_divisor}", packages=packages)
+                          variant=variant + f"-d{uart_divisor}", packages=packages,
+                          registered_reset=True)
     return build_harness("board_uart", verilog, HARNESS / "board_uart.cpp", {}, quiet=quiet)
 
 

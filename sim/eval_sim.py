@@ -28,7 +28,8 @@ def params_variant(params):
 
 
 def evaluator_executable(params=FULL, quiet=False):
-    verilog = verilog_for("evaluator", lambda: Evaluator(params), variant=params_variant(params), packages=("eval",))
+    verilog = verilog_for("evaluator", lambda: Evaluator(params), variant=params_variant(params), packages=("eval",),
+                          registered_reset=True)
     return build_harness("evaluator", verilog, HARNESS / "evaluator.cpp", LAYOUTS, quiet=quiet)
 
 

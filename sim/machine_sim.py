@@ -32,7 +32,7 @@ LAYOUTS = {"halfmove": HalfmoveLayout, "startcommand": StartCommand, "job": Job,
 
 def machine_executable(eval_params=FULL, quiet=False):
     verilog = verilog_for("machine", lambda: Machine(eval_params=eval_params), variant=params_variant(eval_params),
-                          packages=("movegen", "search", "eval"))
+                          packages=("movegen", "search", "eval"), registered_reset=True)
     return build_harness("machine", verilog, HARNESS / "machine.cpp", LAYOUTS, quiet=quiet)
 
 

@@ -24,7 +24,7 @@ LAYOUTS = {"halfmove": HalfmoveLayout, "moveword": MoveWord, "genrequest": GenRe
 
 
 def movegen_executable(quiet=False):
-    verilog = verilog_for("movegen", MoveGenerator, packages=("movegen",))
+    verilog = verilog_for("movegen", MoveGenerator, packages=("movegen",), registered_reset=True)
     return build_harness("movegen", verilog, HARNESS / "movegen.cpp", LAYOUTS, quiet=quiet)
 
 

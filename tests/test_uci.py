@@ -478,6 +478,21 @@ def test_a_root_of_chunkers_domain_is_answered_by_its_proof(engine):
         engine.configure({"Chunker": True})
 
 
+def test_a_capture_into_chunkers_domain_is_answered_by_its_proof(engine):
+    """A root outside the domain (a black knight) whose capture enters it: after Kxb8 the a-pawn
+    outruns the h-pawn, which CHUNKER proves; the capture is played without a board search. The
+    knight guards a6, so the natural a6 loses the pawn."""
+    board = chess.Board("1n6/2K5/7p/P7/8/8/8/4k3 w - - 0 1")
+    with engine.analysis(board, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL) as analysis:
+        strings = [info["string"] for info in analysis if "string" in info]
+    assert any(text.startswith("CHUNKER proved the win after Kxb8, which enters its domain") for text in strings)
+    assert analysis.info["pv"][0] == chess.Move.from_uci("c7b8") and analysis.info["nodes"] == 0
+    board.turn = chess.BLACK                # Black's captures enter nothing: the board searches
+    with engine.analysis(board, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL) as analysis:
+        strings = [info["string"] for info in analysis if "string" in info]
+    assert not any("CHUNKER" in text for text in strings) and analysis.info["nodes"] > 0
+
+
 def test_python_chess_plays_a_whole_antichess_game_with_uci_variant(engine):
     """python-chess's client sets ``UCI_Variant`` from the board it is given: the engine plays
     every move of an antichess game against a random mover, each legal in antichess (a capture

@@ -67,8 +67,10 @@ template <class Top> inline void tick(Top *top, uint64_t &cycles) {
     cycles++;
 }
 
+// Two cycles of reset, and a third for the tops whose reset is registered (sim/verilator.py's
+// RegisteredReset: it reaches the design a cycle late).
 template <class Top> inline void reset(Top *top, uint64_t &cycles) {
-    top->rst = 1; tick(top, cycles); tick(top, cycles); top->rst = 0; top->eval();
+    top->rst = 1; tick(top, cycles); tick(top, cycles); top->rst = 0; tick(top, cycles); top->eval();
 }
 
 // Hold valid until a clock edge takes the transfer (ready high before the edge).
