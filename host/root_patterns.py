@@ -24,7 +24,7 @@ from .tables import Context, FirstOrder, Recognizer
 
 __all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
            "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "RookBehindPassers", "KingNearPassers",
-           "KingsClose", "RuleOfTheSquare", "PawnStorm", "OpenFilesAtTheKing", "Blockade", "TrappedBishop",
+           "KingsClose", "RuleOfTheSquare", "ChunkRace", "PawnStorm", "OpenFilesAtTheKing", "Blockade", "TrappedBishop",
            "OppositeBishops", "EarlyQueen", "MajorityAdvance", "BackwardPawns", "KingInTheCentre",
            "RookOnTheSeventh", "KingActivity", "CentreControl", "Mobility", "KingTropism", "TrappedRook",
            "TradeWhenAhead", "KeySquares", "DoubledRooks", "WrongBishop", "ConnectedPassers", "KingAttack",
@@ -751,6 +751,114 @@ class RuleOfTheSquare:
         return type(self).__name__
 
 
+class ChunkRace:
+    """Pawn endings: a side's passed pawns together outrun the enemy king — CHUNKER's chunk
+    library (``host/chunker/chunks.py``; Campbell and Berliner's Kv3CPP chunk: a king against a
+    side's passed pawns, played alone), in its KCP variant (the king's side may pass: it has
+    moves elsewhere). For each side with two or three passed pawns on files of their own at the
+    root (the three most advanced files), while each of those files holds at most one pawn of
+    that side (none: taken): if the library says the pawns promote against the lone king, with
+    the position's side to move, the pawns' side gains 400. The rule of the square
+    (:class:`RuleOfTheSquare`) for two or three pawns at once: they defend each other, and the
+    king can stop only so many.
+
+    A recognizer per side, a wide one (the maps see 12 state bits a branch): branch A holds the
+    enemy king's square and the first two pawns' codes (0 gone, else the rank 2..7 as 1..6;
+    the side to move is its external bit) and gives the library's answers over the third
+    pawn's code; branch B holds the pawns' counts on the three files and the third pawn's code.
+    A file with two pawns or more makes the value 0; the fields are ordered so that the codes'
+    sums overflowing then (carries into the next field) never hide it: every carry lands in a
+    field above the overflowing one, and B's counts never overflow. Whether the answers fit the
+    combining map is what the recognizer's compilation checks (21 to 41 kinds of answers on the
+    files tried, of 64 codes); CHUNKER's issue asked it."""
+
+    family = "endgame"
+    GAIN = 400
+    MOST_FILES = 3
+
+    def __init__(self, analysis, board):
+        self.files = {}
+        for colour in chess.COLORS:
+            leads = {}
+            for passer in analysis.pawns[colour].passed:
+                file = chess.square_file(passer)
+                leads[file] = max(leads.get(file, 0), _relative_rank(colour, passer))
+            if len(leads) >= 2:
+                chosen = sorted(leads, key=lambda f: (-leads[f], f))[:self.MOST_FILES]
+                self.files[colour] = tuple(sorted(chosen))
+
+    def wins(self, colour, codes, king, mover):
+        """Whether ``colour``'s pawns with ``codes`` (on its chunk's files) promote against the
+        enemy king on ``king`` with ``mover`` to move, in the library."""
+        from .chunker.chunks import ATTACKER, DEFENDER, Chunk, library
+        files = self.files[colour]
+        index = Chunk(colour, files).encode(list(codes))
+        turn = ATTACKER if mover == colour else DEFENDER
+        return library(colour, files, "KCP")[(index * 64 + king) * 2 + turn] is not None
+
+    def side_value(self, board, colour):
+        if colour not in self.files:
+            return 0
+        codes = []
+        for file in self.files[colour]:
+            pawns = [s for s in board.pieces(chess.PAWN, colour) if chess.square_file(s) == file]
+            if len(pawns) > 1:
+                return 0
+            codes.append(_relative_rank(colour, pawns[0]) if pawns else 0)
+        return colour_sign(colour) * self.GAIN * self.wins(colour, codes, board.king(not colour), board.turn)
+
+    def definition(self, board):
+        return sum(self.side_value(board, colour) for colour in chess.COLORS)
+
+    def _recognizer(self, colour):
+        files = self.files[colour]
+        first, third = files[:2], files[2:]
+        fields_a = [("king", 6)] + [(f"p{k}", 3) for k in range(len(first))]
+        fields_b = [(f"n{k}", 3) for k in range(len(files))] + [("p2", 3)] * bool(third)
+
+        def description(piece, square):
+            if piece.piece_type == chess.KING and piece.color != colour:
+                return {"king": square}
+            if piece.piece_type == chess.PAWN and piece.color == colour and chess.square_file(square) in files:
+                k = files.index(chess.square_file(square))
+                return {f"n{k}": 1, f"p{k}": _relative_rank(colour, square)}
+            return {}
+
+        def summary_a(v, ext):
+            codes = [v[f"p{k}"] for k in range(len(first))]
+            if max(codes) > 6:
+                return None                             # a doubled file: B says so
+            mover = chess.BLACK if ext else chess.WHITE
+            return tuple(self.wins(colour, codes + [last][:len(third)], v["king"], mover)
+                         for last in range(7 if third else 1))
+
+        def summary_b(v, ext):
+            if any(v[f"n{k}"] > 1 for k in range(len(files))) or (third and v["p2"] > 6):
+                return None
+            return v["p2"] if third else 0
+
+        return Recognizer(
+            fields_a=fields_a, fields_b=fields_b, description=description,
+            summary_a=summary_a, summary_b=summary_b, ext_a=ExtSource.SIDE,
+            combine=lambda a, b: a is not None and b is not None and a[b],
+            final=lambda won, contexts: colour_sign(colour) * self.GAIN * won, shift=4)
+
+    def install(self, image):
+        for colour in chess.COLORS:
+            if colour in self.files:
+                image.add_recognizer(self._recognizer(colour))
+
+    @staticmethod
+    def relevance(analysis):
+        pieces = sum(analysis.material[c][t] for c in chess.COLORS for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
+                                                                             chess.QUEEN))
+        files = [len({chess.square_file(s) for s in analysis.pawns[c].passed}) for c in chess.COLORS]
+        return 8.0 if not pieces and max(files) >= 2 else 0
+
+    def __repr__(self):
+        return type(self).__name__
+
+
 class RookOnTheSeventh(RootPattern):
     """A rook on its seventh rank (relative) where, at the root, the enemy king stands on its
     back rank or enemy pawns on their second: 20; a queen there, 10."""
@@ -1308,6 +1416,7 @@ ROOT_PATTERNS = {
     "king-near-passers": KingNearPassers,
     "kings-close": KingsClose,
     "rule-of-the-square": RuleOfTheSquare,
+    "chunk-race": ChunkRace,
     "pawn-storm": PawnStorm,
     "open-files-at-the-king": OpenFilesAtTheKing,
     "blockade": Blockade,

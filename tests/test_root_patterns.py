@@ -26,7 +26,8 @@ from sim.testing import REFERENCE_FILES, random_games, reference_positions
 #: Roots that make every pattern apply somewhere: an isolated queen's pawn middlegame (open
 #: files), an opening with a target (e4), the Sveshnikov's d5 outpost, a pawn ending and a
 #: rook ending with passers, a pawn race, kings on opposite wings, a bishop that can be
-#: trapped on h7, bishops of opposite colours, a king that walked, two mating nets.
+#: trapped on h7, bishops of opposite colours, a king that walked, two mating nets, and three
+#: passers a side (CHUNKER's domain).
 ROOTS = {
     "iqp": "r2qr1k1/pp1b1ppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R2Q1RK1 w - - 0 12",
     "opening": "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
@@ -44,6 +45,7 @@ ROOTS = {
     "kpk": "8/8/3k4/8/8/2K5/2P5/8 w - - 0 1",
     "wrong-bishop": "k7/8/8/8/8/8/P7/2B1K3 w - - 0 1",
     "connected-passers": "8/8/4k3/r7/2PP4/8/5K2/1R6 w - - 0 1",
+    "chunk-race": "8/8/P4p2/6p1/7p/1kP5/1P5K/8 b - - 0 1",
 }
 
 CASES = [(root, name) for root in ROOTS for name in ROOT_PATTERNS
@@ -122,6 +124,20 @@ class _Sum:
         return sum(p.definition(board) for p in self.patterns)
 
 
+def test_chunk_race_sees_two_pawns_the_rule_of_the_square_does_not():
+    """a6 and b5 against the king on d5, Black to move: the king catches either pawn alone but
+    not both (Kc5 takes b5, a7 queens); the chunk's library knows it, pawn by pawn the rule of
+    the square does not."""
+    board = chess.Board("8/8/P7/1P1k4/8/8/8/7K b - - 0 1")
+    analysis = analyse(board)
+    assert ROOT_PATTERNS["chunk-race"](analysis, board).definition(board) == 400
+    for taken in (chess.A6, chess.B5):
+        alone = board.copy()
+        alone.remove_piece_at(taken)
+        assert ROOT_PATTERNS["rule-of-the-square"](analyse(alone), alone).definition(alone) == 0
+    assert ROOT_PATTERNS["chunk-race"].relevance(analyse(chess.Board(ROOTS["pawn-ending"]))) == 0   # one passer
+
+
 def test_relevance_follows_the_root():
     analyses = {root: analyse(chess.Board(fen)) for root, fen in ROOTS.items()}
     assert RooksOnOpenFiles.relevance(analyses["iqp"]) > 0 and RooksOnOpenFiles.relevance(analyses["kbnk"]) == 0
@@ -143,5 +159,16 @@ def test_mating_nets_drive_the_bare_king_to_the_right_corner():
     assert square.definition(chess.Board("8/p7/8/8/8/1k6/4K2P/8 w - - 0 1")) == 400        # h2 runs
     assert square.definition(chess.Board("8/p7/8/8/8/1k6/4K2P/8 b - - 0 1")) == 0          # ... Kc4 catches it
     assert square.definition(chess.Board("8/p7/8/8/8/7k/7P/7K b - - 0 1")) == -400         # a7 runs from Kh1
+    chunk = _pattern("chunk-race", "chunk-race")                   # a6, b2, c3 against f6, g5, h4
+    assert chunk.files == {chess.WHITE: (0, 1, 2), chess.BLACK: (5, 6, 7)}
+    side = chunk.side_value
+    root = chess.Board(ROOTS["chunk-race"])
+    assert (side(root, chess.WHITE), side(root, chess.BLACK)) == (400, 0)   # a6 runs; Kh2 holds f6, g5, h4
+    caught = chess.Board("8/1k6/P4p2/6p1/7p/2P5/1P5K/8 b - - 0 1")         # Kxa6, then b2 and c3 are held
+    assert side(caught, chess.WHITE) == 0
+    doubled = chess.Board("8/8/P4p2/6p1/7p/1kP5/PP5K/8 b - - 0 1")          # two pawns on the a-file
+    assert side(doubled, chess.WHITE) == 0
+    both = chess.Board("8/8/P7/5p2/6pp/1kP5/1P6/K7 b - - 0 1")             # White's king far from f5, g4, h4
+    assert (side(both, chess.WHITE), side(both, chess.BLACK), chunk.definition(both)) == (400, -400, 0)
     close = _pattern("krk", "kings-close")                          # ... and White's king comes near
     assert close.definition(chess.Board("8/8/8/4k3/4K3/8/8/7R w - - 0 1")) > close.definition(centre) > 0
