@@ -155,3 +155,20 @@ def test_move_choice_losses_and_the_shipped_positions(capsys):
         with pytest.raises(SystemExit):
             choice.main(["--engines", "suprem", *bad])
         assert why in capsys.readouterr().err
+
+
+def test_the_endings_benchmark_judges_moves_by_the_database():
+    """``benchmarks.endings`` on a small CHUNKER domain (a and b pawns against g and h): each
+    sampled position has a move that keeps its value and one that does not, and the database's
+    own winning line starts with one that keeps it."""
+    from benchmarks.endings import keeps_value, sample_positions
+    from host.chunker.database import open_database
+    from host.chunker.domain import Domain, is_win
+    db = open_database(Domain((0, 1), (6, 7)), quiet=True)
+    boards = sample_positions(db, 6, seed=3)
+    assert len(boards) == 6
+    for board in boards:
+        keeps = {move: keeps_value(db, board, move) for move, _ in db.domain.children(board)}
+        assert any(keeps.values()) and not all(keeps.values()), board.fen()
+        if is_win(db.value(board)):
+            assert keeps[db.line(board)[0]], board.fen()
