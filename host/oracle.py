@@ -14,8 +14,8 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
   first-order pattern is installed at its weight (0 leaves it out), a recognizer (whose 8-bit
   tables are not scaled) only from ``RECOGNIZER_WEIGHT``; the patterns the fit cannot weigh
   keep their hand values. The default since the weights: against ``material`` at equal nodes
-  it scored 60.5 % in 100 games of self-play and solved more of the tactical suites
-  (BENCHMARKS.md, 2026-11-26).
+  it scored 57.8 % in 200 games of self-play (+54 Elo) and solved more of the tactical suites
+  (BENCHMARKS.md, 2026-11-26 and 27).
 * ``phase`` — the first stage, two fixed lists chosen by the game's phase. Middlegame (more
   than 13 pawns' worth of pieces besides pawns and kings, counting N=B=3, R=5, Q=9): material
   and piece-square, the king's-wing pawn shelter recognizer, pawn structure and phase-scaled
