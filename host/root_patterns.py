@@ -19,6 +19,7 @@ import chess
 from hdl.eval.tables import ExtSource
 
 from .analysis import PHASE_TOTAL, PHASE_WEIGHTS
+from .chunker.chunks import ATTACKER, DEFENDER, Chunk, library
 from .patterns import NON_PAWN_MATERIAL, KingSafety, colour_sign
 from .tables import Context, FirstOrder, Recognizer
 
@@ -34,6 +35,12 @@ __all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPaw
 def _relative_rank(colour, square):
     rank = chess.square_rank(square)
     return rank if colour == chess.WHITE else 7 - rank
+
+
+def _pieces(analysis):
+    """How many pieces (not kings, not pawns) both sides have at the root."""
+    return sum(analysis.material[c][t] for c in chess.COLORS for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
+                                                                       chess.QUEEN))
 
 
 def _phase_weight(board):
@@ -742,8 +749,7 @@ class RuleOfTheSquare:
 
     @staticmethod
     def relevance(analysis):
-        pieces = sum(analysis.material[c][t] for c in chess.COLORS for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
-                                                                             chess.QUEEN))
+        pieces = _pieces(analysis)
         passers = sum(len(analysis.pawns[c].passed) for c in chess.COLORS)
         return 8.0 if not pieces and passers else 0
 
@@ -786,15 +792,14 @@ class ChunkRace:
             if len(leads) >= 2:
                 chosen = sorted(leads, key=lambda f: (-leads[f], f))[:self.MOST_FILES]
                 self.files[colour] = tuple(sorted(chosen))
+        self._chunks = {colour: Chunk(colour, files) for colour, files in self.files.items()}
 
     def wins(self, colour, codes, king, mover):
         """Whether ``colour``'s pawns with ``codes`` (on its chunk's files) promote against the
         enemy king on ``king`` with ``mover`` to move, in the library."""
-        from .chunker.chunks import ATTACKER, DEFENDER, Chunk, library
-        files = self.files[colour]
-        index = Chunk(colour, files).encode(list(codes))
+        index = self._chunks[colour].encode(list(codes))
         turn = ATTACKER if mover == colour else DEFENDER
-        return library(colour, files, "KCP")[(index * 64 + king) * 2 + turn] is not None
+        return library(colour, self.files[colour], "KCP")[(index * 64 + king) * 2 + turn] is not None
 
     def side_value(self, board, colour):
         if colour not in self.files:
@@ -850,8 +855,7 @@ class ChunkRace:
 
     @staticmethod
     def relevance(analysis):
-        pieces = sum(analysis.material[c][t] for c in chess.COLORS for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
-                                                                             chess.QUEEN))
+        pieces = _pieces(analysis)
         files = [len({chess.square_file(s) for s in analysis.pawns[c].passed}) for c in chess.COLORS]
         return 8.0 if not pieces and max(files) >= 2 else 0
 
@@ -962,8 +966,7 @@ class Mobility(RootPattern):
 
     @staticmethod
     def relevance(analysis):
-        pieces = sum(analysis.material[c][t] for c in chess.COLORS for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
-                                                                             chess.QUEEN))
+        pieces = _pieces(analysis)
         return 1.0 + analysis.phase if pieces else 0
 
 

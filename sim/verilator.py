@@ -8,6 +8,7 @@ Verilog, the harness and the tool versions. The cache lives in ``$SUPREM_CACHE``
 
 import enum as py_enum
 import hashlib
+import inspect
 import os
 import shutil
 import subprocess
@@ -138,7 +139,6 @@ def verilog_for(name, make_top, *, variant="", packages=None, registered_reset=F
     ``packages`` (subpackages of ``hdl/``) narrows the sources whose change invalidates it;
     ``registered_reset`` wraps the top in :class:`RegisteredReset` (for a Verilated harness)."""
     if registered_reset:
-        import inspect
         variant += "-rr" + hashlib.sha256(inspect.getsource(RegisteredReset).encode()).hexdigest()[:6]
     path = cache_dir() / "verilog" / f"{name}-{hdl_source_hash(packages)}{variant}.v"
     if not path.exists():
