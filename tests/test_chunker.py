@@ -14,7 +14,7 @@ import pytest
 from host.chunker.chunks import ATTACKER, PASSES, Chunk, library
 from host.chunker.database import Database, build, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe
-from host.chunker.schemas import DRAWN, SCHEMAS, classify
+from host.chunker.schemas import DRAWN, SCHEMAS, Holds, agrees, classify, holds
 from host.chunker.search import solve
 
 ONE = Domain((0,), (7,))            # a-pawn against h-pawn
@@ -220,8 +220,9 @@ def test_schemas_agree_with_the_database(domain):
             result = schema(domain, board)
             if result is not None:
                 classified[level] += 1
-                assert result == truth, (board.fen(), level, result, describe(value))
-    assert classified[1] > checked // 4 and classified[2] > checked // 4 and all(classified.values()), classified
+                assert agrees(result, truth, board.turn), (board.fen(), level, result, describe(value))
+    assert classified[1] > checked // 4 and classified[2] > checked // 4 and len(classified) == len(SCHEMAS) \
+        and all(classified.values()), classified
 
 
 def test_passing_domain():
@@ -235,6 +236,76 @@ def test_passing_domain():
     board = chess.Board("8/8/8/4k3/8/8/P7/K7 b - - 0 1")
     assert chess.Move.null() in dict(alone.children(board))
     assert chess.Move.null() not in dict(alone.children(chess.Board("8/8/8/4k3/8/8/P7/K7 w - - 0 1")))
+
+
+def test_waiting_domain():
+    """The library of level 5: the bare king may not stand on its barred files and passes only when
+    its king has no move (not in check)."""
+    with pytest.raises(ValueError, match="one of them"):
+        Domain((), (7,), defender_passes=True, defender_waits=True)
+    with pytest.raises(ValueError, match="only a side with no pawns"):
+        Domain((0,), (7,), defender_barred=(1,))
+    held = Domain((), (6, 7), defender_waits=True, defender_barred=(1,))
+    db = open_database(held, quiet=True)
+    rng = random.Random(8)
+    assert verify(db, [rng.randrange(held.size) for _ in range(3000)]) == []
+    with pytest.raises(OutsideDomain, match="barred"):
+        held.index(chess.Board("8/6p1/8/8/8/8/6k1/1K6 w - - 0 1"))
+    # White's king on a1: b1 and b2 barred, a2 the black king's: stuck, so it passes
+    stuck = chess.Board("8/6p1/8/8/8/1k6/8/K7 w - - 0 1")
+    assert [move for move, _ in held.children(stuck)] == [chess.Move.null()]
+    # with a move it may not pass; and Black, the pawns' side, never does
+    assert chess.Move.null() not in dict(held.children(chess.Board("8/6p1/8/8/4k3/8/8/2K5 w - - 0 1")))
+    assert chess.Move.null() not in dict(held.children(chess.Board("8/6p1/8/8/4k3/8/8/2K5 b - - 0 1")))
+
+
+def test_frozen_domain():
+    """The library of level 4: the bare king never moves (mated when in check), and every
+    promotion against it is safe."""
+    frozen = Domain((), (6, 7), defender_frozen=True)
+    db = open_database(frozen, quiet=True)
+    rng = random.Random(9)
+    assert verify(db, [rng.randrange(frozen.size) for _ in range(3000)]) == []
+    board = chess.Board("8/8/8/8/8/8/5Kp1/3k4 b - - 0 1")        # g1=Q beside the king: safe here
+    assert dict(frozen.children(board))[chess.Move.from_uci("g2g1q")] == "win"
+    assert [move for move, _ in frozen.children(chess.Board("8/8/8/8/8/8/5Kp1/3k4 w - - 0 1"))] == [chess.Move.null()]
+    # ...h3, a pass, ...h2, a pass, ...h1=Q: the fifth ply (g3 would check, but the pawn is on h)
+    assert db.value(chess.Board("8/8/8/8/7p/8/5K2/3k4 b - - 0 1")) == 5
+    # ...g3 checks the king, which may not move: mated
+    assert db.value(chess.Board("8/8/8/8/6p1/8/5K2/3k4 b - - 0 1")) == 1
+
+
+@pytest.mark.parametrize("fen, winner, plies", [
+    ("k1K5/8/6p1/8/7p/8/PP6/8 w - - 0 1", chess.BLACK, 6),  # h3-h2-h1; b7 would check the a8 king a move late
+    ("6k1/8/6p1/1P6/8/8/8/5K2 b - - 0 1", chess.WHITE, 6),  # b6-b7-b8; g2 would check the f1 king a move late
+])
+def test_level_4_outruns_a_king_held_up(two, fen, winner, plies):
+    """Positions levels 1-3 do not decide (the racing side's king stands where the other side's
+    pawns will attack it): level 4 counts the other side's moves to that check and decides, and
+    the search proves the result in fewer nodes with it."""
+    board = chess.Board(fen)
+    assert describe(two.value(board)) == f"loss in {plies}"
+    assert classify(TWO, board, levels=[1, 2, 3]) == (None, None)
+    assert classify(TWO, board) == (4, winner)
+    with_level, without = solve(board, TWO, max_nodes=20_000), solve(board, TWO, levels=[1, 2, 3], max_nodes=20_000)
+    assert with_level.value == without.value == -1 and with_level.total < without.total
+
+
+@pytest.mark.parametrize("fen, result", [
+    ("8/8/Pk6/6p1/8/1P5K/8/8 w - - 0 1", DRAWN),          # each king stops the other's pawn
+    ("k7/7p/8/1P3K2/8/8/8/8 w - - 0 1", Holds(chess.WHITE)),   # White's king takes the h-pawn
+    ("8/3k4/6p1/3K4/P7/8/8/8 w - - 0 1", Holds(chess.BLACK)),
+])
+def test_level_5_bounds_drawn_positions(two, fen, result):
+    """Drawn positions where levels 1-4 say nothing: level 5 proves one side or both do not lose,
+    and the search proves the draw with it in a fraction of the nodes it takes without (or that
+    it cannot prove within the budget)."""
+    board = chess.Board(fen)
+    assert two.value(board) == DRAW
+    assert classify(TWO, board, levels=[1, 2, 3, 4]) == (None, None)
+    assert holds(TWO, board) == result
+    with_level, without = solve(board, TWO, max_nodes=20_000), solve(board, TWO, levels=[1, 2, 3, 4], max_nodes=20_000)
+    assert with_level.value == 0 and (without.value is None or without.total > 2 * with_level.total)
 
 
 def test_king_areas_follow_a_winning_strategy():
@@ -282,13 +353,14 @@ def test_search_finds_the_database_result(two, fen):
     value = two.value(board)
     solution = solve(board, TWO, max_nodes=50_000)
     assert solution.value == (1 if 0 < value < LOSS else -1)
-    assert solution.nodes["interior"] > 1 and solution.nodes["level 1"] > 0
+    assert solution.nodes["interior"] > 1 and any(solution.nodes[f"level {level}"] for level in SCHEMAS)
     for move in solution.line:                  # a legal line to what decided it
         assert move in board.legal_moves
         board.push(move)
-    assert solution.ending in ("promotion", "mate", "level 1")
-    if solution.ending == "level 1":
-        assert classify(TWO, board)[0] == 1
+    assert solution.ending in ("promotion", "mate") or solution.ending.startswith("level ")
+    if solution.ending.startswith("level "):
+        assert classify(TWO, board) == (int(solution.ending.split()[1]), board.turn if solution.value *
+                                        (-1) ** len(solution.line) > 0 else not board.turn)
 
 
 def test_search_without_schemas_needs_more_nodes():

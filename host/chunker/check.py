@@ -3,7 +3,8 @@
 Draws ``N`` valid positions of the paper's domain at random (seeded), and for each: the
 database's value against one ply of minimax over python-chess's moves and the database's own
 values of the children (``database.verify``: with no disagreement anywhere the database is
-exact), and every schema that classifies it against the database's result. Prints the counts
+exact), and every schema that classifies it against the database's result (a bound, level 5's
+"this side does not lose", against the result it allows). Prints the counts
 (positions, each schema's classified count and disagreements, the database's disagreements) and
 returns whether nothing disagreed.
 """
@@ -14,7 +15,7 @@ import time
 
 from .database import open_database, verify
 from .domain import DRAW, INVALID, PAPER, is_win
-from .schemas import DRAWN, SCHEMAS
+from .schemas import DRAWN, SCHEMAS, Holds, agrees
 
 __all__ = ["check"]
 
@@ -23,7 +24,7 @@ def check(count, seed=1, domain=PAPER, out=print):
     db = open_database(domain)
     rng = random.Random(seed)
     start = time.monotonic()
-    classified, wrong, results = collections.Counter(), collections.Counter(), collections.Counter()
+    classified, bounded, wrong, results = (collections.Counter() for _ in range(4))
     indices = []
     while len(indices) < count:
         index = rng.randrange(domain.size)
@@ -39,13 +40,15 @@ def check(count, seed=1, domain=PAPER, out=print):
             result = schema(domain, board)
             if result is not None:
                 classified[level] += 1
-                wrong[level] += result != truth
+                bounded[level] += isinstance(result, Holds)
+                wrong[level] += not agrees(result, truth, board.turn)
     mismatches = verify(db, indices)
     out(f"{count:,} positions of {domain.name()} (seed {seed}): " +
         ", ".join(f"{n:,} {kind}" for kind, n in sorted(results.items())))
     out(f"exact database: {len(mismatches)} disagreements with one ply of python-chess minimax")
     for level, schema in SCHEMAS.items():
+        bounds = f" ({bounded[level]:,} of them a bound: one side does not lose)" if bounded[level] else ""
         out(f"schema level {level} ({schema.__name__}): classifies {classified[level]:,} "
-            f"({100 * classified[level] / count:.1f} %), {wrong[level]} disagreements")
+            f"({100 * classified[level] / count:.1f} %){bounds}, {wrong[level]} disagreements")
     out(f"{time.monotonic() - start:.0f} s")
     return not mismatches and not any(wrong.values())

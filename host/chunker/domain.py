@@ -26,6 +26,7 @@ is ``n``; a loss in ``n`` plies (``n`` even: 0 when mated now) is ``LOSS + n``; 
 marks an index that is no position (kings together or on a pawn, the side not to move in check).
 """
 
+import functools
 from dataclasses import dataclass
 
 import chess
@@ -78,13 +79,33 @@ class Domain:
     #: Only where one side has no pawns: that side may also pass (when not in check and its king
     #: has a move) — a stand-in for moves elsewhere on a larger board (``host.chunker.schemas``).
     defender_passes: bool = False
+    #: Only where one side has no pawns: that side passes only when it is not in check and its king
+    #: has no move — a stand-in for pawns elsewhere that it moves only when it must (or, with none
+    #: left, a stalemate, which is no worse for it than the pass).
+    defender_waits: bool = False
+    #: Only where one side has no pawns: files its king may not stand on — a stand-in for its own
+    #: pawns elsewhere, there now or later.
+    defender_barred: tuple = ()
+    #: Only where one side has no pawns: that side's king never moves — it passes, is mated when in
+    #: check and takes no promoted piece (a king that stands still while its pawns run elsewhere).
+    defender_frozen: bool = False
+    #: With ``defender_frozen``: files where that side's pawns elsewhere may deny the other king a
+    #: square. The side with pawns, to move with no pawn move and no king move off these files,
+    #: wins at once (on the board it may be stalemated: the frozen side's plan fails).
+    defender_reach: tuple = ()
 
     def __post_init__(self):
-        for files in (self.white_files, self.black_files):
+        for files in (self.white_files, self.black_files, self.defender_barred, self.defender_reach):
             if len(set(files)) != len(files) or any(not 0 <= f < 8 for f in files):
-                raise ValueError(f"pawn files {files}: each a distinct file 0..7")
-        if self.defender_passes and self.white_files and self.black_files:
-            raise ValueError("only a side with no pawns may pass (one side's files must be empty)")
+                raise ValueError(f"files {files}: each a distinct file 0..7")
+        if (self.defender_passes or self.defender_waits or self.defender_barred or self.defender_frozen) \
+                and self.white_files and self.black_files:
+            raise ValueError("only a side with no pawns may pass, wait, be barred or frozen (one side's files "
+                             "must be empty)")
+        if self.defender_passes + self.defender_waits + self.defender_frozen > 1:
+            raise ValueError("a defender passes whenever it likes, waits until it must or is frozen: one of them")
+        if self.defender_reach and not self.defender_frozen:
+            raise ValueError("a defender's reach is a frozen defender's")
         if any(abs(w - b) < 2 for w in self.white_files for b in self.black_files):
             raise ValueError(f"White's files {self.white_files} and Black's {self.black_files} must be two "
                              "apart at least (passed pawns that never meet)")
@@ -103,17 +124,34 @@ class Domain:
         """The number of indices (the database's bytes)."""
         return self.configs * 2 * 64 * 64
 
+    @functools.cached_property
+    def defender(self):
+        """The side without pawns where only one side has them (else ``None``)."""
+        return chess.WHITE if not self.white_files and self.black_files else \
+            chess.BLACK if not self.black_files and self.white_files else None
+
+    @functools.cached_property
+    def barred(self):
+        """The squares of :attr:`defender_barred` as a bitboard."""
+        return sum(chess.BB_FILES[f] for f in self.defender_barred)
+
     def name(self):
         white = "".join(chess.FILE_NAMES[f] for f in self.white_files) or "none"
         black = "".join(chess.FILE_NAMES[f] for f in self.black_files) or "none"
-        return f"{white}-vs-{black}{'-passing' if self.defender_passes else ''}"
+        barred = "".join(chess.FILE_NAMES[f] for f in self.defender_barred)
+        reach = "".join(chess.FILE_NAMES[f] for f in self.defender_reach)
+        return f"{white}-vs-{black}{'-passing' if self.defender_passes else ''}" \
+            f"{'-waiting' if self.defender_waits else ''}{'-frozen' if self.defender_frozen else ''}" \
+            f"{f'-barred-{barred}' if barred else ''}{f'-reach-{reach}' if reach else ''}"
 
     def defines(self):
         """The layout as C preprocessor definitions for ``retro.cpp``."""
         return {"WHITE_FILES": ",".join(map(str, self.white_files)),
                 "BLACK_FILES": ",".join(map(str, self.black_files)),
                 "N_WHITE": len(self.white_files), "N_BLACK": len(self.black_files),
-                "DEFENDER_PASSES": int(self.defender_passes),
+                "DEFENDER_PASSES": int(self.defender_passes), "DEFENDER_WAITS": int(self.defender_waits),
+                "DEFENDER_BARRED": f"0x{self.barred:016x}ULL", "DEFENDER_FROZEN": int(self.defender_frozen),
+                "DEFENDER_REACH": f"0x{sum(chess.BB_FILES[f] for f in self.defender_reach):016x}ULL",
                 "VALUE_DRAW": DRAW, "VALUE_LOSS": LOSS, "VALUE_INVALID": INVALID, "VALUE_MAX_PLIES": MAX_PLIES}
 
     @staticmethod
@@ -123,28 +161,34 @@ class Domain:
 
     def codes(self, board, colour):
         """The codes of ``colour``'s pawns on its files (in the files' order): 0 where the file has
-        none (raises :class:`OutsideDomain` for two pawns on one file)."""
-        codes = []
-        for file in (self.white_files if colour == chess.WHITE else self.black_files):
-            on_file = [sq for sq in board.pieces(chess.PAWN, colour) if chess.square_file(sq) == file]
-            if len(on_file) > 1:
+        none (raises :class:`OutsideDomain` for two pawns on one file; pawns on other files are
+        left for :meth:`index` to refuse)."""
+        files = self.white_files if colour == chess.WHITE else self.black_files
+        codes = [0] * len(files)
+        for square in chess.scan_forward(board.pawns & board.occupied_co[colour]):
+            file = square & 7
+            if file not in files:
+                continue
+            k = files.index(file)
+            if codes[k]:
                 raise OutsideDomain(f"two {chess.COLOR_NAMES[colour]} pawns on the {chess.FILE_NAMES[file]}-file")
-            rank = chess.square_rank(on_file[0]) if on_file else None
-            codes.append(0 if rank is None else rank if colour == chess.WHITE else 7 - rank)
+            codes[k] = square >> 3 if colour == chess.WHITE else 7 - (square >> 3)
         return codes
 
     def index(self, board):
         """The index of ``board`` (raises :class:`OutsideDomain` for any other position)."""
         codes = self.codes(board, chess.WHITE) + self.codes(board, chess.BLACK)
-        on_files = {self.pawn_square(colour, file, code) for (colour, file), code in zip(self.pawns, codes) if code}
-        pawns = (board.pieces(chess.PAWN, chess.WHITE) | board.pieces(chess.PAWN, chess.BLACK)) - on_files
-        if pawns:
+        if chess.popcount(board.pawns) != sum(code > 0 for code in codes):
+            on_files = {self.pawn_square(colour, file, code) for (colour, file), code in zip(self.pawns, codes) if code}
+            pawns = chess.SquareSet(board.pawns) - on_files
             raise OutsideDomain(f"a pawn off the domain's files ({chess.square_name(min(pawns))})")
         if chess.popcount(board.occupied) != 2 + sum(c > 0 for c in codes) \
                 or board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
             raise OutsideDomain("pieces other than the kings and the domain's pawns")
         if board.ep_square is not None and board.has_legal_en_passant():
             raise OutsideDomain("an en passant capture")
+        if self.defender is not None and self.barred & chess.BB_SQUARES[board.king(self.defender)]:
+            raise OutsideDomain(f"the {chess.COLOR_NAMES[self.defender]} king on a barred file")
         config = 0
         for code in reversed(codes):
             config = config * CODES + code
@@ -179,6 +223,8 @@ class Domain:
         board = self.board(index)
         if board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
             return False
+        if self.defender is not None and self.barred & chess.BB_SQUARES[board.king(self.defender)]:
+            return False
         return chess.square_distance(board.king(chess.WHITE), board.king(chess.BLACK)) > 1 \
             and not board.was_into_check()
 
@@ -188,15 +234,26 @@ class Domain:
         and the capture it meets). Computed with python-chess's legal moves, apart from the
         database's own move generator. Underpromotions are left out (a promotion is a promotion).
         With ``defender_passes``, the side without pawns may pass (``chess.Move.null()``) when not
-        in check and its king has a move."""
+        in check and its king has a move; with ``defender_waits``, when not in check and its king
+        has no move; its king never steps onto a file of ``defender_barred``; with
+        ``defender_frozen`` its one move is a pass (none in check), every promotion is safe, and
+        the other side, to move with no pawn move and no king move off ``defender_reach``, has one
+        move (a null move) that wins."""
         found = []
-        if self.defender_passes and not (self.white_files if board.turn == chess.WHITE else self.black_files) \
-                and not board.is_check() and any(board.legal_moves):
+        legal = [move for move in board.legal_moves
+                 if board.turn != self.defender or not self.defender_frozen
+                 and not self.barred & chess.BB_SQUARES[move.to_square]]
+        if board.turn == self.defender and not board.is_check() \
+                and (self.defender_passes and legal or self.defender_waits and not legal or self.defender_frozen):
             after = board.copy(stack=False)
             after.push(chess.Move.null())
             after.clear_stack()
             found.append((chess.Move.null(), (1, after)))
-        for move in board.legal_moves:
+        if self.defender_frozen and board.turn != self.defender and \
+                not any(board.piece_type_at(move.from_square) == chess.PAWN or
+                        chess.square_file(move.to_square) not in self.defender_reach for move in legal):
+            return [(chess.Move.null(), "win")]
+        for move in legal:
             if move.promotion not in (None, chess.QUEEN):
                 continue
             after = board.copy(stack=False)
@@ -204,7 +261,7 @@ class Domain:
             if move.promotion is None:
                 found.append((move, (1, after)))
                 continue
-            take = capture_of(after, move.to_square)
+            take = None if self.defender_frozen else capture_of(after, move.to_square)
             if take is None:
                 found.append((move, "win"))
             else:

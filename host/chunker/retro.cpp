@@ -1,7 +1,7 @@
 // The exact database of a CHUNKER domain, by retrograde analysis (host/chunker/database.py
 // compiles and runs it; host/chunker/domain.py defines the rules, the index and the value byte,
 // and passes them in as the definitions WHITE_FILES, BLACK_FILES, N_WHITE, N_BLACK,
-// DEFENDER_PASSES, VALUE_*).
+// DEFENDER_PASSES, DEFENDER_WAITS, DEFENDER_BARRED, DEFENDER_FROZEN, DEFENDER_REACH, VALUE_*).
 //
 //     retro OUT [AREAS_OUT]   writes one value byte per index to OUT and a summary line to
 //                             stdout; with AREAS_OUT, also each state's king area (below) as
@@ -10,8 +10,8 @@
 // Pawn moves and captures cannot be taken back: every one raises the sum of the pawns' codes
 // (a capture sets a code of 1..6 to "gone", counted as 7). So the pawn configurations are
 // solved from the highest sum down, and each one's moves that leave it are already known when
-// it is solved. Inside a configuration only the kings move (and, with DEFENDER_PASSES, the side
-// without pawns may pass): a retrograde pass over its 8,192 (side, white king, black king)
+// it is solved. Inside a configuration only the kings move (and, with DEFENDER_PASSES or
+// DEFENDER_WAITS, the side without pawns may pass): a retrograde pass over its 8,192 (side, white king, black king)
 // states, in order of distance (a bucket queue), finds each state's value from its moves out
 // of the configuration and its moves inside it. The moves are generated here, apart from
 // python-chess; database.verify checks the result against python-chess's moves.
@@ -139,9 +139,18 @@ struct Event {
     Outcome value;
 };
 
-// The side that may pass (DEFENDER_PASSES, a domain where only the other side has pawns): the
-// side without pawns, or -1.
-static const int passer = !DEFENDER_PASSES ? -1 : N_WHITE == 0 ? 0 : 1;
+// The side without pawns in a domain where only the other side has pawns, or -1; the squares
+// its king may not stand on (DEFENDER_BARRED, a bitboard); whether it may pass: DEFENDER_PASSES,
+// whenever it is not in check and its king has a move; DEFENDER_WAITS, only when it is not in
+// check and its king has no move; DEFENDER_FROZEN, always: its king never moves (in check it is
+// mated), and it takes no promoted piece (every promotion is safe). With DEFENDER_FROZEN, an
+// attacker to move with no pawn move and no king move off DEFENDER_REACH (a bitboard: where the
+// defender's pawns elsewhere may deny its king a square) wins at once: on the board it may be
+// stalemated.
+static const int defender = N_WHITE == 0 ? 0 : N_BLACK == 0 ? 1 : -1;
+static const int passer = DEFENDER_PASSES || DEFENDER_WAITS || DEFENDER_FROZEN ? defender : -1;
+static const bb barred = DEFENDER_BARRED;
+static const bb reach = DEFENDER_REACH;
 
 enum MoveKind {
     INSIDE,    // a king move or a pass that stays in the configuration: the other side moves next
@@ -153,7 +162,8 @@ enum MoveKind {
 static bool valid_state(const Config &c, int side, int wk, int bk) {
     bb occupied = c.pawns[0] | c.pawns[1];
     return wk != bk && !(occupied & (bit(wk) | bit(bk))) && distance(wk, bk) > 1 &&
-           !(side == 0 ? (c.attacks[0] & bit(bk)) : (c.attacks[1] & bit(wk)));
+           !(side == 0 ? (c.attacks[0] & bit(bk)) : (c.attacks[1] & bit(wk))) &&
+           !(defender >= 0 && (barred & bit(defender == 0 ? wk : bk)));
 }
 
 static bool in_check(const Config &c, int side, int wk, int bk) {
@@ -168,6 +178,7 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
     int king = us == 0 ? wk : bk, other = us == 0 ? bk : wk;
     bool checked = in_check(c, side, wk, bk);
     bb targets = king_moves[king] & ~c.pawns[us] & ~c.attacks[them] & ~king_moves[other];
+    if (us == defender) targets &= DEFENDER_FROZEN ? 0 : ~barred;
     for (bb t = targets; t; t &= t - 1) {
         int to = __builtin_ctzll(t);
         int nwk = us == 0 ? to : wk, nbk = us == 0 ? bk : to;
@@ -179,14 +190,18 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
             visit(INSIDE, base + state_index(them, nwk, nbk));
         }
     }
-    if (us == passer && !checked && targets) visit(INSIDE, base + state_index(them, wk, bk));
+    if (us == passer && !checked && (DEFENDER_FROZEN || (DEFENDER_WAITS ? !targets : targets != 0)))
+        visit(INSIDE, base + state_index(them, wk, bk));
     if (checked) return;
+    bool pawn_moves = false;
     for (int k = 0; k < n_pawns; k++) {
         if (!c.code[k] || is_white(k) != (us == 0)) continue;
         int step = us == 0 ? 8 : -8, front = c.pawn_square[k] + step;
         if (front == wk || front == bk) continue;
+        pawn_moves = true;
         if (c.code[k] == 6) {                   // promotes
-            bool taken = distance(front, other) <= 1 && distance(front, king) > 1 && !(c.attacks[us] & bit(front));
+            bool taken = !DEFENDER_FROZEN && distance(front, other) <= 1 && distance(front, king) > 1 &&
+                         !(c.attacks[us] & bit(front));
             if (!taken) {
                 visit(PROMOTES, 0);
             } else {                            // the other king takes: our move again
@@ -200,6 +215,7 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
         if (c.code[k] == 1 && beyond != wk && beyond != bk)
             visit(OUTSIDE, size_t(with_code(config, k, 3)) * states + state_index(them, wk, bk));
     }
+    if (DEFENDER_FROZEN && us != defender && !pawn_moves && !(targets & ~reach)) visit(PROMOTES, 0);
 }
 
 static void solve(long config) {

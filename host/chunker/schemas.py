@@ -3,10 +3,11 @@
 Each schema is a sufficient condition, proved below from the libraries' meaning (host/chunker/
 chunks.py), and checked against the exact database on every position it classifies (tests and
 ``suprem chunker --check``). A schema answers the winner (``chess.WHITE`` or ``chess.BLACK``),
-``DRAWN`` or ``None`` (it cannot tell).
+``DRAWN``, a bound (:class:`Holds`: one side does not lose) or ``None`` (it cannot tell).
 """
 
 import functools
+from dataclasses import dataclass
 
 import chess
 
@@ -14,9 +15,31 @@ from .chunks import ATTACKER, DEFENDER, Chunk, library
 from .database import open_database
 from .domain import DRAW, INVALID, Domain, is_win, plies
 
-__all__ = ["DRAWN", "race", "supported", "SCHEMAS", "classify", "fastest"]
+__all__ = ["DRAWN", "Holds", "race", "supported", "alone", "outrun", "holds", "SCHEMAS", "classify", "fastest",
+           "agrees", "values"]
 
 DRAWN = "draw"
+
+
+@dataclass(frozen=True)
+class Holds:
+    """A bound, not a result: ``colour`` does not lose (it wins or the game is drawn)."""
+
+    colour: bool
+
+
+def values(result, turn):
+    """The values (1 win, 0 draw, -1 loss, for the side ``turn`` to move) a schema's result allows."""
+    if result == DRAWN:
+        return {0}
+    if isinstance(result, Holds):
+        return {0, 1} if result.colour == turn else {-1, 0}
+    return {1} if result == turn else {-1}
+
+
+def agrees(result, truth, turn):
+    """Whether a schema's ``result`` allows ``truth`` (the winner or ``DRAWN``) with ``turn`` to move."""
+    return values(truth, turn) <= values(result, turn)
 
 
 def _codes(domain, board, colour):
@@ -142,17 +165,116 @@ def alone(domain, board):
     return None
 
 
+@functools.cache
+def _frozen(domain, attacker, reach):
+    """The domain of ``attacker``'s king and pawns against a king that never moves, whose pawns
+    elsewhere may deny ``attacker``'s king the files ``reach``."""
+    files = domain.white_files if attacker == chess.WHITE else domain.black_files
+    sides = (files, ()) if attacker == chess.WHITE else ((), files)
+    return Domain(*sides, defender_frozen=True, defender_reach=reach)
+
+
+def outrun(domain, board):
+    """Level 4: one side's pawns outrun the other side's king, its own king standing still in the
+    way of the other side's king and pawns.
+
+    As level 1, ``colour``'s pawns against the other king in the chunk's ``KCP`` library (the
+    defender may pass) promote in ``W`` of ``colour``'s moves; but the other side's time is not its
+    fastest pawn's unopposed run: it is ``R``, the fewest moves in which its king and pawns, against
+    ``colour``'s king frozen where it stands, promote, check that king or come to move with no
+    pawn move and no king move off the files ``colour``'s pawns attack or stand on (the exact
+    database of that one-player game; never, where the frozen king stops them for good).
+    ``colour`` wins if ``W <= R`` (``colour`` to move; ``W < R`` with the other side to move) and
+    its king, not in check, stands off its own pawns' paths. Sound: ``colour`` only pushes pawns
+    (the library's moves), so its king stands still; every sequence of the other side's moves is
+    a line of the one-player game, so before ``colour`` promotes the other side neither promotes
+    nor checks that king, and it always has a move (a pawn move, or a king move to a square
+    ``colour``'s pawns can neither attack nor hold: never stalemated); the real defender's king
+    has the library's moves or fewer, and its other moves are passes the library allows."""
+    for colour in (chess.WHITE, chess.BLACK):
+        files, codes = _codes(domain, board, colour)
+        if not any(codes) or board.turn == colour and board.is_check():
+            continue
+        king = board.king(colour)
+        if chess.BB_SQUARES[king] & _squares(colour, files, codes):
+            continue
+        chunk = Chunk(colour, files)
+        turn = ATTACKER if board.turn == colour else DEFENDER
+        distance = library(colour, tuple(files), "KCP")[(chunk.encode(codes) * 64 + board.king(not colour)) * 2 + turn]
+        if distance is None:
+            continue
+        moves = (distance + 1) // 2
+        reach = tuple(sorted({f for file, code in zip(files, codes) if code
+                              for f in (file - 1, file, file + 1) if 0 <= f < 8}))
+        frozen = _frozen(domain, not colour, reach)
+        library_board = board.copy(stack=False)
+        for square in board.pieces(chess.PAWN, colour):
+            library_board.remove_piece_at(square)
+        library_board.turn = not colour
+        value = open_database(frozen, quiet=True).value_at(frozen.index(library_board))
+        if value == DRAW or moves <= (plies(value) + 1) // 2 - (turn == DEFENDER):
+            return colour
+    return None
+
+
+@functools.cache
+def _held(domain, attacker, barred):
+    """The domain of ``attacker``'s king and pawns against the other king, which passes only when
+    it has no move and may not stand on the files ``barred``: made once, asked at every node."""
+    files = domain.white_files if attacker == chess.WHITE else domain.black_files
+    sides = (files, ()) if attacker == chess.WHITE else ((), files)
+    return Domain(*sides, defender_waits=True, defender_barred=barred)
+
+
+def holds(domain, board):
+    """Level 5: a king that holds the other side's king and pawns on its own, its pawns left out,
+    does not lose; where both kings do, the game is drawn.
+
+    The library is the exact database of the other side's king and pawns against ``colour``'s king,
+    which may not stand on the files of ``colour``'s pawns and passes only when its king has no
+    move and it is not in check; ``colour`` does not lose if that database gives the other side no
+    win. Sound: ``colour`` plays the library's strategy, which is legal on the board (its king
+    keeps off its pawns, there now or later, and its pass is a pawn move, or a stalemate — a
+    draw — where it has none); every move of the other side is one of the library's (its king
+    has the library's moves or fewer: ``colour``'s pawns only take squares from it); so the other
+    side never promotes safely, and ``colour``'s own pawns can only win it the game. A side whose
+    opponent has no pawns does not lose either."""
+    holding = []
+    for colour in (chess.WHITE, chess.BLACK):
+        other_files, other_codes = _codes(domain, board, not colour)
+        if not any(other_codes):
+            holding.append(colour)
+            continue
+        files, codes = _codes(domain, board, colour)
+        held = _held(domain, not colour, tuple(f for f, code in zip(files, codes) if code))
+        if held.barred & chess.BB_SQUARES[board.king(colour)]:
+            continue
+        library_board = board.copy(stack=False)
+        for square in board.pieces(chess.PAWN, colour):
+            library_board.remove_piece_at(square)
+        value = open_database(held, quiet=True).value_at(held.index(library_board))
+        if value == DRAW or is_win(value) == (board.turn == colour):
+            holding.append(colour)
+    if len(holding) == 2:
+        return DRAWN
+    return Holds(holding[0]) if holding else None
+
+
 #: The schemas by level.
-SCHEMAS = {1: race, 2: supported, 3: alone}
+SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds}
 
 
 def classify(domain, board, levels=None):
-    """``(level, result)`` of the first schema that classifies ``board``, or ``(None, None)``;
-    ``levels`` (an iterable of levels) limits the schemas asked (all by default)."""
+    """``(level, result)`` of the first schema that decides ``board`` (a winner or ``DRAWN``), else
+    of the first that bounds it (:class:`Holds`), else ``(None, None)``; ``levels`` (an iterable of
+    levels) limits the schemas asked (all by default)."""
+    bound = None, None
     for level, schema in SCHEMAS.items():
         if levels is not None and level not in levels:
             continue
         result = schema(domain, board)
-        if result is not None:
+        if isinstance(result, Holds):
+            bound = bound if bound[0] is not None else (level, result)
+        elif result is not None:
             return level, result
-    return None, None
+    return bound

@@ -5,15 +5,16 @@ loses, it does not lose, it does not win — alpha-beta over two values, an OR n
 not lose) stopping at its first proved move and an AND node (loses, does not win) at its first
 refuted one; a node's moves lead to the dual goal for the other side. A safe promotion, a mate,
 a stalemate and both sides without pawns end the game; a schema that classifies a node decides
-it (``host/chunker/schemas.py``); at the horizon a node proves nothing, unless a pawn stands on
-its seventh rank or the side to move is in check, where the search goes on (quiescence, at most
-``QUIESCENCE_PLIES`` plies). An unsafe promotion and the capture it meets are one step of two
-plies that leaves the same side to move. Iterative deepening asks of the root at each depth:
-wins, loses, then does not win and does not lose (a draw, within its share of the budget,
-``DRAW_SHARE``); a table keyed by the position's
-index and goal keeps every proof for good (with the move that proves an OR node) and every
-failure with the depth it failed at. A draw is proved only where every line ends in a decided
-node (the game's ends, a schema's draw); a blockade no schema decides stays unknown.
+it (``host/chunker/schemas.py``), and one that bounds it (level 5: a side does not lose)
+decides the goals the bound settles and leaves the others to the search; at the horizon a node
+proves nothing, unless a pawn stands on its seventh rank or the side to move is in check, where
+the search goes on (quiescence, at most ``QUIESCENCE_PLIES`` plies). An unsafe promotion and
+the capture it meets are one step of two plies that leaves the same side to move. Iterative
+deepening asks of the root at each depth: wins, loses, then does not win and does not lose (a
+draw, within its share of the budget, ``DRAW_SHARE``); a table keyed by the position's index
+and goal keeps every proof for good (with the move that proves an OR node) and every failure
+with the depth it failed at. A draw is proved only where every line ends in a decided node (the
+game's ends, a schema's draw or bound); a blockade no schema decides stays unknown.
 
 ``nodes`` counts every node by what decided it, like Table 4-1 of Campbell and Berliner:
 ``interior``, ``horizon``, ``table``, the game's ends (``promotion``, ``mate``, ``stalemate``,
@@ -26,12 +27,14 @@ from dataclasses import dataclass, field
 import chess
 
 from .domain import PAPER, capture_of
-from .schemas import DRAWN, classify
+from .schemas import classify, values
 
 __all__ = ["Solution", "solve"]
 
 #: How many plies past the horizon a quiescence line (checks, pawns on the seventh) may run.
 QUIESCENCE_PLIES = 6
+#: How many positions' verdicts (the game's ends and the schemas') the search keeps at most.
+KNOWN = 2_000_000
 #: A draw's proof (does not win, does not lose) may spend at most one node in this many of the
 #: budget: it is tried at every depth, and a won position's proof needs the rest.
 DRAW_SHARE = 4
@@ -63,30 +66,62 @@ class _Search:
         self.domain, self.levels, self.max_nodes = domain, levels, max_nodes
         self.proved = {}                # (index, goal) -> the proving move (OR goals) or None
         self.failed = {}                # (index, goal) -> the deepest depth it failed at
+        self.known = {}                 # index -> what the schemas say of it (``_settled``)
         self.nodes = collections.Counter()
         self.count = 0
 
-    def _ordered(self, board, children):
+    def _ordered(self, board, children, goal):
+        """``children`` in the order to try them for ``goal``: first those known to decide the node
+        (a proof in the table or a schema's verdict on the child: one that meets the goal at an OR
+        node, one that fails it at an AND node), last those known not to; within each, a
+        promotion, a capture, the most advanced pawn's step first."""
         forward = 1 if board.turn == chess.WHITE else -1
+        meets, any_move, child_goal = self.GOALS[goal]
+
+        def known(outcome):             # 0: the child decides the node, 1: unknown, 2: it does not
+            if outcome == "win":
+                holds = 1 in meets
+            else:
+                plies, after = outcome
+                wanted = goal if plies == 2 else child_goal
+                index = self.domain.index(after)
+                if (index, wanted) in self.proved:
+                    holds = True
+                else:
+                    possible = self._settled(after, index)[1]
+                    wanted_values = self.GOALS[wanted][0]
+                    holds = True if possible <= wanted_values else False if not possible & wanted_values else None
+            return 1 if holds is None else 0 if holds == any_move else 2
 
         def key(child):
             move, outcome = child
-            return (outcome != "win", move.promotion is None, not board.is_capture(move),
+            return (known(outcome), outcome != "win", move.promotion is None, not board.is_capture(move),
                     -forward * chess.square_rank(move.to_square) if board.piece_type_at(move.from_square)
                     == chess.PAWN else 0)
         return sorted(children, key=key)
 
     def _settled(self, board, index, schemas=True):
-        """``(kind, value)`` when the node is decided without its moves (``value`` for the side
-        to move), else ``(None, children)``; ``schemas`` false asks only the game's ends."""
-        if not any(board.legal_moves):                  # (children only for a node searched)
-            return ("mate", -1) if board.is_check() else ("stalemate", 0)
-        if not board.pieces(chess.PAWN, chess.WHITE) and not board.pieces(chess.PAWN, chess.BLACK):
-            return "no pawns", 0
-        level, result = classify(self.domain, board, self.levels) if schemas else (None, None)
-        if level is not None:
-            return f"level {level}", 0 if result == DRAWN else (1 if result == board.turn else -1)
-        return None, self.domain.children(board)
+        """``(kind, values)``: what the node's value (for the side to move: 1, 0, -1) can be
+        without its moves — one value where the game's end or a schema decides it (``kind``
+        names which), two where a schema bounds it (``kind`` names it too); ``(None, {-1, 0, 1})``
+        where nothing is known. ``schemas`` false asks only the game's ends. Kept per index (up to
+        ``KNOWN`` of them), as the move order asks it of every child."""
+        if schemas and index in self.known:
+            return self.known[index]
+        if not any(board.legal_moves):
+            found = ("mate", {-1}) if board.is_check() else ("stalemate", {0})
+        elif not board.pieces(chess.PAWN, chess.WHITE) and not board.pieces(chess.PAWN, chess.BLACK):
+            found = "no pawns", {0}
+        elif not schemas:
+            return None, {-1, 0, 1}
+        else:
+            level, result = classify(self.domain, board, self.levels)
+            found = (f"level {level}", values(result, board.turn)) if level is not None else (None, {-1, 0, 1})
+        if schemas:
+            if len(self.known) >= KNOWN:
+                self.known.clear()
+            self.known[index] = found
+        return found
 
     def _pressing(self, board):
         return board.is_check() or any(chess.square_rank(sq) == (6 if colour == chess.WHITE else 1)
@@ -114,12 +149,13 @@ class _Search:
         if self.count > self.max_nodes:
             raise OutOfNodes
         meets, any_move, child_goal = self.GOALS[goal]
-        kind, found = self._settled(board, index, schemas=not root)
-        if kind is not None:
+        kind, possible = self._settled(board, index, schemas=not root)
+        if possible <= meets:
             self.nodes[kind] += 1
-            if found in meets:
-                self.proved[key] = None
-                return True
+            self.proved[key] = None
+            return True
+        if not possible & meets:
+            self.nodes[kind] += 1
             self.failed[key] = 10 ** 6
             return False
         if depth <= 0:
@@ -128,7 +164,7 @@ class _Search:
                 return False
             quiescence += 1
         self.nodes["interior"] += 1
-        for move, outcome in self._ordered(board, found):
+        for move, outcome in self._ordered(board, self.domain.children(board), goal):
             if outcome == "win":
                 self.nodes["promotion"] += 1
                 holds = 1 in meets
@@ -165,7 +201,8 @@ class _Search:
             else:
                 move = None
             if move is None:
-                return moves, self._settled(board, index)[0]
+                kind, possible = self._settled(board, index)
+                return moves, kind if len(possible) == 1 else None
             outcome = dict(self.domain.children(board))[move]
             moves.append(move)
             if outcome == "win":
@@ -184,10 +221,10 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000):
     measured: fewer levels, more nodes."""
     search = _Search(domain, levels, max_nodes)
     index, value, depth = domain.index(board), None, 0   # (a clear error outside the domain)
-    kind, found = search._settled(board, index, schemas=False)
+    kind, possible = search._settled(board, index, schemas=False)
     if kind is not None:                                # the game is over (or no pawns are left)
         search.nodes[kind] += 1
-        return Solution(found, [], kind, 0, search.nodes)
+        return Solution(possible.pop(), [], kind, 0, search.nodes)
     draw_budget = max_nodes // DRAW_SHARE
     try:
         for depth in range(1, max_depth + 1):
