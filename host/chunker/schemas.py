@@ -90,24 +90,39 @@ def race(domain, board):
         if chess.BB_SQUARES[king] & (_squares(colour, files, codes)
                                      | _squares(not colour, other_files, other_codes, beside=True)):
             continue
-        chunk = Chunk(colour, files)
-        turn = ATTACKER if board.turn == colour else DEFENDER
-        plies = library(colour, tuple(files), "KCP")[(chunk.encode(codes) * 64 + board.king(not colour)) * 2 + turn]
-        if plies is None:
-            continue
-        moves = (plies + 1) // 2
+        moves = _racing_moves(board, colour, files, codes)
         others = fastest(other_codes)
-        if others is None or moves <= others - (turn == DEFENDER):
+        if moves is not None and (others is None or moves <= others - (board.turn != colour)):
             return colour
     return None
 
 
+def _racing_moves(board, colour, files, codes):
+    """The moves ``colour``'s pawns need to promote against the other king in the chunk's ``KCP``
+    library (the defender may pass), or ``None`` where that king holds them."""
+    turn = ATTACKER if board.turn == colour else DEFENDER
+    chunk = Chunk(colour, files)
+    distance = library(colour, tuple(files), "KCP")[(chunk.encode(codes) * 64 + board.king(not colour)) * 2 + turn]
+    return None if distance is None else (distance + 1) // 2
+
+
 @functools.cache
-def _alone(domain, colour, passing):
-    """The domain of ``colour``'s king and pawns against the other king alone (which may pass with
-    ``passing``): made once, asked at every node."""
-    files = domain.white_files if colour == chess.WHITE else domain.black_files
-    return Domain(files, (), passing) if colour == chess.WHITE else Domain((), files, passing)
+def _library_domain(domain, attacker, **rules):
+    """The domain of ``attacker``'s king and pawns against the other king alone, with the rules
+    ``rules`` (``Domain``'s defender_*): made once, asked at every node."""
+    files = domain.white_files if attacker == chess.WHITE else domain.black_files
+    return Domain(files, (), **rules) if attacker == chess.WHITE else Domain((), files, **rules)
+
+
+def _without_pawns(board, colour, turn=None):
+    """``board`` with ``colour``'s pawns taken off (and ``turn`` to move, if given): a position of
+    the other side's library."""
+    library_board = board.copy(stack=False)
+    for square in board.pieces(chess.PAWN, colour):
+        library_board.remove_piece_at(square)
+    if turn is not None:
+        library_board.turn = turn
+    return library_board
 
 
 def supported(domain, board):
@@ -129,12 +144,9 @@ def supported(domain, board):
         if not any(codes):
             continue
         other_files, other_codes = _codes(domain, board, not colour)
-        alone = _alone(domain, colour, True)
-        library_board = board.copy(stack=False)
-        for square in board.pieces(chess.PAWN, not colour):
-            library_board.remove_piece_at(square)
+        alone = _library_domain(domain, colour, defender_passes=True)
         db = open_database(alone, quiet=True)
-        index = alone.index(library_board)
+        index = alone.index(_without_pawns(board, not colour))
         value = db.value_at(index)
         if value == DRAW or value == INVALID or is_win(value) != (board.turn == colour):
             continue
@@ -160,18 +172,9 @@ def alone(domain, board):
         _, other_codes = _codes(domain, board, not colour)
         if any(other_codes) or not any(codes):
             continue
-        value = open_database(_alone(domain, colour, False), quiet=True).value(board)
+        value = open_database(_library_domain(domain, colour), quiet=True).value(board)
         return DRAWN if value == DRAW else board.turn if is_win(value) else not board.turn
     return None
-
-
-@functools.cache
-def _frozen(domain, attacker, reach):
-    """The domain of ``attacker``'s king and pawns against a king that never moves, whose pawns
-    elsewhere may deny ``attacker``'s king the files ``reach``."""
-    files = domain.white_files if attacker == chess.WHITE else domain.black_files
-    sides = (files, ()) if attacker == chess.WHITE else ((), files)
-    return Domain(*sides, defender_frozen=True, defender_reach=reach)
 
 
 def outrun(domain, board):
@@ -198,32 +201,16 @@ def outrun(domain, board):
         king = board.king(colour)
         if chess.BB_SQUARES[king] & _squares(colour, files, codes):
             continue
-        chunk = Chunk(colour, files)
-        turn = ATTACKER if board.turn == colour else DEFENDER
-        distance = library(colour, tuple(files), "KCP")[(chunk.encode(codes) * 64 + board.king(not colour)) * 2 + turn]
-        if distance is None:
+        moves = _racing_moves(board, colour, files, codes)
+        if moves is None:
             continue
-        moves = (distance + 1) // 2
         reach = tuple(sorted({f for file, code in zip(files, codes) if code
                               for f in (file - 1, file, file + 1) if 0 <= f < 8}))
-        frozen = _frozen(domain, not colour, reach)
-        library_board = board.copy(stack=False)
-        for square in board.pieces(chess.PAWN, colour):
-            library_board.remove_piece_at(square)
-        library_board.turn = not colour
-        value = open_database(frozen, quiet=True).value_at(frozen.index(library_board))
-        if value == DRAW or moves <= (plies(value) + 1) // 2 - (turn == DEFENDER):
+        frozen = _library_domain(domain, not colour, defender_frozen=True, defender_reach=reach)
+        value = open_database(frozen, quiet=True).value_at(frozen.index(_without_pawns(board, colour, not colour)))
+        if value == DRAW or moves <= (plies(value) + 1) // 2 - (board.turn != colour):
             return colour
     return None
-
-
-@functools.cache
-def _held(domain, attacker, barred):
-    """The domain of ``attacker``'s king and pawns against the other king, which passes only when
-    it has no move and may not stand on the files ``barred``: made once, asked at every node."""
-    files = domain.white_files if attacker == chess.WHITE else domain.black_files
-    sides = (files, ()) if attacker == chess.WHITE else ((), files)
-    return Domain(*sides, defender_waits=True, defender_barred=barred)
 
 
 def holds(domain, board):
@@ -246,13 +233,11 @@ def holds(domain, board):
             holding.append(colour)
             continue
         files, codes = _codes(domain, board, colour)
-        held = _held(domain, not colour, tuple(f for f, code in zip(files, codes) if code))
+        held = _library_domain(domain, not colour, defender_waits=True,
+                               defender_barred=tuple(f for f, code in zip(files, codes) if code))
         if held.barred & chess.BB_SQUARES[board.king(colour)]:
             continue
-        library_board = board.copy(stack=False)
-        for square in board.pieces(chess.PAWN, colour):
-            library_board.remove_piece_at(square)
-        value = open_database(held, quiet=True).value_at(held.index(library_board))
+        value = open_database(held, quiet=True).value_at(held.index(_without_pawns(board, colour)))
         if value == DRAW or is_win(value) == (board.turn == colour):
             holding.append(colour)
     if len(holding) == 2:
