@@ -61,6 +61,12 @@ class OutOfNodes(Exception):
     pass
 
 
+def _verdict(possible, meets):
+    """True where every value in ``possible`` meets a goal (the values ``meets``), False where none
+    does, None where the node's moves must tell."""
+    return True if possible <= meets else False if not possible & meets else None
+
+
 class _Search:
     def __init__(self, domain, levels, max_nodes):
         self.domain, self.levels, self.max_nodes = domain, levels, max_nodes
@@ -70,35 +76,31 @@ class _Search:
         self.nodes = collections.Counter()
         self.count = 0
 
-    def _ordered(self, board, children, goal):
-        """``children`` in the order to try them for ``goal``: first those known to decide the node
-        (a proof in the table or a schema's verdict on the child: one that meets the goal at an OR
-        node, one that fails it at an AND node), last those known not to; within each, a
-        promotion, a capture, the most advanced pawn's step first."""
+    def _ordered(self, board, goal):
+        """The node's children for ``goal`` as ``(move, outcome, index of the position after or
+        None)``, in the order to try them: first those known to decide the node (a proof in the
+        table or a schema's verdict on the child: one that meets the goal at an OR node, one that
+        fails it at an AND node), last those known not to; within each, a promotion, a capture,
+        the most advanced pawn's step first."""
         forward = 1 if board.turn == chess.WHITE else -1
         meets, any_move, child_goal = self.GOALS[goal]
-
-        def known(outcome):             # 0: the child decides the node, 1: unknown, 2: it does not
+        ranked = []
+        for move, outcome in self.domain.children(board):
+            index = None
             if outcome == "win":
                 holds = 1 in meets
             else:
                 plies, after = outcome
                 wanted = goal if plies == 2 else child_goal
                 index = self.domain.index(after)
-                if (index, wanted) in self.proved:
-                    holds = True
-                else:
-                    possible = self._settled(after, index)[1]
-                    wanted_values = self.GOALS[wanted][0]
-                    holds = True if possible <= wanted_values else False if not possible & wanted_values else None
-            return 1 if holds is None else 0 if holds == any_move else 2
-
-        def key(child):
-            move, outcome = child
-            return (known(outcome), outcome != "win", move.promotion is None, not board.is_capture(move),
+                holds = True if (index, wanted) in self.proved else \
+                    _verdict(self._settled(after, index)[1], self.GOALS[wanted][0])
+            known = 1 if holds is None else 0 if holds == any_move else 2
+            rank = (known, outcome != "win", move.promotion is None, not board.is_capture(move),
                     -forward * chess.square_rank(move.to_square) if board.piece_type_at(move.from_square)
                     == chess.PAWN else 0)
-        return sorted(children, key=key)
+            ranked.append((rank, len(ranked), (move, outcome, index)))
+        return [child for _, _, child in sorted(ranked)]
 
     def _settled(self, board, index, schemas=True):
         """``(kind, values)``: what the node's value (for the side to move: 1, 0, -1) can be
@@ -133,11 +135,12 @@ class _Search:
     GOALS = {"win": ({1}, True, "loss"), "loss": ({-1}, False, "win"),
              "notloss": ({0, 1}, True, "notwin"), "notwin": ({-1, 0}, False, "notloss")}
 
-    def prove(self, goal, board, depth, quiescence=0, root=False):
+    def prove(self, goal, board, depth, quiescence=0, root=False, index=None):
         """Whether ``goal`` holds for the side to move within ``depth``: it wins ("win"), loses
         ("loss"), does not lose ("notloss") or does not win ("notwin") by force, every line ending
-        in a decided node; at the ``root`` the schemas are not asked (a proof there needs a move)."""
-        index = self.domain.index(board)
+        in a decided node; at the ``root`` the schemas are not asked (a proof there needs a move).
+        ``index``: the position's, where the caller has it."""
+        index = self.domain.index(board) if index is None else index
         key = (index, goal)
         if key in self.proved and not root:
             self.nodes["table"] += 1
@@ -150,30 +153,30 @@ class _Search:
             raise OutOfNodes
         meets, any_move, child_goal = self.GOALS[goal]
         kind, possible = self._settled(board, index, schemas=not root)
-        if possible <= meets:
+        verdict = _verdict(possible, meets)
+        if verdict is not None:
             self.nodes[kind] += 1
-            self.proved[key] = None
-            return True
-        if not possible & meets:
-            self.nodes[kind] += 1
-            self.failed[key] = 10 ** 6
-            return False
+            if verdict:
+                self.proved[key] = None
+            else:
+                self.failed[key] = 10 ** 6
+            return verdict
         if depth <= 0:
             if quiescence >= QUIESCENCE_PLIES or not self._pressing(board):
                 self.nodes["horizon"] += 1
                 return False
             quiescence += 1
         self.nodes["interior"] += 1
-        for move, outcome in self._ordered(board, self.domain.children(board), goal):
+        for move, outcome, after_index in self._ordered(board, goal):
             if outcome == "win":
                 self.nodes["promotion"] += 1
                 holds = 1 in meets
             else:
                 plies, after = outcome
                 if plies == 2:          # the same side moves again
-                    holds = self.prove(goal, after, depth - 2, quiescence)
+                    holds = self.prove(goal, after, depth - 2, quiescence, index=after_index)
                 else:
-                    holds = self.prove(child_goal, after, depth - 1, quiescence)
+                    holds = self.prove(child_goal, after, depth - 1, quiescence, index=after_index)
             if any_move and holds:
                 self.proved[key] = move
                 return True
