@@ -1,4 +1,4 @@
-"""COUNT: how many moves a position has, at once, from the cells' legal slot planes."""
+"""COUNT: how many moves a position has, from the cells' legal slot planes, a rank a cycle."""
 
 from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import wiring
@@ -6,9 +6,12 @@ from amaranth.lib.wiring import In, Out
 
 from .bitboard import add_all
 from .cells import EnPassantCell
-from .geometry import CHESS_PROMOTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_COUNT, SLOTS
+from .geometry import CHESS_PROMOTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_COUNT
 
-__all__ = ["MoveCounter"]
+__all__ = ["MoveCounter", "COUNT_LATENCY"]
+
+#: Cycles from ``load`` to the cycle ``done`` is high: one to take the planes, one a rank.
+COUNT_LATENCY = 9
 
 
 class MoveCounter(wiring.Component):
@@ -16,15 +19,20 @@ class MoveCounter(wiring.Component):
     cells' slots are the legal moves), a promotion (``PROMOTING_SLOTS`` on the last rank) counted
     four times: queen, knight, rook, bishop (five in antichess: and king).
 
-    Two stages: ``load`` in cycle t registers each plane's count (the cells' outputs of cycle
-    t); ``count`` and ``en_passant`` (the en-passant cell has a capture, which is not counted:
-    it is emitted legal or not) are their sum and flag from t+1 until the next ``load``.
+    ``load`` in cycle t takes the slot planes (the cells' outputs of cycle t) into a register
+    (the planes may change from t+1); then one rank a cycle — the 37 planes' 8 bits of it, 296
+    bits — is added to the total, so that a few hundred adders count the 2,368 bits rather than
+    an adder tree as wide as the board. ``done`` is high in cycle t + ``COUNT_LATENCY`` (t+9);
+    ``count`` and ``en_passant_open`` (the en-passant cell has a capture, which is not
+    counted: it is emitted legal or not) hold from then until the next ``load``. A ``load``
+    while counting starts again.
 
     Interface attributes
     --------------------
     slots, en_passant : In, from ``SquareCells``.
     load : In(1).
     antichess : In(1), promotions to a king count too.
+    done : Out(1), the count is complete (one cycle).
     count : Out(8), at most 218 in a legal position.
     en_passant_open : Out(1).
     """
@@ -35,22 +43,27 @@ class MoveCounter(wiring.Component):
             "en_passant": In(EnPassantCell),
             "load": In(1),
             "antichess": In(1),
+            "done": Out(1),
             "count": Out(8),
             "en_passant_open": Out(1),
         })
 
     def elaborate(self, platform):
         m = Module()
-        plane_counts = [Signal(7, name=f"count_{slot.name}") for slot in SLOTS]
-        promotion_counts = [Signal(4, name=f"promotions_{SLOTS[i].name}") for i in PROMOTING_SLOTS]
+        taken = [Signal(64, name=f"taken_{i}") for i in range(SLOT_COUNT)]
+        rank = Signal(3)
+        counting = Signal()
         with m.If(self.load):
-            m.d.sync += [
-                *(c.eq(add_all(self.slots[i][k] for k in range(64))) for i, c in enumerate(plane_counts)),
-                *(c.eq(add_all(self.slots[i][k] for k in range(56, 64)))
-                  for i, c in zip(PROMOTING_SLOTS, promotion_counts)),
-                self.en_passant_open.eq(self.en_passant.valid & self.en_passant.slots.any()),
-            ]
-        promotions = add_all(promotion_counts)
-        m.d.comb += self.count.eq(add_all(plane_counts) + (CHESS_PROMOTIONS - 1) * promotions
-                                  + Mux(self.antichess, (len(PROMOTION_ORDER) - CHESS_PROMOTIONS) * promotions, 0))
+            m.d.sync += [*(t.eq(s) for t, s in zip(taken, self.slots)), rank.eq(0), counting.eq(1),
+                         self.count.eq(0),
+                         self.en_passant_open.eq(self.en_passant.valid & self.en_passant.slots.any())]
+        with m.Elif(counting):
+            row = [t.word_select(rank, 8) for t in taken]
+            moves = add_all(bit for r in row for bit in r)
+            # On the last rank a promotion is 4 moves (5 in antichess): the extra ones.
+            promotions = add_all(bit for i in PROMOTING_SLOTS for bit in row[i])
+            extra = Mux(self.antichess, len(PROMOTION_ORDER) - 1, CHESS_PROMOTIONS - 1)
+            m.d.sync += [self.count.eq(self.count + moves + Mux(rank == 7, extra * promotions, 0)),
+                         rank.eq(rank + 1), counting.eq(rank != 7)]
+        m.d.sync += self.done.eq(counting & (rank == 7) & ~self.load)
         return m

@@ -64,8 +64,9 @@ class MoveGenerator(wiring.Component):
     waited for as a halfmove is. Check, attacked squares, the king-attacked flags and the
     antichess flags are continuous outputs.
 
-    Timing (cycles from the request being taken to its one-cycle response): ``NEXT``, ``LEGAL``
-    and ``COUNT`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4; a new
+    Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
+    ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4, ``COUNT``
+    ``COUNT_LATENCY`` + 1 (10); a new
     request is taken the cycle its predecessor's response comes out, so a ply yields one move
     every two cycles. ``halfmove`` is always taken, even while a
     request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
@@ -137,7 +138,7 @@ class MoveGenerator(wiring.Component):
         # halfmove taken in cycle t reaches the cells' outputs in t+2, and none is taken in a
         # request's cycle (the request waits), so a halfmove never changes what a job reads.
         attacker_busy = Signal()        # a job in the attacker's second stage
-        count_busy = Signal()           # a COUNT in its second stage
+        count_busy = Signal()           # a COUNT being counted
         fresh_at_x2 = Signal()          # a fresh ply's arbitration in the arbiter's second stage
         fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
         lookahead_at_x2 = Signal()
@@ -291,7 +292,7 @@ class MoveGenerator(wiring.Component):
         checking = b_job.op == GenOp.LEGAL
         found = Signal()
         m.d.comb += found.eq(attacker.found & b_job.valid_cell)
-        m.d.sync += self.search.response.valid.eq(attacker_busy | count_busy)
+        m.d.sync += self.search.response.valid.eq(attacker_busy | counter.done)
         with m.If(attacker_busy):
             m.d.sync += [
                 self.search.response.payload.found.eq(found),
@@ -302,11 +303,14 @@ class MoveGenerator(wiring.Component):
                 self.search.response.payload.may_check.eq(attacker.may_check),
                 self.search.response.payload.count.eq(0),
             ]
-        # COUNT: the moves of a fresh ply at once (MoveCounter), in two stages as a NEXT.
-        m.d.sync += count_busy.eq(taken & is_count)
+        # COUNT: the moves of a fresh ply (MoveCounter, a rank a cycle); busy until it is done.
+        with m.If(taken & is_count):
+            m.d.sync += count_busy.eq(1)
+        with m.Elif(counter.done):
+            m.d.sync += count_busy.eq(0)
         m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
                      *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
-        with m.If(count_busy):
+        with m.If(counter.done):
             m.d.sync += [
                 self.search.response.payload.eq(0),
                 self.search.response.payload.found.eq(counter.en_passant_open),
