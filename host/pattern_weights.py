@@ -11,7 +11,7 @@ A first-order pattern's values are scaled by its weight (rounded to centipawns; 
 leaves it out); a recognizer's tables hold 8-bit values and are not scaled: it is left out
 below ``host.oracle.RECOGNIZER_WEIGHT``. Patterns not listed are not weighed (the quiet moves
 do not tell them apart: pawn-structure, bishop-pair, insufficient-material, pawn-islands,
-bad-bishop, bare-king-to-the-edge, kings-close, rule-of-the-square, chunk-race, trapped-bishop,
+bad-bishop, king-to-the-edge, kings-close, rule-of-the-square, chunk-race, trapped-bishop,
 opposite-bishops, trapped-rook, trade-when-ahead, key-squares, wrong-bishop, connected-passers)
 and keep their hand values.
 """

@@ -18,13 +18,14 @@ import chess
 
 from hdl.eval.tables import ExtSource
 
-from .analysis import PHASE_TOTAL, PHASE_WEIGHTS
+from .analysis import PHASE_TOTAL, PHASE_WEIGHTS, PIECE_VALUES
 from .chunker.chunks import ATTACKER, DEFENDER, Chunk, library
 from .patterns import NON_PAWN_MATERIAL, KingSafety, colour_sign
 from .tables import Context, FirstOrder, Recognizer
 
 __all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
-           "Development", "CentrePawns", "BadBishop", "BareKingToTheEdge", "RookBehindPassers", "KingNearPassers",
+           "Development", "CentrePawns", "BadBishop", "KingToTheEdge", "mating_net", "DECISIVE_MARGIN",
+           "RookBehindPassers", "KingNearPassers",
            "KingsClose", "RuleOfTheSquare", "ChunkRace", "PawnStorm", "OpenFilesAtTheKing", "Blockade", "TrappedBishop",
            "OppositeBishops", "EarlyQueen", "MajorityAdvance", "BackwardPawns", "KingInTheCentre",
            "RookOnTheSeventh", "KingActivity", "CentreControl", "Mobility", "KingTropism", "TrappedRook",
@@ -312,41 +313,60 @@ def _light(square):
     return (chess.square_file(square) + chess.square_rank(square)) % 2
 
 
-class BareKingToTheEdge(RootPattern):
-    """Mating nets for a bare king against mating material (a queen, a rook, or bishop and
-    knight): the bare king loses 12 per step it stands from the nearest edge (the queen or
-    rook), or 10 per king step from the nearest corner of the bishop's colour (bishop and
-    knight: only those corners mate) — the stronger side's gain."""
+#: How much more than the other side's pieces a side's pieces must be worth (centipawns) for a
+#: mating net against a pawnless side: a queen against a rook, a rook against a bare king.
+DECISIVE_MARGIN = 400
+
+
+def mating_net(analysis):
+    """``(weak colour, the stronger side's material)`` when one side has no pawns and the other
+    mating material (a queen, a rook, two bishops, or bishop and knight) worth ``DECISIVE_MARGIN`` more than
+    its pieces — a queen against a minor piece or a rook, a rook against a bare king — else
+    ``None``."""
+    for weak in chess.COLORS:
+        own, strong = analysis.material[weak], analysis.material[not weak]
+        if own[chess.PAWN]:
+            continue
+        mating = (strong[chess.QUEEN] or strong[chess.ROOK] or strong[chess.BISHOP] >= 2
+                  or (strong[chess.BISHOP] and strong[chess.KNIGHT]))
+        pieces = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+        margin = sum(PIECE_VALUES[t] * (strong[t] - own[t]) for t in pieces)
+        if mating and margin >= DECISIVE_MARGIN:
+            return weak, strong
+    return None
+
+
+class KingToTheEdge(RootPattern):
+    """Mating nets against a pawnless side that the other outweighs decisively
+    (:func:`mating_net`: a bare king, or a queen against a minor piece or a rook): its king loses
+    12 per step it stands from the nearest edge, or — a bare king against bishop and knight
+    alone — 10 per king step from the nearest corner of the bishop's colour (only those corners
+    mate): the stronger side's gain. The net's second half is :class:`KingsClose`."""
 
     family = "endgame"
 
     def __init__(self, analysis, board):
-        self.bare, self.corners = None, None
-        for colour in chess.COLORS:
-            if analysis.material[colour] and not any(analysis.material[colour].values()):
-                strong = analysis.material[not colour]
-                self.bare = colour
-                bishops = board.pieces(chess.BISHOP, not colour)
-                if not strong[chess.QUEEN] and not strong[chess.ROOK] and bishops:
-                    light = _light(next(iter(bishops)))
-                    self.corners = [c for c in (chess.A1, chess.H1, chess.A8, chess.H8) if _light(c) == light]
+        self.weak, self.corners = None, None
+        net = mating_net(analysis)
+        if net:
+            self.weak, strong = net
+            bishops = board.pieces(chess.BISHOP, not self.weak)
+            bare = not any(analysis.material[self.weak].values())
+            if bare and not strong[chess.QUEEN] and not strong[chess.ROOK] and len(bishops) == 1:
+                light = _light(next(iter(bishops)))
+                self.corners = [c for c in (chess.A1, chess.H1, chess.A8, chess.H8) if _light(c) == light]
 
     def g(self, piece, square):
-        if piece.piece_type != chess.KING or piece.color != self.bare:
+        if piece.piece_type != chess.KING or piece.color != self.weak:
             return 0
         if self.corners:
-            return colour_sign(self.bare) * 10 * min(chess.square_distance(square, c) for c in self.corners)
+            return colour_sign(self.weak) * 10 * min(chess.square_distance(square, c) for c in self.corners)
         f, r = chess.square_file(square), chess.square_rank(square)
-        return colour_sign(self.bare) * 12 * min(f, 7 - f, r, 7 - r)
+        return colour_sign(self.weak) * 12 * min(f, 7 - f, r, 7 - r)
 
     @staticmethod
     def relevance(analysis):
-        for colour in chess.COLORS:
-            strong = analysis.material[not colour]
-            if not any(analysis.material[colour].values()) and (
-                    strong[chess.QUEEN] or strong[chess.ROOK] or (strong[chess.BISHOP] and strong[chess.KNIGHT])):
-                return 10
-        return 0
+        return 10 if mating_net(analysis) else 0
 
 
 class RookBehindPassers(RootPattern):
@@ -643,15 +663,16 @@ def _minors_home(board, colour):
 
 
 class KingsClose:
-    """The mating nets' second half (a recognizer): against a bare king, the stronger side's
-    king comes close — 6 per step nearer than seven (the kings' distance), for the side with
-    the mating material. White's king square in branch A, Black's in B."""
+    """The mating nets' second half (a recognizer): in a mating net (:func:`mating_net`) the
+    stronger side's king comes close — 6 per step nearer than seven (the kings' distance). White's
+    king square in branch A, Black's in B."""
 
     family = "endgame"
     STEP = 6
 
     def __init__(self, analysis, board):
-        self.strong = next((not c for c in chess.COLORS if not any(analysis.material[c].values())), None)
+        net = mating_net(analysis)
+        self.strong = None if net is None else not net[0]
 
     def value(self, white_king, black_king):
         if self.strong is None:
@@ -671,7 +692,7 @@ class KingsClose:
             summary_a=lambda v, ext: v["white"], summary_b=lambda v, ext: v["black"],
             combine=lambda w, b: self.value(w, b), final=lambda value, contexts: value))
 
-    relevance = staticmethod(BareKingToTheEdge.relevance)
+    relevance = staticmethod(KingToTheEdge.relevance)
 
     def __repr__(self):
         return type(self).__name__
@@ -1414,7 +1435,7 @@ ROOT_PATTERNS = {
     "development": Development,
     "centre-pawns": CentrePawns,
     "bad-bishop": BadBishop,
-    "bare-king-to-the-edge": BareKingToTheEdge,
+    "king-to-the-edge": KingToTheEdge,
     "rook-behind-passers": RookBehindPassers,
     "king-near-passers": KingNearPassers,
     "kings-close": KingsClose,

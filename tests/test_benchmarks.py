@@ -1,12 +1,14 @@
 """The benchmark scripts' own logic (no peer engine is started): the openings file, the Elo
-arithmetic of the match, what counts as solving a test position, and the depth benchmark on
-the Verilated machine, small."""
+arithmetic of the match, what counts as solving a test position, the won endings' positions,
+and the depth benchmark on the Verilated machine, small."""
 
 import json
 
 import chess
 import pytest
 
+from benchmarks.conversion import main as conversion_main
+from benchmarks.conversion import sample
 from benchmarks.match import elo_difference, read_openings
 from benchmarks.tactics import solved
 from host.epd import parse_position
@@ -172,3 +174,28 @@ def test_the_endings_benchmark_judges_moves_by_the_database():
         assert any(keeps.values()) and not all(keeps.values()), board.fen()
         if is_win(db.value(board)):
             assert keeps[db.line(board)[0]], board.fen()
+
+
+def test_the_won_endings_are_quiet_positions_of_their_material():
+    """Without Stockfish to check them won: the material asked for, the stronger side to move
+    (White and Black in turn), nobody in check, no piece attacked; seeded."""
+    positions = sample(["KQvKB", "KBNvK", "KRvK"], 4, seed=3)
+    assert positions == sample(["KQvKB", "KBNvK", "KRvK"], 4, seed=3)
+    assert [e for e, _ in positions] == ["KQvKB"] * 4 + ["KBNvK"] * 4 + ["KRvK"] * 4
+    for index, (ending, board) in enumerate(positions):
+        strong = board.turn
+        assert strong == (chess.WHITE if index % 2 == 0 else chess.BLACK)
+        symbols = {"KQvKB": ("KQ", "KB"), "KBNvK": ("KBN", "K"), "KRvK": ("KR", "K")}[ending]
+        for colour, pieces in zip((strong, not strong), symbols):
+            assert sorted(p.symbol().upper() for p in board.piece_map().values() if p.color == colour) \
+                == sorted(pieces)
+        assert board.is_valid() and not board.is_check() and not board.is_game_over()
+        assert not any(board.is_attacked_by(not piece.color, square)
+                       for square, piece in board.piece_map().items() if piece.piece_type != chess.KING)
+
+
+@pytest.mark.parametrize("endings", ["KQvKP", "QvK", "KQKB", "KXvK"])
+def test_a_material_set_that_is_no_pawnless_ending_is_refused(endings, capsys):
+    with pytest.raises(SystemExit):
+        conversion_main(["--endings", endings])
+    assert "no pawnless material set" in capsys.readouterr().err

@@ -64,8 +64,8 @@ def test_endings_get_their_patterns():
     pawns = _chosen(ROOTS["pawn-ending"])
     assert "passed-pawns" in pawns and "pawn-structure" in pawns and "development" not in pawns
     for net in ("krk", "kbnk"):
-        assert {"bare-king-to-the-edge", "kings-close"} <= set(_chosen(ROOTS[net]))
-    assert "bare-king-to-the-edge" not in _chosen(ROOTS["queen-ending"])
+        assert {"king-to-the-edge", "kings-close"} <= set(_chosen(ROOTS[net]))
+    assert "king-to-the-edge" not in _chosen(ROOTS["queen-ending"])
 
 
 def test_a_unit_keeps_its_place_while_its_pattern_stays():
@@ -153,7 +153,7 @@ def test_a_family_left_out():
         allocation = oracle.allocate(chess.Board(fen))
         assert all(LIBRARY[name].family not in ("king", "endgame") for name, _ in allocation.chosen[1:])
         assert allocation.explain()[0].startswith("root knowledge without king, endgame, ")
-    assert "king-safety" in _chosen(ROOTS["castled"]) and "bare-king-to-the-edge" in _chosen(ROOTS["krk"])
+    assert "king-safety" in _chosen(ROOTS["castled"]) and "king-to-the-edge" in _chosen(ROOTS["krk"])
     assert set(FAMILIES) == {entry.family for entry in LIBRARY.values()} | {"tempo"}     # tempo: antichess's
     with pytest.raises(ValueError, match="no pattern family kings"):
         Oracle(FULL, "root", without=("kings",))

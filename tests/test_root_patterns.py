@@ -13,11 +13,13 @@ from hdl.eval.tables import FULL
 from host.analysis import analyse
 from host.root_patterns import (
     ROOT_PATTERNS,
-    BareKingToTheEdge,
     Development,
     KingPressure,
+    KingsClose,
+    KingToTheEdge,
     PassedPawns,
     RooksOnOpenFiles,
+    mating_net,
 )
 from host.tables import EvaluatorImage
 from sim.eval_check import definition_mismatches, hardware_mismatches
@@ -144,14 +146,51 @@ def test_relevance_follows_the_root():
     assert Development.relevance(analyses["opening"]) > Development.relevance(analyses["iqp"])
     assert Development.relevance(analyses["pawn-ending"]) == 0 and KingPressure.relevance(analyses["pawn-ending"]) == 0
     assert PassedPawns.relevance(analyses["pawn-ending"]) > 0 and PassedPawns.relevance(analyses["opening"]) == 0
-    assert BareKingToTheEdge.relevance(analyses["krk"]) > 0 and BareKingToTheEdge.relevance(analyses["iqp"]) == 0
+    assert KingToTheEdge.relevance(analyses["krk"]) > 0 and KingToTheEdge.relevance(analyses["iqp"]) == 0
+
+
+@pytest.mark.parametrize("fen, weak", [
+    ("8/8/8/4k3/8/8/8/4K2R w - - 0 1", chess.BLACK),                # a rook against a bare king
+    ("8/1b5k/5Q2/4K3/8/8/8/8 w - - 0 1", chess.BLACK),              # a queen against a bishop
+    ("6K1/5P2/8/8/8/b3Q3/1k6/8 w - - 0 1", chess.BLACK),            # ... with a pawn besides
+    ("8/8/3k4/8/2r5/8/8/Q3K3 b - - 0 1", chess.BLACK),              # a queen against a rook
+    ("8/5n2/8/3K4/8/4k3/8/1q6 w - - 0 1", chess.WHITE),             # Black's queen against a knight
+    ("8/8/3k4/8/8/8/8/2B1KB2 w - - 0 1", chess.BLACK),              # two bishops against a bare king
+])
+def test_a_mating_net_against_a_pawnless_side_outweighed(fen, weak):
+    analysis = analyse(chess.Board(fen))
+    assert mating_net(analysis)[0] == weak and KingToTheEdge.relevance(analysis) > 0
+    board = chess.Board(fen)
+    pattern, close = KingToTheEdge(analysis, board), KingsClose(analysis, board)
+    king = board.king(weak)
+    edge, centre = (chess.Board(fen) for _ in range(2))
+    edge.remove_piece_at(king), centre.remove_piece_at(king)
+    free = [s for s in (chess.A1, chess.H8, chess.A8, chess.H1) if not board.piece_at(s)
+            and chess.square_distance(s, board.king(not weak)) > 1][0]
+    edge.set_piece_at(free, chess.Piece(chess.KING, weak))
+    centre.set_piece_at(chess.D4 if not board.piece_at(chess.D4) else chess.E5, chess.Piece(chess.KING, weak))
+    sign = 1 if weak == chess.BLACK else -1       # the stronger side's gain, from White's view
+    assert sign * (pattern.definition(edge) - pattern.definition(centre)) >= 36
+    assert sign * close.value(board.king(chess.WHITE), board.king(chess.BLACK)) > 0
+
+
+@pytest.mark.parametrize("fen", [
+    "8/8/3k4/8/2n5/8/8/R3K3 w - - 0 1",             # a rook against a knight: drawn, no net
+    "8/8/3k4/8/2r5/8/8/R2BK3 w - - 0 1",            # rook and bishop against a rook
+    "8/8/3k1p2/8/8/8/8/Q3K3 w - - 0 1",             # the queen against a king and pawn: it has a pawn
+    "8/8/3k4/8/2n5/8/8/2B1KN2 w - - 0 1",           # bishop and knight against a knight
+])
+def test_no_mating_net_where_none_is_decisive(fen):
+    analysis = analyse(chess.Board(fen))
+    assert mating_net(analysis) is None and KingToTheEdge.relevance(analysis) == 0
+    assert KingsClose(analysis, chess.Board(fen)).value(chess.E1, chess.D6) == 0
 
 
 def test_mating_nets_drive_the_bare_king_to_the_right_corner():
-    krk = _pattern("krk", "bare-king-to-the-edge")
+    krk = _pattern("krk", "king-to-the-edge")
     centre, edge = chess.Board("8/8/8/4k3/8/8/8/4K2R w - - 0 1"), chess.Board("4k3/8/8/8/8/8/8/4K2R w - - 0 1")
     assert krk.definition(edge) > krk.definition(centre)           # White (the stronger side) gains
-    kbnk = _pattern("kbnk", "bare-king-to-the-edge")                # a light-squared bishop (f1): h1 and a8
+    kbnk = _pattern("kbnk", "king-to-the-edge")                # a light-squared bishop (f1): h1 and a8
     right, wrong = (chess.Board(f"{corner}/8/8/8/8/8/8/4KBN1 w - - 0 1") for corner in ("k7", "7k"))
     assert kbnk.definition(right) > kbnk.definition(wrong)
     square = _pattern("pawn-race", "rule-of-the-square")            # h2 against the king on h3; a7 against e2
