@@ -3,7 +3,7 @@
     python -m benchmarks.conversion [--endings KQvKB,...] [--count 4] [--seed 1] [--nodes 10000]
                                     [--defender stockfish|sunfish] [--defender-nodes 100000]
                                     [--engines suprem,sunfish,stockfish] [--features SET]
-                                    [--knowledge K] [--without F,...]
+                                    [--knowledge K] [--without F,...] [--pgn FILE]
 
 For each material set of ``--endings`` (the stronger side first: ``KQvKB`` is a queen against a
 bishop), ``--count`` positions drawn at random (seeded) with the stronger side to move: legal,
@@ -16,7 +16,7 @@ threefold repetition or insufficient material (the weak side took the last matin
 draw. Printed: each game (its result and length), then per engine the mates, the mean number
 of the stronger side's moves to mate, and the draws. The machine plays on a simulated board
 with its Oracle knowledge (``--knowledge``, ``--without`` families left out); what it misses
-here is technique — a mating net — not depth.
+here is technique — a mating net — not depth. ``--pgn`` writes the games.
 """
 
 import argparse
@@ -25,6 +25,7 @@ import sys
 
 import chess
 import chess.engine
+import chess.pgn
 
 from .match import play
 from .peers import add_engine_arguments, chosen_engines, engine_command, open_chosen, open_engine
@@ -75,10 +76,11 @@ def _won(stockfish, board):
 
 def sample(endings, count, seed, stockfish=None):
     """``[(ending, board)]``: ``count`` positions of each ending, the stronger side White in even
-    ones and Black in odd ones, each checked won by ``stockfish`` (an engine) when there is one."""
-    rng = random.Random(seed)
+    ones and Black in odd ones, each checked won by ``stockfish`` (an engine) when there is one;
+    an ending's positions depend on ``seed`` and the ending alone."""
     out = []
     for ending in endings:
+        rng = random.Random(f"{seed} {ending}")     # an ending's positions whatever else is asked
         strong, weak = _material(ending)
         found = 0
         while found < count:
@@ -99,6 +101,7 @@ def main(argv=None):
     parser.add_argument("--defender", choices=("stockfish", "sunfish"),
                         help="the weaker side (Stockfish where installed, else sunfish)")
     parser.add_argument("--defender-nodes", type=int, default=100_000, help="its nodes per move (100000)")
+    parser.add_argument("--pgn", help="write the games here")
     add_engine_arguments(parser)
     args = parser.parse_args(argv)
     endings = [e.strip() for e in args.endings.split(",") if e.strip()]
@@ -122,7 +125,7 @@ def main(argv=None):
             stockfish.quit()
     defender = open_engine(defender_name)
     attack, defend = chess.engine.Limit(nodes=args.nodes), chess.engine.Limit(nodes=args.defender_nodes)
-    tally = {}
+    tally, pgn = {}, open(args.pgn, "w") if args.pgn else None
     try:
         for name in engines:
             engine = open_chosen(name, args)
@@ -142,11 +145,20 @@ def main(argv=None):
                         draws[why] = draws.get(why, 0) + 1
                     print(f"{name}: {ending} {start.fen()}: {result}, {why} after "
                           f"{(len(board.move_stack) + 1) // 2} of its moves", flush=True)
+                    if pgn:
+                        game = chess.pgn.Game.from_board(board)
+                        attacker_white = start.turn == chess.WHITE
+                        game.headers.update(Event=f"{ending}, {name} at {args.nodes} nodes against {defender_name}",
+                                            White=name if attacker_white else defender_name,
+                                            Black=defender_name if attacker_white else name, Result=result)
+                        print(game, file=pgn, end="\n\n", flush=True)
                 tally[name] = (mates, moves, draws)
             finally:
                 engine.quit()
     finally:
         defender.quit()
+        if pgn:
+            pgn.close()
     print(f"won pawnless endings ({', '.join(endings)}; {args.count} each, seed {args.seed}), the stronger side "
           f"at {args.nodes} nodes a move against {defender_name} at {args.defender_nodes}:")
     for name, (mates, moves, draws) in tally.items():

@@ -340,10 +340,13 @@ class KingToTheEdge(RootPattern):
     """Mating nets against a pawnless side that the other outweighs decisively
     (:func:`mating_net`: a bare king, or a queen against a minor piece or a rook): its king loses
     12 per step it stands from the nearest edge, or — a bare king against bishop and knight
-    alone — 10 per king step from the nearest corner of the bishop's colour (only those corners
-    mate): the stronger side's gain. The net's second half is :class:`KingsClose`."""
+    alone — 40 per king step from the nearest corner of the bishop's colour (only those corners
+    mate; at 10 a step the pieces' own squares outweighed it and the king got away): the
+    stronger side's gain. The net's second half is :class:`KingsClose`."""
 
     family = "endgame"
+    EDGE_STEP = 12
+    CORNER_STEP = 40
 
     def __init__(self, analysis, board):
         self.weak, self.corners = None, None
@@ -360,9 +363,10 @@ class KingToTheEdge(RootPattern):
         if piece.piece_type != chess.KING or piece.color != self.weak:
             return 0
         if self.corners:
-            return colour_sign(self.weak) * 10 * min(chess.square_distance(square, c) for c in self.corners)
+            return colour_sign(self.weak) * self.CORNER_STEP * min(chess.square_distance(square, c)
+                                                                   for c in self.corners)
         f, r = chess.square_file(square), chess.square_rank(square)
-        return colour_sign(self.weak) * 12 * min(f, 7 - f, r, 7 - r)
+        return colour_sign(self.weak) * self.EDGE_STEP * min(f, 7 - f, r, 7 - r)
 
     @staticmethod
     def relevance(analysis):

@@ -181,6 +181,7 @@ def test_the_won_endings_are_quiet_positions_of_their_material():
     (White and Black in turn), nobody in check, no piece attacked; seeded."""
     positions = sample(["KQvKB", "KBNvK", "KRvK"], 4, seed=3)
     assert positions == sample(["KQvKB", "KBNvK", "KRvK"], 4, seed=3)
+    assert positions[4:8] == sample(["KBNvK"], 4, seed=3) != sample(["KBNvK"], 4, seed=4)
     assert [e for e, _ in positions] == ["KQvKB"] * 4 + ["KBNvK"] * 4 + ["KRvK"] * 4
     for index, (ending, board) in enumerate(positions):
         strong = board.turn

@@ -50,15 +50,15 @@ class MoveCounter(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        taken = [Signal(64, name=f"taken_{i}") for i in range(SLOT_COUNT)]
+        held = [Signal(64, name=f"held_{i}") for i in range(SLOT_COUNT)]
         rank = Signal(3)
         counting = Signal()
         with m.If(self.load):
-            m.d.sync += [*(t.eq(s) for t, s in zip(taken, self.slots)), rank.eq(0), counting.eq(1),
+            m.d.sync += [*(h.eq(s) for h, s in zip(held, self.slots)), rank.eq(0), counting.eq(1),
                          self.count.eq(0),
                          self.en_passant_open.eq(self.en_passant.valid & self.en_passant.slots.any())]
         with m.Elif(counting):
-            row = [t.word_select(rank, 8) for t in taken]
+            row = [h.word_select(rank, 8) for h in held]
             moves = add_all(bit for r in row for bit in r)
             # On the last rank a promotion is 4 moves (5 in antichess): the extra ones.
             promotions = add_all(bit for i in PROMOTING_SLOTS for bit in row[i])
