@@ -11,12 +11,14 @@ neither side in check, no piece of either side attacked (nothing to win or lose 
 where Stockfish is installed — won for the stronger side by Stockfish's own search (a mate
 score or at least 4 pawns at depth 14). Each engine of ``--engines`` plays the stronger side
 at ``--nodes`` a move against the same ``--defender`` (Stockfish at ``--defender-nodes``, else
-sunfish at that budget), by the rules: a mate is a win; a stalemate, the 50-move rule, a
-threefold repetition or insufficient material (the weak side took the last mating piece) is a
-draw. Printed: each game (its result and length), then per engine the mates, the mean number
-of the stronger side's moves to mate, and the draws. The machine plays on a simulated board
-with its Oracle knowledge (``--knowledge``, ``--without`` families left out); what it misses
-here is technique — a mating net — not depth. ``--pgn`` writes the games.
+sunfish at that budget), by the rules: a mate is a win; a stalemate, insufficient material (the
+weak side took the last mating piece), the 50-move rule or a threefold repetition is a draw —
+a repetition as soon as the defender could claim it (the stronger side never would), or once
+a position has stood three times. Printed: each game
+(its result and length), then per engine the mates, the mean number of the stronger side's
+moves to mate, and the draws. The machine plays on a simulated board with its Oracle knowledge
+(``--knowledge``, ``--without`` families left out); what it misses
+here asks for technique — a mating net — more than depth. ``--pgn`` writes the games.
 """
 
 import argparse
@@ -27,7 +29,6 @@ import chess
 import chess.engine
 import chess.pgn
 
-from .match import play
 from .peers import add_engine_arguments, chosen_engines, engine_command, open_chosen, open_engine
 
 __all__ = ["ENDINGS", "random_position", "sample", "main"]
@@ -91,6 +92,29 @@ def sample(endings, count, seed, stockfish=None):
     return out
 
 
+def play_out(attacker, defender, start, attack, defend, max_plies=400):
+    """The game from ``start`` (the stronger side to move): ``(board, why)``, ``why`` one of
+    ``mate``, ``stalemate``, ``insufficient_material``, ``fifty_moves``,
+    ``threefold_repetition`` (claimed by the defender, or three times on the board) or
+    ``adjudicated`` (``max_plies`` plies)."""
+    board, strong, game_id = start.copy(), start.turn, object()
+    while True:
+        outcome = board.outcome()
+        if outcome:
+            return board, "mate" if outcome.winner is not None else outcome.termination.name.lower()
+        if board.can_claim_fifty_moves():
+            return board, "fifty_moves"
+        if board.is_repetition(3) or board.turn != strong and board.can_claim_threefold_repetition():
+            return board, "threefold_repetition"
+        if len(board.move_stack) >= max_plies:
+            return board, "adjudicated"
+        engine, limit = (attacker, attack) if board.turn == strong else (defender, defend)
+        move = engine.play(board, limit, game=game_id).move
+        if move not in board.legal_moves:
+            raise RuntimeError(f"{engine.id.get('name', 'an engine')} played {move} in {board.fen()}")
+        board.push(move)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--endings", default=",".join(ENDINGS),
@@ -132,12 +156,9 @@ def main(argv=None):
             try:
                 mates, moves, draws = 0, [], {}
                 for ending, start in positions:
-                    white, black = (engine, defender) if start.turn == chess.WHITE else (defender, engine)
-                    limits = {start.turn: attack, not start.turn: defend}
-                    board, result = play(white, black, start, limits, max_plies=400)
-                    mated = board.is_checkmate() and board.turn != start.turn
-                    outcome = board.outcome(claim_draw=True)
-                    why = "mate" if mated else (outcome.termination.name.lower() if outcome else "adjudicated")
+                    board, why = play_out(engine, defender, start, attack, defend)
+                    mated = why == "mate" and board.turn != start.turn
+                    result = board.result() if why == "mate" else "1/2-1/2"
                     if mated:
                         mates += 1
                         moves.append((len(board.move_stack) + 1) // 2)

@@ -99,16 +99,15 @@ def elo_difference(scores):
 
 
 def play(white, black, start, limit, max_plies):
-    """One game from ``start``, each move searched to ``limit`` (a ``chess.engine.Limit``, or a
-    dict of one per colour); returns the finished ``chess.Board`` and the result text."""
+    """One game from ``start``, each move searched to ``limit`` (a ``chess.engine.Limit``);
+    returns the finished ``chess.Board`` and the result text."""
     board = start.copy()
     engines = {chess.WHITE: white, chess.BLACK: black}
-    limits = limit if isinstance(limit, dict) else {chess.WHITE: limit, chess.BLACK: limit}
     game_id = object()
     while not board.is_game_over(claim_draw=True):
         if len(board.move_stack) - len(start.move_stack) >= max_plies:
             return board, "1/2-1/2"
-        result = engines[board.turn].play(board, limits[board.turn], game=game_id)
+        result = engines[board.turn].play(board, limit, game=game_id)
         if result.move is None or result.move not in board.legal_moves:
             side = "White" if board.turn else "Black"
             raise RuntimeError(f"{side} played {result.move} in {board.fen()}")

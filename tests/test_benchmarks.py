@@ -5,10 +5,11 @@ and the depth benchmark on the Verilated machine, small."""
 import json
 
 import chess
+import chess.engine
 import pytest
 
 from benchmarks.conversion import main as conversion_main
-from benchmarks.conversion import sample
+from benchmarks.conversion import play_out, sample
 from benchmarks.match import elo_difference, read_openings
 from benchmarks.tactics import solved
 from host.epd import parse_position
@@ -200,3 +201,31 @@ def test_a_material_set_that_is_no_pawnless_ending_is_refused(endings, capsys):
     with pytest.raises(SystemExit):
         conversion_main(["--endings", endings])
     assert "no pawnless material set" in capsys.readouterr().err
+
+
+class _Scripted:
+    """A player that makes the given moves in turn (the rules of the game are what is tested)."""
+
+    def __init__(self, moves):
+        self.moves, self.id = iter(moves), {"name": "scripted"}
+
+    def play(self, board, limit, game=None):
+        return chess.engine.PlayResult(chess.Move.from_uci(next(self.moves)), None)
+
+
+def test_a_won_ending_is_drawn_by_a_repetition_the_defender_can_claim_not_the_attacker():
+    start = chess.Board("7k/8/8/8/8/8/8/K2Q4 w - - 0 1")
+    # After Qd2, both shuffle: from the eighth ply White could claim a third Qd2 position (it
+    # would not), Black never can first; the game ends when that position stands three times.
+    attacker = _Scripted(["d1d2", "d2d3", "d3d2", "d2d3", "d3d2"])
+    defender = _Scripted(["h8g8", "g8h8", "h8g8", "g8h8"])
+    board, why = play_out(attacker, defender, start, None, None)
+    assert why == "threefold_repetition" and board.is_repetition(3) and len(board.move_stack) == 9
+    # ... and a repetition Black can claim ends it at once, Black to move.
+    attacker, defender = _Scripted(["d1d2", "d2d1", "d1d2", "d2d1"]), _Scripted(["h8g8", "g8h8", "h8g8"])
+    board, why = play_out(attacker, defender, start, None, None)
+    assert why == "threefold_repetition" and board.turn == chess.BLACK and len(board.move_stack) == 7
+    assert not board.is_repetition(3) and board.can_claim_threefold_repetition()
+    mate = chess.Board("7k/8/6K1/8/8/8/8/3Q4 w - - 0 1")
+    board, why = play_out(_Scripted(["d1d8"]), _Scripted([]), mate, None, None)
+    assert why == "mate" and board.is_checkmate()

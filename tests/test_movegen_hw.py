@@ -68,6 +68,23 @@ def test_legality_query(movegen_hw):
         previous = list(words)[:15]
 
 
+def test_each_request_answers_in_its_documented_cycles(movegen_hw):
+    """The generator's timing contract (``MoveGenerator``), counted by the harness from the
+    request's transfer to its response: NEXT and LEGAL 2 cycles, FIRST 4, COUNT
+    ``COUNT_LATENCY`` + 1 (a request right after a new position waits for it first)."""
+    from hdl.movegen.counter import COUNT_LATENCY
+    from hdl.movegen.layouts import GenOp
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    movegen_hw.set_position(board)
+    movegen_hw.first(ply=0)
+    following = movegen_hw.next(ply=0)
+    legal = movegen_hw.request(GenOp.LEGAL, move=following.word)
+    count = movegen_hw.request(GenOp.COUNT)
+    first = movegen_hw.first(ply=1)
+    assert first.found and following.found and legal.found and count.count == 48
+    assert (first.cycles, following.cycles, legal.cycles, count.cycles) == (4, 2, 2, COUNT_LATENCY + 1)
+
+
 STANDARD_DEPTH = 3
 
 
