@@ -83,9 +83,12 @@ def sample(endings, count, seed, stockfish=None):
     for ending in endings:
         rng = random.Random(f"{seed} {ending}")     # an ending's positions whatever else is asked
         strong, weak = _material(ending)
-        found = 0
+        found = tried = 0
         while found < count:
+            if tried == 20 * count:
+                raise ValueError(f"{ending}: Stockfish calls {found} of {tried} positions won (is it a win?)")
             board = random_position(rng, strong, weak, chess.WHITE if found % 2 == 0 else chess.BLACK)
+            tried += 1
             if stockfish is None or _won(stockfish, board):
                 out.append((ending, board))
                 found += 1
@@ -144,6 +147,8 @@ def main(argv=None):
         print("(Stockfish is not installed: the positions are not checked won)", file=sys.stderr)
     try:
         positions = sample(endings, args.count, args.seed, stockfish)
+    except ValueError as error:
+        parser.error(str(error))
     finally:
         if stockfish is not None:
             stockfish.quit()

@@ -11,8 +11,8 @@ and evaluation alone), and its move *keeps* the value if the exact database says
 position stays won: the other side is lost after the move, or the move promotes safely; a drawn
 one is not lost). Printed: the positions kept, won and drawn apart, and the nodes.
 ``--without-chunk-race`` leaves the chunk race (``host.root_patterns.ChunkRace``) out of the
-Oracle's knowledge, so that its worth is the difference between two runs. The database is built on first
-use (about 90 s; cached).
+Oracle's knowledge, so that its worth is the difference between two runs. The database is
+built on first use (about 90 s; cached).
 """
 
 import argparse

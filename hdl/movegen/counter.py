@@ -33,6 +33,7 @@ class MoveCounter(wiring.Component):
     load : In(1).
     antichess : In(1), promotions to a king count too.
     done : Out(1), the count is complete (one cycle).
+    busy : Out(1), a count is under way or done this cycle (from t+1 to t+9): no ``load``.
     count : Out(8), at most 218 in a legal position.
     en_passant_open : Out(1).
     """
@@ -44,6 +45,7 @@ class MoveCounter(wiring.Component):
             "load": In(1),
             "antichess": In(1),
             "done": Out(1),
+            "busy": Out(1),
             "count": Out(8),
             "en_passant_open": Out(1),
         })
@@ -66,4 +68,5 @@ class MoveCounter(wiring.Component):
             m.d.sync += [self.count.eq(self.count + moves + Mux(rank == 7, extra * promotions, 0)),
                          rank.eq(rank + 1), counting.eq(rank != 7)]
         m.d.sync += self.done.eq(counting & (rank == 7) & ~self.load)
+        m.d.comb += self.busy.eq(counting | self.done)
         return m

@@ -66,9 +66,8 @@ class MoveGenerator(wiring.Component):
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
     ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4, ``COUNT``
-    ``COUNT_LATENCY`` + 1 (10); a new
-    request is taken the cycle its predecessor's response comes out, so a ply yields one move
-    every two cycles. ``halfmove`` is always taken, even while a
+    ``COUNT_LATENCY`` + 1 (10); a new request is taken the cycle its predecessor's response
+    comes out, so a ply yields one move every two cycles. ``halfmove`` is always taken, even while a
     request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
     and every job reads them only in its stages' first cycles, the latest two cycles after the
     request); a request is taken from the second cycle after the last halfmove or change of
@@ -138,12 +137,11 @@ class MoveGenerator(wiring.Component):
         # halfmove taken in cycle t reaches the cells' outputs in t+2, and none is taken in a
         # request's cycle (the request waits), so a halfmove never changes what a job reads.
         attacker_busy = Signal()        # a job in the attacker's second stage
-        count_busy = Signal()           # a COUNT being counted
         fresh_at_x2 = Signal()          # a fresh ply's arbitration in the arbiter's second stage
         fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
         lookahead_at_x2 = Signal()
         busy = Signal()
-        m.d.comb += busy.eq(attacker_busy | count_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
+        m.d.comb += busy.eq(attacker_busy | counter.busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
 
         m.d.comb += [
             self.halfmove.ready.eq(1),
@@ -304,10 +302,6 @@ class MoveGenerator(wiring.Component):
                 self.search.response.payload.count.eq(0),
             ]
         # COUNT: the moves of a fresh ply (MoveCounter, a rank a cycle); busy until it is done.
-        with m.If(taken & is_count):
-            m.d.sync += count_busy.eq(1)
-        with m.Elif(counter.done):
-            m.d.sync += count_busy.eq(0)
         m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
                      *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
         with m.If(counter.done):
