@@ -12,10 +12,13 @@
 Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
 machine White in one game and Black in the other, until ``--games`` games are played. Every
 move of either engine is a search of ``--nodes`` nodes (``go nodes``); a game ends by the rules
-(a draw by repetition or the 50-move rule is claimed) or is adjudicated a draw after
-``--max-plies`` plies. Printed: each game's result, then the machine's score, the Elo
-difference and its 95 % interval (normal approximation over the games' scores). The machine
-runs on a simulated board: its node budget is the same as on a real one, only slower.
+(mate, stalemate, too little material; a draw once a position stands on the board for the
+third time or fifty moves pass without a capture or a pawn move, as cutechess-cli adjudicates:
+a repetition the side to move *could* claim by announcing a move is played on, since a side
+that is winning would not claim it) or is adjudicated a draw after ``--max-plies`` plies.
+Printed: each game's result, then the machine's score, the Elo difference and its 95 %
+interval (normal approximation over the games' scores). The machine runs on a simulated board:
+its node budget is the same as on a real one, only slower.
 
 ``--movetime MS`` gives each move a time instead (``go movetime``): the opponent its wall
 time, the machine its *hardware* time — its cycles at its board's clock, which a simulated
@@ -98,21 +101,33 @@ def elo_difference(scores):
     return elo(mean), elo(mean - 1.96 * deviation), elo(mean + 1.96 * deviation)
 
 
+def game_result(board):
+    """The result text of a game that ends at ``board`` by the rules, or None while it goes on:
+    mate, stalemate and too little material; a draw once the position stands for the third time
+    or fifty moves passed without a capture or pawn move (not when the side to move could only
+    *announce* a move that makes it so: a winning side would not)."""
+    if board.outcome() is not None:
+        return board.result()
+    if board.is_repetition(3) or board.is_fifty_moves():
+        return "1/2-1/2"
+    return None
+
+
 def play(white, black, start, limit, max_plies):
     """One game from ``start``, each move searched to ``limit`` (a ``chess.engine.Limit``);
     returns the finished ``chess.Board`` and the result text."""
     board = start.copy()
     engines = {chess.WHITE: white, chess.BLACK: black}
     game_id = object()
-    while not board.is_game_over(claim_draw=True):
+    while (text := game_result(board)) is None:
         if len(board.move_stack) - len(start.move_stack) >= max_plies:
             return board, "1/2-1/2"
-        result = engines[board.turn].play(board, limit, game=game_id)
-        if result.move is None or result.move not in board.legal_moves:
+        move = engines[board.turn].play(board, limit, game=game_id).move
+        if move is None or move not in board.legal_moves:
             side = "White" if board.turn else "Black"
-            raise RuntimeError(f"{side} played {result.move} in {board.fen()}")
-        board.push(result.move)
-    return board, board.result(claim_draw=True)
+            raise RuntimeError(f"{side} played {move} in {board.fen()}")
+        board.push(move)
+    return board, text
 
 
 def main(argv=None):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from models.position import new_board, transfers
 
-from .verilator import REPO, cache_dir, verilator_env, verilog_for
+from .verilator import REPO, build_lock, cache_dir, verilator_env, verilog_for
 
 __all__ = ["DATA", "reference_positions", "run_cocotb", "simulate", "play_halfmoves", "random_games",
            "python_chess_perft"]
@@ -47,15 +47,16 @@ def run_cocotb(name, make_top, test_module, test_dir, *, extra_env=None, testcas
     runner = get_runner("verilator")
     if not (build_dir / name).exists():
         print(f"suprem: building {name} for cocotb (once; cached afterwards)...", file=sys.stderr)
-    # Verilator rewrites only the files that change, so on a cached build make has nothing to do.
-    runner.build(sources=[verilog], hdl_toplevel=name, build_dir=build_dir,
-                 build_args=COCOTB_BUILD_ARGS, timescale=("1ns", "1ps"))
     env = {"PYTHONPATH": os.pathsep.join([str(test_dir), str(REPO), os.environ.get("PYTHONPATH", "")])}
     env.update(extra_env or {})
-    results = runner.test(test_module=test_module, hdl_toplevel=name, build_dir=build_dir,
-                          test_dir=test_dir, extra_env=env, testcase=testcase,
-                          timescale=("1ns", "1ps"))
-    return _outcomes(Path(results))
+    with build_lock(build_dir):     # the build and its results file are one process's at a time
+        # Verilator rewrites only the files that change, so on a cached build make has nothing to do.
+        runner.build(sources=[verilog], hdl_toplevel=name, build_dir=build_dir,
+                     build_args=COCOTB_BUILD_ARGS, timescale=("1ns", "1ps"))
+        results = runner.test(test_module=test_module, hdl_toplevel=name, build_dir=build_dir,
+                              test_dir=test_dir, extra_env=env, testcase=testcase,
+                              timescale=("1ns", "1ps"))
+        return _outcomes(Path(results))
 
 
 def _outcomes(results_xml):

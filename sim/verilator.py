@@ -3,10 +3,14 @@
 A build is keyed twice: the generated Verilog is cached by a hash of the HDL sources (so an
 unchanged design is not even elaborated again), and the compiled model by a hash of that
 Verilog, the harness and the tool versions. The cache lives in ``$SUPREM_CACHE`` or
-``~/.cache/suprem``; deleting it is always safe.
+``~/.cache/suprem``; deleting it is always safe. Processes that need the same build at once
+(the test suite's workers, benchmarks run side by side) build it once: the others wait on the
+build's lock file and then find it made (``build_lock``).
 """
 
+import contextlib
 import enum as py_enum
+import fcntl
 import hashlib
 import inspect
 import os
@@ -21,8 +25,8 @@ from amaranth.back import rtlil
 from amaranth.hdl import ClockDomain, ClockSignal, DomainRenamer, Module, ResetSignal, Signal
 from amaranth.lib import data, wiring
 
-__all__ = ["cache_dir", "verilator_env", "layout_header", "hdl_source_hash", "RegisteredReset", "to_verilog",
-           "verilog_for", "trace_format", "build_harness", "HarnessProcess"]
+__all__ = ["cache_dir", "build_lock", "verilator_env", "layout_header", "hdl_source_hash", "RegisteredReset",
+           "to_verilog", "verilog_for", "trace_format", "build_harness", "HarnessProcess"]
 
 REPO = Path(__file__).resolve().parent.parent
 HDL = REPO / "hdl"
@@ -34,6 +38,21 @@ def cache_dir():
     path = Path(root)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@contextlib.contextmanager
+def build_lock(path):
+    """Hold an exclusive lock on ``path`` + ``.lock`` (created if need be) while the block runs:
+    a process that would build what ``path`` names waits for one already building it, then
+    finds it made. The lock goes with the process, however it ends."""
+    lock = Path(f"{path}.lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def verilator_env():
@@ -141,13 +160,15 @@ def verilog_for(name, make_top, *, variant="", packages=None, registered_reset=F
     if registered_reset:
         variant += "-rr" + hashlib.sha256(inspect.getsource(RegisteredReset).encode()).hexdigest()[:6]
     path = cache_dir() / "verilog" / f"{name}-{hdl_source_hash(packages)}{variant}.v"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        top = make_top()
-        text = to_verilog(RegisteredReset(top) if registered_reset else top, name)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text)
-        tmp.replace(path)
+    if path.exists():
+        return path
+    with build_lock(path):
+        if not path.exists():
+            top = make_top()
+            text = to_verilog(RegisteredReset(top) if registered_reset else top, name)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(text)
+            tmp.replace(path)
     return path
 
 
@@ -190,40 +211,40 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
     exe = out_dir / f"V{name}"
     if exe.exists():
         return exe
-    if not quiet:
-        print(f"suprem: building the Verilated {name} (once; cached afterwards)...", file=sys.stderr, flush=True)
-    work = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=cache_dir()))
-    try:
-        (work / "layouts.h").write_text(header)
-        shutil.copy(verilog_path, work / f"{name}.v")
-        shutil.copy(harness, work / "harness.cpp")
-        for shared in HARNESS.glob("*.h"):
-            shutil.copy(shared, work / shared.name)
-        cmd = [
-            "verilator", "--cc", "--exe", "--build", *flags, "--top-module", name,
-            "-CFLAGS", f"-O2 -I{work}{defines}", "-j", str(os.cpu_count() or 1),
-            "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
-            "-Mdir", str(work / "obj"), "-o", f"V{name}",
-            f"{name}.v", "harness.cpp",
-        ]
-        result = subprocess.run(cmd, cwd=work, env=verilator_env(), capture_output=True, text=True)
-        if result.returncode != 0:
-            if trace == "fst" and "lz4.h" in result.stdout + result.stderr:
-                raise ValueError("an FST trace needs the lz4 library's headers, which this machine lacks "
-                                 "(Debian: apt-get install liblz4-dev); a .vcd trace needs nothing more")
-            raise RuntimeError(f"Verilator build of {name} failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
-        built = work / "obj" / f"V{name}"
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=out_dir.parent))
-        shutil.copy(built, staging / f"V{name}")
+    with build_lock(out_dir):    # another process may be building it: wait, then take it
+        if exe.exists():
+            return exe
+        if not quiet:
+            print(f"suprem: building the Verilated {name} (once; cached afterwards)...", file=sys.stderr,
+                  flush=True)
+        work = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=cache_dir()))
         try:
+            (work / "layouts.h").write_text(header)
+            shutil.copy(verilog_path, work / f"{name}.v")
+            shutil.copy(harness, work / "harness.cpp")
+            for shared in HARNESS.glob("*.h"):
+                shutil.copy(shared, work / shared.name)
+            cmd = [
+                "verilator", "--cc", "--exe", "--build", *flags, "--top-module", name,
+                "-CFLAGS", f"-O2 -I{work}{defines}", "-j", str(os.cpu_count() or 1),
+                "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
+                "-Mdir", str(work / "obj"), "-o", f"V{name}",
+                f"{name}.v", "harness.cpp",
+            ]
+            result = subprocess.run(cmd, cwd=work, env=verilator_env(), capture_output=True, text=True)
+            if result.returncode != 0:
+                if trace == "fst" and "lz4.h" in result.stdout + result.stderr:
+                    raise ValueError("an FST trace needs the lz4 library's headers, which this machine lacks "
+                                     "(Debian: apt-get install liblz4-dev); a .vcd trace needs nothing more")
+                raise RuntimeError(f"Verilator build of {name} failed:\n{result.stdout[-4000:]}\n"
+                                   f"{result.stderr[-4000:]}")
+            staging = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=out_dir.parent))
+            shutil.copy(work / "obj" / f"V{name}", staging / f"V{name}")
             staging.rename(out_dir)
-        except OSError:       # another process finished the same build first
-            shutil.rmtree(staging, ignore_errors=True)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    if not quiet:
-        print(f"suprem: built {exe.name}", file=sys.stderr, flush=True)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        if not quiet:
+            print(f"suprem: built V{name}", file=sys.stderr, flush=True)
     return exe
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.conversion import main as conversion_main
 from benchmarks.conversion import play_out, sample
-from benchmarks.match import elo_difference, read_openings
+from benchmarks.match import elo_difference, game_result, read_openings
 from benchmarks.tactics import solved
 from host.epd import parse_position
 from sim.testing import DATA
@@ -38,6 +38,24 @@ def test_elo_difference():
     assert elo == pytest.approx(-400 * __import__("math").log10(1 / 0.7 - 1))
     assert low < elo < high and high - low < 400
     assert elo_difference([1, 0] * 50)[1] < 0 < elo_difference([1, 0] * 50)[2]
+
+
+def test_a_game_ends_by_the_rules_not_by_a_claim_the_winner_could_make():
+    board = chess.Board("6k1/8/8/8/8/8/5Q2/6K1 w - - 0 1")
+    assert game_result(board) is None
+    for san in ("Kh1", "Kh8", "Kg1", "Kg8", "Kh1", "Kh8", "Kg1"):
+        board.push_san(san)
+    assert board.can_claim_threefold_repetition()   # Black could announce Kg8, the start a third time:
+    assert game_result(board) is None                # a side to move that is losing would, but no claim is
+    board.push_san("Kg8")                            # played for it; once it stands there, it is a draw
+    assert board.is_repetition(3) and game_result(board) == "1/2-1/2"
+    board = chess.Board("6k1/8/8/8/8/8/5Q2/6K1 w - - 99 80")
+    assert board.can_claim_fifty_moves() and game_result(board) is None
+    board.push_san("Kh1")
+    assert game_result(board) == "1/2-1/2"
+    assert game_result(chess.Board("6k1/5Q2/6K1/8/8/8/8/8 b - - 0 1")) is None
+    assert game_result(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")) == "1/2-1/2"     # stalemate
+    assert game_result(chess.Board("6k1/6Q1/6K1/8/8/8/8/8 b - - 0 1")) == "1-0"
 
 
 def test_a_match_in_parts_is_scored_from_its_games(tmp_path, capsys):
