@@ -6,3 +6,8 @@ BOARD_NAMES = ("ulx3s-85f", "icebreaker")
 #: What a board can be built as: the searching machine (``hdl/top.py``), or the evaluation
 #: station (``hdl/station.py``: the evaluator and the position, no generator, no search).
 MACHINES = ("search", "station")
+
+#: The move generators a searching machine can be built with: the legal one (``hdl/movegen``:
+#: legal moves, bulk-counting perft), or the pseudo-legal one (smaller: the search makes and
+#: tests every move, and takes the same nodes).
+GENERATORS = ("legal", "pseudo")

@@ -34,6 +34,7 @@ class BoardSpec:
     hash_bits: int = 12     # the transposition table has 2**hash_bits entries
     programmer: tuple = ()  # the programming command before the bitstream's path
     machine: str = "search"     # one of MACHINES
+    generator: str = "legal"    # one of GENERATORS
 
     @property
     def bitstream_name(self):
@@ -43,7 +44,7 @@ class BoardSpec:
     @property
     def machine_params(self):
         return dict(eval_params=self.eval_params, max_ply=self.max_ply, hash_bits=self.hash_bits,
-                    station=self.machine == "station")
+                    station=self.machine == "station", legal_moves=self.generator == "legal")
 
     @property
     def synth_opts(self):
@@ -58,7 +59,8 @@ class BoardSpec:
         evaluator = f"{p.recognizers} recognizers, {p.globals} global units"
         if self.machine == "station":
             return f"the evaluation station ({evaluator})"
-        return f"the machine ({evaluator}, {self.max_ply} plies, 2**{self.hash_bits} table entries)"
+        return (f"the machine ({evaluator}, {self.max_ply} plies, 2**{self.hash_bits} table entries, "
+                f"the {self.generator} generator)")
 
     def make_platform(self):
         import importlib

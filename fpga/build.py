@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import MACHINES
+from . import GENERATORS, MACHINES
 from .block import _tool
 from .boards import BOARDS, BoardTop
 
@@ -104,11 +104,12 @@ def build_plan(platform, top, router=None):
                           script_after_read=SCRIPT_AFTER_READ, nextpnr_opts=options)
 
 
-def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=None, router=None,
+def build_board(board, *, clock_mhz=None, config=None, machine=None, generator=None, build_dir=None, router=None,
                 log=sys.stderr):
     """Build ``board`` (a name in ``BOARDS``), with the evaluator configuration ``config``
-    ("full", "hitech", "small") as ``machine`` (one of ``MACHINES``), the board's own by
-    default, routed by nextpnr's ``router`` (:data:`ROUTERS`; its default if None); returns the :class:`BuildReport`
+    ("full", "hitech", "small") as ``machine`` (one of ``MACHINES``) with ``generator`` (one of
+    ``GENERATORS``), the board's own by default, routed by nextpnr's ``router``
+    (:data:`ROUTERS`; its default if None); returns the :class:`BuildReport`
     (also written to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when
     a tool fails or the design does not fit; a build that misses timing returns a report whose
     ``timing_met()`` is false."""
@@ -120,6 +121,10 @@ def build_board(board, *, clock_mhz=None, config=None, machine=None, build_dir=N
         if machine not in MACHINES:
             raise BuildFailed(f"{board}: no machine {machine!r} (one of {', '.join(MACHINES)})")
         spec = replace(spec, machine=machine)
+    if generator is not None:
+        if generator not in GENERATORS:
+            raise BuildFailed(f"{board}: no generator {generator!r} (one of {', '.join(GENERATORS)})")
+        spec = replace(spec, generator=generator)
     build_dir = Path(build_dir or Path("build") / board)
     build_dir.mkdir(parents=True, exist_ok=True)
     platform = spec.make_platform()

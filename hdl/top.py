@@ -47,6 +47,7 @@ MACHINE_PORTS = wiring.Signature({
     "hash_hit": Out(1),
     "static_value": Out(signed(16)),
     "static_valid": Out(1),
+    "pseudo_legal": Out(1),
 })
 
 
@@ -79,14 +80,18 @@ class Machine(wiring.Component):
     static_value : Out(signed(16))   the evaluator's value of the position on the board (White's
                                      view; it follows the search while a job runs)
     static_valid : Out(1)            ``static_value`` includes every halfmove and table write given
+    pseudo_legal : Out(1)            a constant: the generator is the smaller, pseudo-legal one
+                                     (``legal_moves=False``: the search makes and tests every move,
+                                     perft makes every leaf; the search's nodes are the same)
     """
 
-    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12):
+    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, legal_moves=True):
         if max_ply > 64:
             raise ValueError(f"at most 64 plies (the depth field is 6 bits), not {max_ply}")
         if not 1 <= hash_bits <= 16:
             raise ValueError(f"the transposition table has 2**1 to 2**16 entries, not 2**{hash_bits}")
         self._max_ply, self._eval_params, self._hash_bits = max_ply, eval_params, hash_bits
+        self._legal_moves = bool(legal_moves)
         #: The controller's microinstruction address (not a port: for simulations, e.g. profiles).
         self.micro_address = Signal(SPEC.address_bits)
         super().__init__(MACHINE_PORTS)
@@ -94,7 +99,7 @@ class Machine(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         microprogram = program()
-        m.submodules.generator = generator = MoveGenerator(max_ply=self._max_ply)
+        m.submodules.generator = generator = MoveGenerator(max_ply=self._max_ply, legal=self._legal_moves)
         m.submodules.evaluator = evaluator = Evaluator(self._eval_params, pairs=True, lookahead=True)
         m.submodules.material = material = MaterialCounter()
         m.submodules.zobrist = zobrist = ZobristUnit()
@@ -161,6 +166,7 @@ class Machine(wiring.Component):
             hashtable.key_next.eq(zobrist.key_next),
             controller.static.eq(evaluator.value), controller.static_valid.eq(evaluator.valid),
             self.static_value.eq(evaluator.value), self.static_valid.eq(evaluator.valid),
+            self.pseudo_legal.eq(not self._legal_moves),
             controller.material.eq(material.balance), controller.pieces.eq(material.pieces),
             self.micro_address.eq(controller.micro_address),
         ]

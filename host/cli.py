@@ -62,7 +62,8 @@ def _open_machine(args, eval_params=None):
     from sim.board_sim import open_machine
     if args.port is None:
         print("suprem: starting a simulated board", file=sys.stderr, flush=True)
-    return open_machine(args.port, eval_params=eval_params, baud=args.baud)
+    return open_machine(args.port, eval_params=eval_params, baud=args.baud,
+                        legal_moves=getattr(args, "generator", "legal") == "legal")
 
 
 def cmd_perft(args):
@@ -234,7 +235,7 @@ def cmd_sim(args):
     from sim.board_sim import SimulatedBoard
     start = time.monotonic()
     params = tables.CONFIGS[args.config or ("small" if args.station else "full")]
-    with SimulatedBoard(params, station=args.station) as board:
+    with SimulatedBoard(params, station=args.station, legal_moves=args.generator == "legal") as board:
         what = "evaluation station" if args.station else "board"
         print(f"simulated {what} on {board.device} (started in {time.monotonic() - start:.2f} s; "
               f"Ctrl-C stops it)", flush=True)
@@ -305,7 +306,7 @@ def cmd_verify_movegen(args):
     from hdl.movegen.layouts import VictimOrder
     from sim.verification import movegen_checks
     order = VictimOrder.LEAST_VALUABLE if args.victims == "least-valuable" else VictimOrder.MOST_VALUABLE
-    return _verify(args, lambda records: movegen_checks(records, order))
+    return _verify(args, lambda records: movegen_checks(records, order, legal=args.generator == "legal"))
 
 
 EVALUATOR_CONFIGS = ("full", "hitech", "small")     # hdl.eval.tables.CONFIGS, without importing Amaranth
@@ -331,7 +332,7 @@ def cmd_verify_search(args):
     params = CONFIGS[args.config]
     store = table_store(params, args.tables, seed=args.seed)
     if args.port is None:
-        machine = VerilatedMachine(params)
+        machine = VerilatedMachine(params, legal_moves=args.generator == "legal")
     else:                                       # over the link: a board, or "sim"
         args.port = None if args.port == "sim" else args.port
         machine = _open_machine(args, params)
@@ -397,7 +398,7 @@ def cmd_build(args):
     from fpga.build import BuildFailed, build_board
     try:
         report = build_board(args.board, clock_mhz=args.clock, config=args.config, machine=args.machine,
-                             build_dir=args.build_dir, router=args.router)
+                             generator=args.generator, build_dir=args.build_dir, router=args.router)
     except BuildFailed as error:
         print(f"suprem: {error}", file=sys.stderr)
         return 1
@@ -434,6 +435,18 @@ def _variant_option(parser, victims=False):
 def _board_options(parser):
     parser.add_argument("--port", help="the board's serial device (default: start a simulated board)")
     parser.add_argument("--baud", type=int, default=1_000_000, help="the link's rate (1000000)")
+    _generator_option(parser, "the simulated board's move generator")
+
+
+GENERATORS = ("legal", "pseudo")      # fpga.GENERATORS, without importing Amaranth
+BOARDS_OWN = "the board's own: pseudo on the ULX3S-85F"
+
+
+def _generator_option(parser, what, default="legal"):
+    parser.add_argument("--generator", choices=GENERATORS, default=default,
+                        help=f"{what}: legal (legal moves; perft counts its last ply unmade) or pseudo (the "
+                             f"smaller build: pseudo-legal moves, each made and tested; a search takes the same "
+                             f"nodes) ({default or BOARDS_OWN})")
 
 
 def _trace_options(parser):
@@ -549,6 +562,7 @@ def build_parser():
                      help="the evaluation station (the iCEBreaker's build: the evaluator and the position alone)")
     sim.add_argument("--config", choices=EVALUATOR_CONFIGS,
                      help="the evaluator's configuration (full; small for the station)")
+    _generator_option(sim, "the move generator")
     _trace_options(sim)
     sim.set_defaults(func=cmd_sim)
     from fpga import BOARD_NAMES, MACHINES
@@ -562,6 +576,7 @@ def build_parser():
     build.add_argument("--machine", choices=MACHINES,
                        help="the searching machine, or the evaluation station (the evaluator and the position "
                             "alone); the board's own: search on the ULX3S-85F, station on the iCEBreaker")
+    _generator_option(build, "the searching machine's move generator", default=None)
     build.add_argument("--build-dir", help="where the build goes (build/BOARD)")
     build.add_argument("--router", choices=ROUTERS,
                        help="nextpnr's router (its default: router1)")
@@ -596,6 +611,7 @@ def build_parser():
     movegen = units.add_parser("movegen", help="the move generator on every position of an EPD/FEN file")
     movegen.add_argument("file")
     _variant_option(movegen, victims=True)
+    _generator_option(movegen, "the generator checked")
     movegen.add_argument("--limit", type=int, help="check at most N positions")
     movegen.add_argument("--show", type=int, default=5, help="details of the first N mismatches (5)")
     movegen.set_defaults(func=cmd_verify_movegen)
@@ -616,6 +632,7 @@ def build_parser():
                                              "evaluator restored) on every position of an EPD/FEN file")
     search.add_argument("file")
     _variant_option(search, victims=True)
+    _generator_option(search, "the Verilated machine's generator")
     search.add_argument("--depth", type=int, default=3, help="plies searched (3)")
     search.add_argument("--features", type=_features, default="all", help=FEATURES_HELP)
     search.add_argument("--limit", type=int, help="check at most N positions")

@@ -268,11 +268,12 @@ def _attacked(sq, own, enemy):
     return False
 
 
-def candidate_moves(position, side, config=CHESS):
+def candidate_moves(position, side, config=CHESS, legal=True):
     """Every legal move of ``side`` (0 white, 1 black) in ``position`` (pseudo-legal, and the
     own king not attacked after it; in antichess, captures only when there is one), and every
     pseudo-legal en passant (the search makes it and tests the king: the generator does not
-    decide it), unordered."""
+    decide it), unordered. ``legal=False``: the pseudo-legal generator's (``SquareCells``),
+    which leaves every king test to the search."""
     frame = MoverFrame(position, side, config)
     promotion_pieces = PROMOTION_ORDER if frame.antichess else PROMOTION_ORDER[:CHESS_PROMOTIONS]
     ep_square = frame.en_passant_square()
@@ -284,7 +285,7 @@ def candidate_moves(position, side, config=CHESS):
             origin, en_passant = frame.origin(slot, to)
             if origin is None:
                 continue
-            if not en_passant and slot.kind != "castle" and not frame.leaves_king_safe(origin, to):
+            if legal and not en_passant and slot.kind != "castle" and not frame.leaves_king_safe(origin, to):
                 continue
             victim_type = PAWN if en_passant else frame.enemy[to]
             key_fields = {
@@ -324,22 +325,22 @@ def _cell(move):
     return move.key >> MoveKey["square"].offset
 
 
-def ordered_moves(position, side, mode=GenMode.ALL, config=CHESS):
+def ordered_moves(position, side, mode=GenMode.ALL, config=CHESS, legal=True):
     """The moves in the order the generator emits them at a fresh ply."""
     if in_check(position, side, config):
         mode = GenMode.ALL
-    moves = [m for m in candidate_moves(position, side, config) if _wanted(m, mode)]
+    moves = [m for m in candidate_moves(position, side, config, legal) if _wanted(m, mode)]
     return sorted(moves, key=lambda m: m.key, reverse=True)
 
 
-def ply_moves(position, side, modes, config=CHESS):
+def ply_moves(position, side, modes, config=CHESS, legal=True):
     """The answers of a ply to FIRST then NEXT requests in ``modes`` (one mode per request):
     a move each, or None once it is exhausted. While the mode stays the same this is
     ``ordered_moves``; a request that changes it gets the rest of the current cell in the
     mode the cell was entered in, then the best cell not entered yet in the new mode. KEEP
     (not for the first request) is the mode the cell entered last was entered in."""
     checked = in_check(position, side, config)
-    candidates = sorted(candidate_moves(position, side, config), key=lambda m: m.key, reverse=True)
+    candidates = sorted(candidate_moves(position, side, config, legal), key=lambda m: m.key, reverse=True)
     taken, last, cell_mode, answers = set(), None, None, []
     for mode in modes:
         mode = cell_mode if mode == GenMode.KEEP else GenMode.ALL if checked else mode
@@ -371,9 +372,9 @@ def next_move(position, side, last_key=None, mode=GenMode.ALL, config=CHESS):
     return None
 
 
-def is_legal_word(position, side, word, config=CHESS):
+def is_legal_word(position, side, word, config=CHESS, legal=True):
     """Whether the move word is one the generator emits here (``candidate_moves``, flags exact)."""
-    return any(m.word == word for m in candidate_moves(position, side, config))
+    return any(m.word == word for m in candidate_moves(position, side, config, legal))
 
 
 def attacked_squares(position, colour):

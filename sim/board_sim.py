@@ -18,18 +18,20 @@ from .verilator import HARNESS, build_harness, verilog_for
 __all__ = ["SimulatedBoard", "board_executable", "MachineOpener", "open_machine"]
 
 
-def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=False):
+def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=False, legal_moves=True):
     """The simulated board's executable, built once and cached: the link's byte streams on the
     terminal, or (``uart_divisor``) the UART's lines at that many cycles per bit; the searching
-    machine, or (``station``) the evaluation station."""
+    machine (``legal_moves=False``: with the pseudo-legal generator), or (``station``) the
+    evaluation station."""
     packages = ("movegen", "search", "eval", "link")
-    variant = params_variant(eval_params) + ("-station" if station else "")
+    variant = params_variant(eval_params) + ("-station" if station else "") + ("" if legal_moves else "-pseudo")
     if uart_divisor is None:
-        verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params, station=station),
+        verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params, station=station,
+                                                             legal_moves=legal_moves),
                               variant=variant, packages=packages, registered_reset=True)
         return build_harness("board", verilog, HARNESS / "board.cpp", {}, quiet=quiet)
     verilog = verilog_for("board_uart", lambda: UartMachine(divisor=uart_divisor, eval_params=eval_params,
-                                                            station=station),
+                                                            station=station, legal_moves=legal_moves),
                           variant=variant + f"-d{uart_divisor}", packages=packages,
                           registered_reset=True)
     return build_harness("board_uart", verilog, HARNESS / "board_uart.cpp", {}, quiet=quiet)
@@ -39,9 +41,9 @@ class SimulatedBoard:
     """A running simulated board; ``device`` is its serial device. Use as a context manager, or
     call :meth:`close` (the board also ends when this process does)."""
 
-    def __init__(self, eval_params=FULL, executable=None, uart_divisor=None, station=False):
+    def __init__(self, eval_params=FULL, executable=None, uart_divisor=None, station=False, legal_moves=True):
         self.eval_params = eval_params
-        command = [str(executable or board_executable(eval_params, uart_divisor, station))]
+        command = [str(executable or board_executable(eval_params, uart_divisor, station, legal_moves=legal_moves))]
         if uart_divisor is not None:
             command.append(str(uart_divisor))
         self._proc = subprocess.Popen(command,
@@ -86,10 +88,11 @@ class MachineOpener:
     (the searching machine with ``eval_params``, FULL by default) when ``port`` is None. Each
     call gives a new :class:`RemoteMachine` (after a board stopped answering, a simulated board
     that has stopped is started anew); ``close`` stops the simulated board. A real board's
-    evaluator is its own; ``eval_params``, if given, must be it."""
+    evaluator is its own; ``eval_params``, if given, must be it. ``legal_moves`` False: the
+    simulated board has the pseudo-legal generator (a real board's is its own)."""
 
-    def __init__(self, port=None, *, eval_params=None, baud=1_000_000):
-        self.port, self.eval_params, self.baud = port, eval_params, baud
+    def __init__(self, port=None, *, eval_params=None, baud=1_000_000, legal_moves=True):
+        self.port, self.eval_params, self.baud, self.legal_moves = port, eval_params, baud, legal_moves
         self._simulated = None
 
     def __call__(self):
@@ -97,7 +100,7 @@ class MachineOpener:
         if port is None:
             if self._simulated is None or not self._simulated.running:
                 self.close()
-                self._simulated = SimulatedBoard(self.eval_params or FULL)
+                self._simulated = SimulatedBoard(self.eval_params or FULL, legal_moves=self.legal_moves)
             port = self._simulated.device
         return RemoteMachine(LinkClient(port, baud=self.baud), self.eval_params)
 
@@ -108,10 +111,10 @@ class MachineOpener:
 
 
 @contextlib.contextmanager
-def open_machine(port=None, *, eval_params=None, baud=1_000_000):
+def open_machine(port=None, *, eval_params=None, baud=1_000_000, legal_moves=True):
     """A :class:`RemoteMachine` on ``port``, or on a simulated board started for it and stopped
     after (:class:`MachineOpener`)."""
-    opener = MachineOpener(port, eval_params=eval_params, baud=baud)
+    opener = MachineOpener(port, eval_params=eval_params, baud=baud, legal_moves=legal_moves)
     try:
         machine = opener()
         with machine.client:

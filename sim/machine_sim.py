@@ -30,8 +30,10 @@ LAYOUTS = {"halfmove": HalfmoveLayout, "startcommand": StartCommand, "job": Job,
            "stackentry": StackEntry, **TABLE_LAYOUTS}
 
 
-def machine_executable(eval_params=FULL, quiet=False):
-    verilog = verilog_for("machine", lambda: Machine(eval_params=eval_params), variant=params_variant(eval_params),
+def machine_executable(eval_params=FULL, quiet=False, legal_moves=True):
+    """The Verilated machine's harness (``legal_moves=False``: with the pseudo-legal generator)."""
+    verilog = verilog_for("machine", lambda: Machine(eval_params=eval_params, legal_moves=legal_moves),
+                          variant=params_variant(eval_params) + ("" if legal_moves else "-pseudo"),
                           packages=("movegen", "search", "eval"), registered_reset=True)
     return build_harness("machine", verilog, HARNESS / "machine.cpp", LAYOUTS, quiet=quiet)
 
@@ -47,13 +49,14 @@ class SearchResult:
 
 
 class VerilatedMachine(TablePort, HarnessProcess):
-    """A running Verilated machine. Use as a context manager, or call :meth:`close`."""
+    """A running Verilated machine (``legal_moves=False``: with the pseudo-legal generator). Use
+    as a context manager, or call :meth:`close`."""
 
     what = "machine"
 
-    def __init__(self, eval_params=FULL, executable=None):
-        super().__init__(executable or machine_executable(eval_params))
-        self.eval_params = eval_params
+    def __init__(self, eval_params=FULL, executable=None, legal_moves=True):
+        super().__init__(executable or machine_executable(eval_params, legal_moves=legal_moves))
+        self.eval_params, self.legal_moves = eval_params, legal_moves
         self._loaded = []       # the setup halfmoves of the position on the board
         self.position = None    # ... and the position (a python-chess board) set last
         self.store = None       # the table store downloaded last as a whole

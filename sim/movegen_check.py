@@ -54,7 +54,8 @@ def legal_by_king_check(hw, board, moves):
 def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     """Load ``board`` into ``hw`` and list every way the hardware disagrees with the references.
     An ``AntichessBoard`` is compared in antichess (python-chess's rules of the variant);
-    ``victim_order`` is the generator's capture order."""
+    ``victim_order`` is the generator's capture order. A pseudo-legal generator (``hw.legal``
+    false) is held to the pseudo-legal moves, and its COUNT to "go through the moves"."""
     config = config_for(board, victim_order)
     hw.set_config(config)
     hw.set_position(board)
@@ -62,11 +63,13 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     side = 0 if board.turn else 1
     diffs = []
     all_moves = []
-    # What the generator emits: the legal moves, and en passant whether legal or not.
-    emitted = [m for m in board.pseudo_legal_moves if board.is_legal(m) or board.is_en_passant(m)]
+    # What the generator emits: the legal moves, and en passant whether legal or not (the
+    # pseudo-legal generator: the pseudo-legal moves).
+    emitted = [m for m in board.pseudo_legal_moves
+               if not hw.legal or board.is_legal(m) or board.is_en_passant(m)]
     for mode in (GenMode.ALL, GenMode.CAPTURES, GenMode.CHECKS):
         got, _ = hw.generate(mode=mode)
-        want = ordered_moves(pos, side, mode, config)
+        want = ordered_moves(pos, side, mode, config, hw.legal)
         diffs += order_difference(f"{mode.name.lower()} vs model", got, want)
         keys = [m.key for m in got]
         if keys != sorted(set(keys), reverse=True):
@@ -78,7 +81,8 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
         elif mode == GenMode.CAPTURES:
             needed = allowed = {m.uci() for m in emitted if board.is_capture(m) or m.promotion == chess.QUEEN}
         else:       # CHECKS: at least the captures, promotions and checks, never a move not there
-            needed = {m.uci() for m in emitted if board.is_capture(m) or m.promotion or board.gives_check(m)}
+            needed = {m.uci() for m in emitted if board.is_capture(m) or m.promotion
+                      or board.is_legal(m) and board.gives_check(m)}     # (an illegal move checks nothing)
             allowed = {m.uci() for m in emitted}
         if not needed <= got_set <= allowed:
             diffs.append(f"{mode.name.lower()}: the set differs from python-chess's: missing "
@@ -86,6 +90,8 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     # COUNT: the moves at once, en passant aside.
     got_count, want_count = hw.count(), count_moves(pos, side, config)
     legal_count = sum(not board.is_en_passant(m) for m in board.legal_moves)
+    if not hw.legal:                # not counted: go through the moves
+        want_count, legal_count = (0, True), 0
     if got_count != want_count or want_count[0] != legal_count:
         diffs.append(f"count {got_count}, model {want_count}, python-chess {legal_count} (en passant aside)")
     # A ply that turns to CHECKS halfway (a search node pruning its late moves from then on),
@@ -93,13 +99,14 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     turn = len(all_moves) // 2
     modes = [GenMode.ALL] + [GenMode.KEEP] * turn + [GenMode.CHECKS] * len(all_moves)
     got = [hw.request(GenOp.FIRST if i == 0 else GenOp.NEXT, mode=mode) for i, mode in enumerate(modes)]
-    want = ply_moves(pos, side, modes, config)
+    want = ply_moves(pos, side, modes, config, hw.legal)
     if [_signature(g) if g.found else None for g in got] != [w and _signature(w) for w in want]:
         diffs.append(f"all to checks after {turn + 1} moves: hardware "
                      f"{' '.join(g.uci if g.found else '-' for g in got)}, model "
                      f"{' '.join(w.uci if w else '-' for w in want)}")
     for move in all_moves:
-        if not move.may_check and board.gives_check(chess.Move.from_uci(move.uci)):
+        played = chess.Move.from_uci(move.uci)
+        if not move.may_check and board.is_legal(played) and board.gives_check(played):
             diffs.append(f"{move.uci} gives check, but the generator says it certainly does not")
     state = hw.state()
     if state.in_check != board.is_check():

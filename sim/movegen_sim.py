@@ -23,8 +23,10 @@ LAYOUTS = {"halfmove": HalfmoveLayout, "moveword": MoveWord, "genrequest": GenRe
            "genresponse": GenResponse, "movekey": MoveKey, "piece": Piece, "piecetype": PieceType, "colour": Colour}
 
 
-def movegen_executable(quiet=False):
-    verilog = verilog_for("movegen", MoveGenerator, packages=("movegen",), registered_reset=True)
+def movegen_executable(quiet=False, legal=True):
+    """The Verilated generator's harness (``legal=False``: the pseudo-legal generator)."""
+    verilog = verilog_for("movegen", lambda: MoveGenerator(legal=legal), packages=("movegen",),
+                          variant="" if legal else "-pseudo", registered_reset=True)
     return build_harness("movegen", verilog, HARNESS / "movegen.cpp", LAYOUTS, quiet=quiet)
 
 
@@ -61,12 +63,14 @@ class HwState:
 
 
 class VerilatedMovegen(HarnessProcess):
-    """A running Verilated generator. Use as a context manager, or call :meth:`close`."""
+    """A running Verilated generator (``legal=False``: the pseudo-legal one). Use as a context
+    manager, or call :meth:`close`."""
 
     what = "generator"
 
-    def __init__(self, executable=None):
-        super().__init__(executable or movegen_executable())
+    def __init__(self, executable=None, legal=True):
+        super().__init__(executable or movegen_executable(legal=legal))
+        self.legal = legal
         self.side = 0
         self.config = CHESS
 

@@ -43,12 +43,13 @@ def checked_positions(path, limit=None, report=print, variant="chess"):
     return records, rejected
 
 
-def movegen_checks(records, victim_order=VictimOrder.MOST_VALUABLE):
+def movegen_checks(records, victim_order=VictimOrder.MOST_VALUABLE, legal=True):
     """The Verilated generator's moves, order and keys against the model and python-chess (in
-    each board's variant, with the capture order ``victim_order``)."""
+    each board's variant, with the capture order ``victim_order``; ``legal=False``: the
+    pseudo-legal generator)."""
     from .movegen_check import compare_position
     from .movegen_sim import VerilatedMovegen
-    with VerilatedMovegen() as hw:
+    with VerilatedMovegen(legal=legal) as hw:
         for record in records:
             yield record, compare_position(hw, record.board, victim_order)
 

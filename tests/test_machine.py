@@ -1,6 +1,7 @@
 """Hardware perft on the Verilated machine (generator, move maker and microcoded controller):
 the published counts of the standard positions, and perft 2 of random positions."""
 
+import chess
 import pytest
 
 from sim.testing import reference_positions
@@ -33,6 +34,21 @@ def test_perft_standard_positions_to_depth_3(machine):
             assert 4 * interior <= cycles < 5 * leaves + 40 * interior, (record.board.fen(), depth, cycles)
 
 
+def test_perft_after_a_search_counts_as_before(machine):
+    """A search leaves its frames' flags behind (a node going through its captures again for the
+    losing ones it put off); perft reads none of them: once it did, and counted only captures."""
+    from hdl.eval.tables import FULL
+    from sim.search_check import SearchPair, table_store
+    kiwipete = reference_positions("perft-standard.epd")[1].board
+    pair = SearchPair(machine, table_store(FULL, "patterns"))
+    for position in ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", kiwipete.fen()):
+        pair.search(chess.Board(position), 3)
+        machine.set_position(kiwipete)
+        assert [machine.perft(depth)[0] for depth in (1, 2)] == [48, 2039]
+        machine.set_position(chess.Board())
+        assert machine.perft(2)[0] == 400
+
+
 def test_perft_2_random_positions(machine):
     for record in reference_positions("random-positions.epd", limit=150):
         machine.set_position(record.board)
@@ -50,7 +66,6 @@ def test_perft_standard_positions_depth_4(machine):
 def test_microcode_downloads_without_resynthesis(machine):
     """A different microprogram through the download port changes what the machine does (perft
     counting every node, not only the leaves); the default one, loaded back, restores it."""
-    import chess
 
     from hdl.search.microcode import program
     machine.set_position(chess.Board())

@@ -45,7 +45,8 @@ class CommandExecutor(wiring.Component):
     A machine of ``max_ply`` 0 (the evaluation station, ``hdl/station.py``) runs no jobs: the
     commands of the search (HISTORY, START, STOP, PROBE, HASH_CLEAR) are ``NAK UNKNOWN`` there.
     STATUS gives the build's parameters: ``max_ply``, ``hash_bits``, ``clock_hz``, the
-    evaluator's shape (``eval_params``) and ``max_frame``, the receive buffers' size.
+    evaluator's shape (``eval_params``), ``max_frame``, the receive buffers' size, and whether
+    the generator is the pseudo-legal one (the machine's ``pseudo_legal``).
 
     Latency: a few cycles per payload byte, plus the machine's own (a halfmove's; HASH_CLEAR:
     the table's sweep). Emptying the board is the machine's ``clear``, one cycle.
@@ -218,6 +219,7 @@ class CommandExecutor(wiring.Component):
                 status = Signal(Status)
                 m.d.comb += [
                     status.flags.busy.eq(machine.job.busy), status.flags.stopped.eq(machine.job.stopped),
+                    status.flags.pseudo_legal.eq(machine.pseudo_legal),
                     status.count.eq(machine.job.count), status.cycles.eq(machine.job.cycles),
                     status.score.eq(machine.job.score), status.best_move.eq(machine.job.best_move),
                     status.key.eq(machine.key),

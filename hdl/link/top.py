@@ -77,9 +77,10 @@ class HostLink(wiring.Component):
         return m
 
 
-def linked_machine(m, *, max_ply, eval_params, hash_bits, clock_hz, station):
+def linked_machine(m, *, max_ply, eval_params, hash_bits, clock_hz, station, legal_moves=True):
     """The machine (or the station) and its link as submodules of ``m``, connected:
-    ``(machine, link)``. ``clock_hz`` None: the clock of the board it stands for."""
+    ``(machine, link)``. ``clock_hz`` None: the clock of the board it stands for;
+    ``legal_moves`` False: the machine's smaller, pseudo-legal generator."""
     clock_hz = clock_hz or (STATION_CLOCK_HZ if station else BOARD_CLOCK_HZ)
     max_frame = MAX_FRAME
     if station:
@@ -87,7 +88,8 @@ def linked_machine(m, *, max_ply, eval_params, hash_bits, clock_hz, station):
         max_ply = hash_bits = 0                 # (STATUS tells the host: no search here)
         max_frame = STATION_MAX_FRAME
     else:
-        m.submodules.machine = machine = Machine(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits)
+        m.submodules.machine = machine = Machine(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits,
+                                                 legal_moves=legal_moves)
     m.submodules.link = link = HostLink(max_ply=max_ply, hash_bits=hash_bits, clock_hz=clock_hz,
                                         eval_params=eval_params, max_frame=max_frame)
     wiring.connect(m, link.machine, machine)
@@ -104,8 +106,10 @@ class LinkedMachine(wiring.Component):
                                     byte arrives
     """
 
-    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, clock_hz=None, station=False):
-        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station)
+    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, clock_hz=None, station=False,
+                 legal_moves=True):
+        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station,
+                            legal_moves=legal_moves)
         self._clock_hz = clock_hz
         super().__init__({"rx": In(stream.Signature(8)), "tx": Out(stream.Signature(8)), "idle": Out(1)})
 
@@ -128,10 +132,12 @@ class UartMachine(wiring.Component):
                                     simulations that sleep meanwhile; unused on a board)
     """
 
-    def __init__(self, *, divisor, clock_hz=None, max_ply=64, eval_params=FULL, hash_bits=12, station=False):
+    def __init__(self, *, divisor, clock_hz=None, max_ply=64, eval_params=FULL, hash_bits=12, station=False,
+                 legal_moves=True):
         self._divisor = divisor
         self._clock_hz = clock_hz
-        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station)
+        self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station,
+                            legal_moves=legal_moves)
         super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1), "idle": Out(1)})
 
     def elaborate(self, platform):

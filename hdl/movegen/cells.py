@@ -115,7 +115,9 @@ class SquareCells(wiring.Component):
       right own piece, the cell is empty or enemy, a slider's path is empty) — sliders through
       ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring —
       and legal: the move leaves the own king unattacked (pins, check evasions, the king's
-      destinations; ``_legal``), en passant excepted (its cell is apart);
+      destinations; ``_legal``), en passant excepted (its cell is apart). With ``legal=False``
+      (the smaller build) the slots are the pseudo-legal moves, castling's own test aside: the
+      search makes each move and tests the king, as it does en passant;
     * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it; in
       antichess, for an empty square but the en-passant one, the other way round: an offer);
     * the **attacks** on it by each colour, and so whether each king is attacked;
@@ -157,7 +159,8 @@ class SquareCells(wiring.Component):
     board : Out(Planes), the stored state (absolute frame), for tests and debugging.
     """
 
-    def __init__(self):
+    def __init__(self, *, legal=True):
+        self._legal_moves = legal
         super().__init__({
             "halfmove": In(stream.Signature(HalfmovePair, always_ready=True)),
             "clear": In(1),
@@ -247,9 +250,10 @@ class SquareCells(wiring.Component):
             else:
                 bb = self._castling(m, own_of, markers, empty, enemy_attacks) & chess_only
             slot_planes[index] = plane(m, name, bb)
-        own_king = plane(m, "own_king", own_of[6] & chess_only)     # antichess: no king to keep safe
-        slot_planes = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
-                                  enemy_attacks & chess_only, enemy_rays)
+        if self._legal_moves:
+            own_king = plane(m, "own_king", own_of[6] & chess_only)     # antichess: no king to keep safe
+            slot_planes = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
+                                      enemy_attacks & chess_only, enemy_rays)
         own_rays = {}       # per direction, the squares the own sliders of its line reach going that way
         for index, slot in enumerate(SLOTS):
             if slot.kind == "ray":

@@ -28,6 +28,7 @@ GeneratorInterface = wiring.Signature({
     "king_attacked": In(2),
     "forced": In(1),
     "moveless": In(1),
+    "counts": In(1),
 })
 
 
@@ -53,6 +54,13 @@ class MoveGenerator(wiring.Component):
     * ``LEGAL``: whether ``move`` is a move the generator would emit here, flags included.
     * ``COUNT``: how many moves a fresh ply would emit in ALL mode, en passant aside (popcounts
       of the slot planes; ``found``: there is an en-passant capture besides). No context changes.
+      Only a legal generator counts (``counts`` = 1); one built with ``legal=False`` answers
+      COUNT as it answers LEGAL, with ``found`` and a count of 0: go through the moves.
+
+    ``legal=False`` builds the smaller generator of the board that cannot hold the legal one
+    (docs/architecture.md §5.1): its moves are the pseudo-legal ones (``SquareCells``), which the
+    search makes and tests, and it has no counter. The moves it emits that are legal come in the
+    same order as the legal generator's, so a search takes the same nodes on either.
 
     How: the arbiter (two pipeline stages) finds a ply's best cell; the attacker select (two
     stages) takes the move inside a cell. ``FIRST`` runs both; after that the arbiter works one
@@ -83,15 +91,16 @@ class MoveGenerator(wiring.Component):
         (stream of GenRequest), ``response`` (a Pulse of GenResponse), ``in_check`` (the side to
         move is in check), ``king_attacked`` (the white, the black king stands attacked; both
         always 0 in antichess, which has no check), ``forced`` and ``moveless`` (antichess: the
-        side to move has a capture, has no move; always 0 in chess).
+        side to move has a capture, has no move; always 0 in chess), ``counts`` (a constant:
+        COUNT counts, the moves are legal).
     attacks : Out(array of 2 planes), squares attacked by white, by black.
     board : Out(Planes), the stored state, for tests.
     """
 
-    def __init__(self, *, max_ply=64):
+    def __init__(self, *, max_ply=64, legal=True):
         if not isinstance(max_ply, int) or max_ply < 1:
             raise TypeError(f"max_ply must be a positive integer, not {max_ply!r}")
-        self._max_ply = max_ply
+        self._max_ply, self._legal = max_ply, bool(legal)
         super().__init__({
             "halfmove": In(stream.Signature(HalfmovePair)),
             "clear": In(1),
@@ -105,12 +114,22 @@ class MoveGenerator(wiring.Component):
     def max_ply(self):
         return self._max_ply
 
+    @property
+    def legal(self):
+        """Whether the moves are legal (en passant aside) and COUNT counts them."""
+        return self._legal
+
     def elaborate(self, platform):
         m = Module()
-        m.submodules.cells = cells = SquareCells()
+        m.submodules.cells = cells = SquareCells(legal=self._legal)
         m.submodules.arbiter = arbiter = DestinationArbiter()
         m.submodules.attacker = attacker = AttackerSelect()
-        m.submodules.counter = counter = MoveCounter()
+        if self._legal:
+            m.submodules.counter = counter = MoveCounter()
+            count_busy, count_done = counter.busy, counter.done
+        else:                           # COUNT answered as LEGAL is: "go through the moves"
+            count_done = Signal()
+            count_busy = count_done
         m.submodules.context = context = Memory(shape=Context, depth=self._max_ply, init=[])
         m.submodules.taken_cells = taken_cells = Memory(shape=64, depth=self._max_ply, init=[])
         m.submodules.next_cells = next_cells = Memory(shape=NextCell, depth=self._max_ply, init=[])
@@ -141,7 +160,7 @@ class MoveGenerator(wiring.Component):
         fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
         lookahead_at_x2 = Signal()
         busy = Signal()
-        m.d.comb += busy.eq(attacker_busy | counter.busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
+        m.d.comb += busy.eq(attacker_busy | count_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
 
         m.d.comb += [
             self.halfmove.ready.eq(1),
@@ -152,7 +171,7 @@ class MoveGenerator(wiring.Component):
             cells.config.eq(config),
             arbiter.victim_order.eq(config.victim_order),
             attacker.config.eq(config),
-            counter.antichess.eq(antichess),
+            self.search.counts.eq(self._legal),
             self.search.request.ready.eq(~busy & ~changing & ~changed),
             self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),
             self.search.king_attacked.eq(Mux(antichess, 0, cells.king_attacked)),
@@ -290,7 +309,7 @@ class MoveGenerator(wiring.Component):
         checking = b_job.op == GenOp.LEGAL
         found = Signal()
         m.d.comb += found.eq(attacker.found & b_job.valid_cell)
-        m.d.sync += self.search.response.valid.eq(attacker_busy | counter.done)
+        m.d.sync += self.search.response.valid.eq(attacker_busy | count_done)
         with m.If(attacker_busy):
             m.d.sync += [
                 self.search.response.payload.found.eq(found),
@@ -302,13 +321,19 @@ class MoveGenerator(wiring.Component):
                 self.search.response.payload.count.eq(0),
             ]
         # COUNT: the moves of a fresh ply (MoveCounter, a rank a cycle); busy until it is done.
-        m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
-                     *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
-        with m.If(counter.done):
+        if self._legal:
+            m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
+                         counter.antichess.eq(antichess),
+                         *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
+            counted, en_passant_open = counter.count, counter.en_passant_open
+        else:
+            m.d.sync += count_done.eq(taken & is_count)
+            counted, en_passant_open = 0, 1
+        with m.If(count_done):
             m.d.sync += [
                 self.search.response.payload.eq(0),
-                self.search.response.payload.found.eq(counter.en_passant_open),
-                self.search.response.payload.count.eq(counter.count),
+                self.search.response.payload.found.eq(en_passant_open),
+                self.search.response.payload.count.eq(counted),
             ]
 
         # After a move: the same slot again with the next promotion piece (capture-only mode:

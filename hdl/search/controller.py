@@ -198,7 +198,8 @@ STATUSES = [
     "skipped",      # ... or the move is pruned: a quiet move not giving check from a futile node
                     # or from a node pruning late moves (features.py)
     "at_leaf",      # perft: ply == depth limit
-    "above_leaf",   # perft: ply + 1 == depth limit (the node's children are leaves)
+    "above_leaf",   # perft: ply + 1 == depth limit (the node's children are leaves) and the
+                    # generator counts legal moves (else every move is made and tested)
     "en_passant",   # the last response is an en-passant capture (the generator emits it legal
                     # or not: it must be made and tested)
     "at_root",      # ply == 0
@@ -609,10 +610,15 @@ class Controller(wiring.Component):
                                 & ((frame.alpha >= best_possible) | (frame.beta <= worst)))
         # A root restricted to one move searches it as its hash move (the LEGAL query's answer
         # stands) and generates nothing: once it generates, every answer is "no more moves".
+        # The frames are a search's: perft enters none, so it reads none of their flags (a search
+        # before it leaves them behind).
+        searching = Signal()
+        m.d.comb += searching.eq(job == Job.SEARCH)
         generated = Signal()
-        m.d.comb += generated.eq(latest.found & ~(one_move_root & frame.generating))
+        m.d.comb += generated.eq(latest.found & ~(searching & one_move_root & frame.generating))
         found = Signal()
-        m.d.comb += found.eq(generated & ~self.job.stopped & ~(frame.revisiting & ~latest.move.flags.capture))
+        m.d.comb += found.eq(generated & ~self.job.stopped
+                             & ~(searching & frame.revisiting & ~latest.move.flags.capture))
         killer_due = Signal()
         killer_pending = Signal()
         m.d.comb += [
@@ -622,8 +628,9 @@ class Controller(wiring.Component):
             killer_pending.eq((frame.killing == 1) & ~self.job.stopped),
         ]
         status = {
-            "start": requested, "search": job == Job.SEARCH, "found": found,
-            "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth, "above_leaf": ply + 1 == depth,
+            "start": requested, "search": searching, "found": found,
+            "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth,
+            "above_leaf": (ply + 1 == depth) & self.gen.counts,
             "en_passant": latest.move.flags.en_passant, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": (frame.depth == 0) | frame.futile,
             "pressed": pressed,
