@@ -8,6 +8,6 @@ BOARD_NAMES = ("ulx3s-85f", "icebreaker")
 MACHINES = ("search", "station")
 
 #: The move generators a searching machine can be built with: the legal one (``hdl/movegen``:
-#: legal moves, bulk-counting perft), or the pseudo-legal one (smaller: the search makes and
-#: tests every move, and takes the same nodes).
-GENERATORS = ("legal", "pseudo")
+#: legal moves, bulk-counting perft), or the lean one (smaller: it leaves pins to the search,
+#: which makes and tests those moves, and takes the same nodes).
+GENERATORS = ("legal", "lean")

@@ -47,7 +47,7 @@ MACHINE_PORTS = wiring.Signature({
     "hash_hit": Out(1),
     "static_value": Out(signed(16)),
     "static_valid": Out(1),
-    "pseudo_legal": Out(1),
+    "lean_generator": Out(1),
 })
 
 
@@ -80,9 +80,10 @@ class Machine(wiring.Component):
     static_value : Out(signed(16))   the evaluator's value of the position on the board (White's
                                      view; it follows the search while a job runs)
     static_valid : Out(1)            ``static_value`` includes every halfmove and table write given
-    pseudo_legal : Out(1)            a constant: the generator is the smaller, pseudo-legal one
-                                     (``legal_moves=False``: the search makes and tests every move,
-                                     perft makes every leaf; the search's nodes are the same)
+    lean_generator : Out(1)          a constant: the generator is the lean one
+                                     (``legal_moves=False``: it leaves pins to the search, which
+                                     makes and tests those moves, and perft makes every leaf; the
+                                     search's nodes are the same)
     """
 
     def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, legal_moves=True):
@@ -166,7 +167,7 @@ class Machine(wiring.Component):
             hashtable.key_next.eq(zobrist.key_next),
             controller.static.eq(evaluator.value), controller.static_valid.eq(evaluator.valid),
             self.static_value.eq(evaluator.value), self.static_valid.eq(evaluator.valid),
-            self.pseudo_legal.eq(not self._legal_moves),
+            self.lean_generator.eq(not self._legal_moves),
             controller.material.eq(material.balance), controller.pieces.eq(material.pieces),
             self.micro_address.eq(controller.micro_address),
         ]

@@ -438,15 +438,15 @@ def _board_options(parser):
     _generator_option(parser, "the simulated board's move generator")
 
 
-GENERATORS = ("legal", "pseudo")      # fpga.GENERATORS, without importing Amaranth
-BOARDS_OWN = "the board's own: pseudo on the ULX3S-85F"
+GENERATORS = ("legal", "lean")      # fpga.GENERATORS, without importing Amaranth
+BOARDS_OWN = "the board's own: lean on the ULX3S-85F"
 
 
 def _generator_option(parser, what, default="legal"):
     parser.add_argument("--generator", choices=GENERATORS, default=default,
-                        help=f"{what}: legal (legal moves; perft counts its last ply unmade) or pseudo (the "
-                             f"smaller build: pseudo-legal moves, each made and tested; a search takes the same "
-                             f"nodes) ({default or BOARDS_OWN})")
+                        help=f"{what}: legal (legal moves; perft counts its last ply unmade) or lean (the "
+                             f"smaller build: pins left to the search, which makes and tests those moves; a search "
+                             f"takes the same nodes) ({default or BOARDS_OWN})")
 
 
 def _trace_options(parser):

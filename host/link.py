@@ -121,7 +121,7 @@ class BoardStatus:
     clock_hz: int       # the board's core clock (a simulated board: the board it stands for)
     evaluator: object   # the board's EvaluatorParams (None: another protocol version)
     max_frame: int      # the longest frame the board takes
-    pseudo_legal: bool = False  # the board's generator is the smaller, pseudo-legal one
+    lean_generator: bool = False    # the board's generator leaves pins to the search
 
     @property
     def searches(self):
@@ -236,7 +236,7 @@ class LinkClient:
         flags = fields.pop("flags")
         score = fields.pop("score")
         return BoardStatus(busy=bool(flags["busy"]), stopped=bool(flags["stopped"]),
-                           pseudo_legal=bool(flags["pseudo_legal"]),
+                           lean_generator=bool(flags["lean_generator"]),
                            score=score - (1 << 16) if score >= 0x8000 else score,
                            best_move=pack(MoveWord, **fields.pop("best_move")),
                            evaluator=_evaluator(fields), **fields)

@@ -104,6 +104,8 @@ class MoverFrame:
         self.enemy_attacks = self._enemy_attacks()
         self.enemy_king = next((sq for sq in range(64) if self.enemy[sq] == KING), None)
         self.own_king = next((sq for sq in range(64) if self.own[sq] == KING), None)
+        self.checkers = set() if self.antichess or self.own_king is None else {
+            sq for sq in range(64) if self.enemy[sq] and _attacked(self.own_king, self.own, self.enemy, {sq})}
         self.king_lines, self.discoverers = self._king_lines()
 
     def empty(self, sq):
@@ -148,6 +150,16 @@ class MoverFrame:
         own[to], own[origin], enemy[to] = own[origin], 0, 0
         king = to if own[to] == KING else self.own_king
         return king is None or not _attacked(king, own, enemy)
+
+    def answers_checks(self, origin, to):
+        """Whether the move from ``origin`` to ``to`` (not the king's, not en passant) leaves
+        the own king unattacked by every piece that checks it now — legal but for a pin: what
+        the smaller generator (``legal=False``) decides."""
+        if not self.checkers:
+            return True
+        own, enemy = list(self.own), list(self.enemy)
+        own[to], own[origin], enemy[to] = own[origin], 0, 0
+        return not _attacked(self.own_king, own, enemy, self.checkers)
 
     def _king_lines(self):
         """``({diagonal?: squares on the enemy king's lines, each line up to and including its
@@ -245,12 +257,16 @@ class MoverFrame:
         return E1 if ok else None
 
 
-def _attacked(sq, own, enemy):
+def _attacked(sq, own, enemy, only=None):
     """Whether an enemy piece (``enemy``: a type per mover's-frame square; enemy pawns move
-    down) attacks ``sq`` with the board ``own`` and ``enemy``."""
+    down) attacks ``sq`` with the board ``own`` and ``enemy`` (with ``only``, a set of
+    squares: one of the pieces standing there; the others still block)."""
+    def counts(target):
+        return only is None or target in only
+
     def at(df, dr, kinds):
         target = step_square(sq, df, dr)
-        return target is not None and enemy[target] in kinds
+        return target is not None and enemy[target] in kinds and counts(target)
 
     if at(-1, 1, (PAWN,)) or at(1, 1, (PAWN,)):
         return True
@@ -262,7 +278,7 @@ def _attacked(sq, own, enemy):
         sliders = (BISHOP, QUEEN) if df and dr else (ROOK, QUEEN)
         for target in ray_squares(sq, df, dr):
             if enemy[target] or own[target]:
-                if enemy[target] in sliders:
+                if enemy[target] in sliders and counts(target):
                     return True
                 break
     return False
@@ -272,8 +288,8 @@ def candidate_moves(position, side, config=CHESS, legal=True):
     """Every legal move of ``side`` (0 white, 1 black) in ``position`` (pseudo-legal, and the
     own king not attacked after it; in antichess, captures only when there is one), and every
     pseudo-legal en passant (the search makes it and tests the king: the generator does not
-    decide it), unordered. ``legal=False``: the pseudo-legal generator's (``SquareCells``),
-    which leaves every king test to the search."""
+    decide it), unordered. ``legal=False``: the smaller generator's (``SquareCells``): the
+    legal moves and a pinned piece's that leave its line (the search tests those)."""
     frame = MoverFrame(position, side, config)
     promotion_pieces = PROMOTION_ORDER if frame.antichess else PROMOTION_ORDER[:CHESS_PROMOTIONS]
     ep_square = frame.en_passant_square()
@@ -285,8 +301,12 @@ def candidate_moves(position, side, config=CHESS, legal=True):
             origin, en_passant = frame.origin(slot, to)
             if origin is None:
                 continue
-            if legal and not en_passant and slot.kind != "castle" and not frame.leaves_king_safe(origin, to):
-                continue
+            if not en_passant and slot.kind != "castle":
+                if legal or slot.piece == KING:
+                    if not frame.leaves_king_safe(origin, to):
+                        continue
+                elif not frame.answers_checks(origin, to):
+                    continue
             victim_type = PAWN if en_passant else frame.enemy[to]
             key_fields = {
                 "victim": victim_priority(

@@ -21,10 +21,10 @@ __all__ = ["SimulatedBoard", "board_executable", "MachineOpener", "open_machine"
 def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=False, legal_moves=True):
     """The simulated board's executable, built once and cached: the link's byte streams on the
     terminal, or (``uart_divisor``) the UART's lines at that many cycles per bit; the searching
-    machine (``legal_moves=False``: with the pseudo-legal generator), or (``station``) the
+    machine (``legal_moves=False``: with the lean generator), or (``station``) the
     evaluation station."""
     packages = ("movegen", "search", "eval", "link")
-    variant = params_variant(eval_params) + ("-station" if station else "") + ("" if legal_moves else "-pseudo")
+    variant = params_variant(eval_params) + ("-station" if station else "") + ("" if legal_moves else "-lean")
     if uart_divisor is None:
         verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params, station=station,
                                                              legal_moves=legal_moves),
@@ -89,7 +89,7 @@ class MachineOpener:
     call gives a new :class:`RemoteMachine` (after a board stopped answering, a simulated board
     that has stopped is started anew); ``close`` stops the simulated board. A real board's
     evaluator is its own; ``eval_params``, if given, must be it. ``legal_moves`` False: the
-    simulated board has the pseudo-legal generator (a real board's is its own)."""
+    simulated board has the lean generator (a real board's is its own)."""
 
     def __init__(self, port=None, *, eval_params=None, baud=1_000_000, legal_moves=True):
         self.port, self.eval_params, self.baud, self.legal_moves = port, eval_params, baud, legal_moves

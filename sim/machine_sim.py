@@ -31,9 +31,9 @@ LAYOUTS = {"halfmove": HalfmoveLayout, "startcommand": StartCommand, "job": Job,
 
 
 def machine_executable(eval_params=FULL, quiet=False, legal_moves=True):
-    """The Verilated machine's harness (``legal_moves=False``: with the pseudo-legal generator)."""
+    """The Verilated machine's harness (``legal_moves=False``: with the lean generator)."""
     verilog = verilog_for("machine", lambda: Machine(eval_params=eval_params, legal_moves=legal_moves),
-                          variant=params_variant(eval_params) + ("" if legal_moves else "-pseudo"),
+                          variant=params_variant(eval_params) + ("" if legal_moves else "-lean"),
                           packages=("movegen", "search", "eval"), registered_reset=True)
     return build_harness("machine", verilog, HARNESS / "machine.cpp", LAYOUTS, quiet=quiet)
 
@@ -49,7 +49,7 @@ class SearchResult:
 
 
 class VerilatedMachine(TablePort, HarnessProcess):
-    """A running Verilated machine (``legal_moves=False``: with the pseudo-legal generator). Use
+    """A running Verilated machine (``legal_moves=False``: with the lean generator). Use
     as a context manager, or call :meth:`close`."""
 
     what = "machine"

@@ -12,7 +12,7 @@ from models.position import MachinePosition
 
 from .movegen_sim import make, unmake
 
-__all__ = ["compare_position", "legal_by_king_check", "order_difference"]
+__all__ = ["compare_position", "answers_checks", "legal_by_king_check", "order_difference"]
 
 
 def _signature(move):
@@ -39,6 +39,17 @@ def order_difference(label, got, want):
     return lines
 
 
+def answers_checks(board, move):
+    """Whether ``move``, not the king's, leaves the king unattacked by every piece that checks it
+    now: legal but for a pin (python-chess's sense of what the smaller generator emits)."""
+    if board.piece_type_at(move.from_square) == chess.KING or board.king(board.turn) is None:
+        return False
+    checkers = board.checkers_mask()
+    after = board.copy(stack=False)
+    after.push(move)
+    return not after.attackers_mask(after.turn, after.king(board.turn)) & checkers
+
+
 def legal_by_king_check(hw, board, moves):
     """The moves whose make leaves the mover's king unattacked (the fourth sense of legality)."""
     side = hw.side
@@ -54,8 +65,9 @@ def legal_by_king_check(hw, board, moves):
 def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     """Load ``board`` into ``hw`` and list every way the hardware disagrees with the references.
     An ``AntichessBoard`` is compared in antichess (python-chess's rules of the variant);
-    ``victim_order`` is the generator's capture order. A pseudo-legal generator (``hw.legal``
-    false) is held to the pseudo-legal moves, and its COUNT to "go through the moves"."""
+    ``victim_order`` is the generator's capture order. The smaller generator (``hw.legal``
+    false) is held to the legal moves and a pinned piece's others (``answers_checks``), and its
+    COUNT to "go through the moves"."""
     config = config_for(board, victim_order)
     hw.set_config(config)
     hw.set_position(board)
@@ -64,9 +76,9 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     diffs = []
     all_moves = []
     # What the generator emits: the legal moves, and en passant whether legal or not (the
-    # pseudo-legal generator: the pseudo-legal moves).
-    emitted = [m for m in board.pseudo_legal_moves
-               if not hw.legal or board.is_legal(m) or board.is_en_passant(m)]
+    # smaller generator: also a pinned piece's moves off its line).
+    emitted = [m for m in board.pseudo_legal_moves if board.is_legal(m) or board.is_en_passant(m)
+               or not hw.legal and answers_checks(board, m)]
     for mode in (GenMode.ALL, GenMode.CAPTURES, GenMode.CHECKS):
         got, _ = hw.generate(mode=mode)
         want = ordered_moves(pos, side, mode, config, hw.legal)

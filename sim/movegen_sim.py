@@ -24,9 +24,9 @@ LAYOUTS = {"halfmove": HalfmoveLayout, "moveword": MoveWord, "genrequest": GenRe
 
 
 def movegen_executable(quiet=False, legal=True):
-    """The Verilated generator's harness (``legal=False``: the pseudo-legal generator)."""
+    """The Verilated generator's harness (``legal=False``: the lean generator)."""
     verilog = verilog_for("movegen", lambda: MoveGenerator(legal=legal), packages=("movegen",),
-                          variant="" if legal else "-pseudo", registered_reset=True)
+                          variant="" if legal else "-lean", registered_reset=True)
     return build_harness("movegen", verilog, HARNESS / "movegen.cpp", LAYOUTS, quiet=quiet)
 
 
@@ -63,7 +63,7 @@ class HwState:
 
 
 class VerilatedMovegen(HarnessProcess):
-    """A running Verilated generator (``legal=False``: the pseudo-legal one). Use as a context
+    """A running Verilated generator (``legal=False``: the lean one). Use as a context
     manager, or call :meth:`close`."""
 
     what = "generator"

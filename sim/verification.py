@@ -46,7 +46,7 @@ def checked_positions(path, limit=None, report=print, variant="chess"):
 def movegen_checks(records, victim_order=VictimOrder.MOST_VALUABLE, legal=True):
     """The Verilated generator's moves, order and keys against the model and python-chess (in
     each board's variant, with the capture order ``victim_order``; ``legal=False``: the
-    pseudo-legal generator)."""
+    lean generator)."""
     from .movegen_check import compare_position
     from .movegen_sim import VerilatedMovegen
     with VerilatedMovegen(legal=legal) as hw:

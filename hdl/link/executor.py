@@ -46,7 +46,7 @@ class CommandExecutor(wiring.Component):
     commands of the search (HISTORY, START, STOP, PROBE, HASH_CLEAR) are ``NAK UNKNOWN`` there.
     STATUS gives the build's parameters: ``max_ply``, ``hash_bits``, ``clock_hz``, the
     evaluator's shape (``eval_params``), ``max_frame``, the receive buffers' size, and whether
-    the generator is the pseudo-legal one (the machine's ``pseudo_legal``).
+    the generator is the lean one (the machine's ``lean_generator``).
 
     Latency: a few cycles per payload byte, plus the machine's own (a halfmove's; HASH_CLEAR:
     the table's sweep). Emptying the board is the machine's ``clear``, one cycle.
@@ -219,7 +219,7 @@ class CommandExecutor(wiring.Component):
                 status = Signal(Status)
                 m.d.comb += [
                     status.flags.busy.eq(machine.job.busy), status.flags.stopped.eq(machine.job.stopped),
-                    status.flags.pseudo_legal.eq(machine.pseudo_legal),
+                    status.flags.lean_generator.eq(machine.lean_generator),
                     status.count.eq(machine.job.count), status.cycles.eq(machine.job.cycles),
                     status.score.eq(machine.job.score), status.best_move.eq(machine.job.best_move),
                     status.key.eq(machine.key),

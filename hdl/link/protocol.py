@@ -128,7 +128,7 @@ Start = data.StructLayout({
     "unused": -MoveWord.size % 8,     # whole bytes
 })
 
-StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "pseudo_legal": 1, "unused": 4})
+StatusFlags = data.StructLayout({"busy": 1, "stopped": 1, "search": 1, "lean_generator": 1, "unused": 4})
 
 #: The evaluator's shape (:class:`~hdl.eval.tables.EvaluatorParams`) as STATUS reports it: the
 #: host compiles tables for the board it finds. Unused context selectors are 0.

@@ -80,7 +80,7 @@ class HostLink(wiring.Component):
 def linked_machine(m, *, max_ply, eval_params, hash_bits, clock_hz, station, legal_moves=True):
     """The machine (or the station) and its link as submodules of ``m``, connected:
     ``(machine, link)``. ``clock_hz`` None: the clock of the board it stands for;
-    ``legal_moves`` False: the machine's smaller, pseudo-legal generator."""
+    ``legal_moves`` False: the machine's lean generator (pins left to the search)."""
     clock_hz = clock_hz or (STATION_CLOCK_HZ if station else BOARD_CLOCK_HZ)
     max_frame = MAX_FRAME
     if station:

@@ -116,8 +116,9 @@ class SquareCells(wiring.Component):
       ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring —
       and legal: the move leaves the own king unattacked (pins, check evasions, the king's
       destinations; ``_legal``), en passant excepted (its cell is apart). With ``legal=False``
-      (the smaller build) the slots are the pseudo-legal moves, castling's own test aside: the
-      search makes each move and tests the king, as it does en passant;
+      (the smaller build) pins are not decided: a pinned piece's moves off its line are emitted
+      too, for the search to make and test as it does en passant (the pins are half of the
+      legality logic and rare in a search; check evasions and the king's squares are common);
     * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it; in
       antichess, for an empty square but the en-passant one, the other way round: an offer);
     * the **attacks** on it by each colour, and so whether each king is attacked;
@@ -250,10 +251,9 @@ class SquareCells(wiring.Component):
             else:
                 bb = self._castling(m, own_of, markers, empty, enemy_attacks) & chess_only
             slot_planes[index] = plane(m, name, bb)
-        if self._legal_moves:
-            own_king = plane(m, "own_king", own_of[6] & chess_only)     # antichess: no king to keep safe
-            slot_planes = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
-                                      enemy_attacks & chess_only, enemy_rays)
+        own_king = plane(m, "own_king", own_of[6] & chess_only)     # antichess: no king to keep safe
+        slot_planes = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
+                                  enemy_attacks & chess_only, enemy_rays, pins=self._legal_moves)
         own_rays = {}       # per direction, the squares the own sliders of its line reach going that way
         for index, slot in enumerate(SLOTS):
             if slot.kind == "ray":
@@ -346,14 +346,16 @@ class SquareCells(wiring.Component):
             checking.append(plane(m, f"checking_{slot.name}", slot_planes[index] & may))
         return checking
 
-    def _legal(self, m, slot_planes, king, own, enemy, enemy_of, empty, enemy_attacks, enemy_rays):
+    def _legal(self, m, slot_planes, king, own, enemy, enemy_of, empty, enemy_attacks, enemy_rays, pins=True):
         """The slots' legal moves: those that do not leave the own king (plane ``king``)
         attacked. The king does not step onto a square the enemy attacks, nor onto one behind
         it on a line a slider checks along; another piece, when the king is in check once, only
         captures the checker or blocks its line (in double check, none moves); and a piece
         pinned to the king (the first piece on one of the king's lines, an enemy slider of that
         line next) moves only along its line. Castling's own test is exact already. En passant
-        is not decided here (its cell is apart, and the search makes it and tests the king)."""
+        is not decided here (its cell is apart, and the search makes it and tests the king);
+        nor, with ``pins`` false (the smaller build), are pins: a pinned piece's moves off its
+        line are emitted too (the search makes and tests them)."""
         def orientation(df, dr):        # a direction and its opposite: one line through a square
             return (df, dr) if dr > 0 or (dr == 0 and df > 0) else (-df, -dr)
 
@@ -367,12 +369,13 @@ class SquareCells(wiring.Component):
             check_lines.append(Mux(along, ray, 0))
             line = orientation(df, dr)
             pinned_along[line] = pinned_along.get(line, 0) | shield
-        pinned = plane(m, "pinned", or_all(pinned_along.values()))
-        # Pinned pieces that would leave their line going (df, dr).
-        straying = {line: plane(m, f"straying_{line[0]}{line[1]}".replace("-", "m"), pinned & ~along)
-                    for line, along in pinned_along.items()}
-        stray_rays = {(df, dr): ray_reach(m, f"stray_ray_{name}", straying[orientation(df, dr)], empty, df, dr)
-                      for name, df, dr in DIRECTIONS}
+        if pins:
+            pinned = plane(m, "pinned", or_all(pinned_along.values()))
+            # Pinned pieces that would leave their line going (df, dr).
+            straying = {line: plane(m, f"straying_{line[0]}{line[1]}".replace("-", "m"), pinned & ~along)
+                        for line, along in pinned_along.items()}
+            stray_rays = {(df, dr): ray_reach(m, f"stray_ray_{name}", straying[orientation(df, dr)], empty, df, dr)
+                          for name, df, dr in DIRECTIONS}
 
         # The knights and pawns that check, square by square (the king is one square): with the
         # lines' checks, each possible checker is a bit, and double check is two of them (a
@@ -402,6 +405,8 @@ class SquareCells(wiring.Component):
                 legal_bb = bb
             elif slot.piece == PieceType.KING.value:
                 legal_bb = bb & ~king_barred
+            elif not pins:
+                legal_bb = bb & evading
             elif slot.kind == "ray":
                 legal_bb = bb & ~stray_rays[slot.step] & evading
             elif slot.piece == PieceType.KNIGHT.value:

@@ -57,10 +57,11 @@ class MoveGenerator(wiring.Component):
       Only a legal generator counts (``counts`` = 1); one built with ``legal=False`` answers
       COUNT as it answers LEGAL, with ``found`` and a count of 0: go through the moves.
 
-    ``legal=False`` builds the smaller generator of the board that cannot hold the legal one
-    (docs/architecture.md §5.1): its moves are the pseudo-legal ones (``SquareCells``), which the
-    search makes and tests, and it has no counter. The moves it emits that are legal come in the
-    same order as the legal generator's, so a search takes the same nodes on either.
+    ``legal=False`` builds the lean generator, for a board that cannot hold the legal one
+    (docs/architecture.md §5.1): it leaves pins to the search (a pinned piece's moves off its
+    line are emitted too, and the search makes and tests them as it does en passant) and has no
+    counter. Its legal moves are the legal generator's in the same order, so a search takes the
+    same nodes on either.
 
     How: the arbiter (two pipeline stages) finds a ply's best cell; the attacker select (two
     stages) takes the move inside a cell. ``FIRST`` runs both; after that the arbiter works one
