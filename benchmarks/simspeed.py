@@ -1,6 +1,6 @@
 """The simulated board's search speed in wall time, beside sunfish's, measured in one run.
 
-    python -m benchmarks.simspeed [--depth D] [--positions N]
+    python -m benchmarks.simspeed [--depth D] [--positions N] [--generator legal|lean]
 
 Each position — the README's (`suprem analyze`'s example), then N - 1 of the search
 benchmarks' seeded choice — is analysed on a simulated board as ``suprem analyze FEN --depth
@@ -12,6 +12,7 @@ simulated link runs at the simulation's speed). Then sunfish (PyPI, pinned in
 (``go nodes``), timed the same way. Both run on this machine, one after the other, so their
 ratio is the figure: each engine's nodes per second of wall time, and the machine's share of
 sunfish's. Cycles come from the simulation, so the machine's hardware speed is printed too.
+``--generator lean``: the simulated board of the smaller build (the ULX3S-85F's generator).
 """
 
 import argparse
@@ -35,10 +36,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--positions", type=int, default=5)
+    parser.add_argument("--generator", choices=("legal", "lean"), default="legal",
+                        help="the simulated board's move generator (legal)")
     args = parser.parse_args(argv)
     boards = [chess.Board(README_FEN)] + search_positions(max(0, args.positions - 1))
     runs = []       # (fen, nodes, cycles, wall seconds)
-    with open_machine(None) as hw:
+    with open_machine(None, legal_moves=args.generator == "legal") as hw:
         driver = SearchDriver(hw)
         for board in boards:
             driver.analyse(board, Limits(depth=1), new_table=True)       # the tables go down first
