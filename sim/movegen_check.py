@@ -65,7 +65,7 @@ def legal_by_king_check(hw, board, moves):
 def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     """Load ``board`` into ``hw`` and list every way the hardware disagrees with the references.
     An ``AntichessBoard`` is compared in antichess (python-chess's rules of the variant);
-    ``victim_order`` is the generator's capture order. The smaller generator (``hw.legal``
+    ``victim_order`` is the generator's capture order. The lean generator (``hw.legal_moves``
     false) is held to the legal moves and a pinned piece's others (``answers_checks``), and its
     COUNT to "go through the moves"."""
     config = config_for(board, victim_order)
@@ -78,10 +78,10 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     # What the generator emits: the legal moves, and en passant whether legal or not (the
     # smaller generator: also a pinned piece's moves off its line).
     emitted = [m for m in board.pseudo_legal_moves if board.is_legal(m) or board.is_en_passant(m)
-               or not hw.legal and answers_checks(board, m)]
+               or not hw.legal_moves and answers_checks(board, m)]
     for mode in (GenMode.ALL, GenMode.CAPTURES, GenMode.CHECKS):
         got, _ = hw.generate(mode=mode)
-        want = ordered_moves(pos, side, mode, config, hw.legal)
+        want = ordered_moves(pos, side, mode, config, hw.legal_moves)
         diffs += order_difference(f"{mode.name.lower()} vs model", got, want)
         keys = [m.key for m in got]
         if keys != sorted(set(keys), reverse=True):
@@ -102,7 +102,7 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     # COUNT: the moves at once, en passant aside.
     got_count, want_count = hw.count(), count_moves(pos, side, config)
     legal_count = sum(not board.is_en_passant(m) for m in board.legal_moves)
-    if not hw.legal:                # not counted: go through the moves
+    if not hw.legal_moves:          # not counted: go through the moves
         want_count, legal_count = (0, True), 0
     if got_count != want_count or want_count[0] != legal_count:
         diffs.append(f"count {got_count}, model {want_count}, python-chess {legal_count} (en passant aside)")
@@ -111,7 +111,7 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     turn = len(all_moves) // 2
     modes = [GenMode.ALL] + [GenMode.KEEP] * turn + [GenMode.CHECKS] * len(all_moves)
     got = [hw.request(GenOp.FIRST if i == 0 else GenOp.NEXT, mode=mode) for i, mode in enumerate(modes)]
-    want = ply_moves(pos, side, modes, config, hw.legal)
+    want = ply_moves(pos, side, modes, config, hw.legal_moves)
     if [_signature(g) if g.found else None for g in got] != [w and _signature(w) for w in want]:
         diffs.append(f"all to checks after {turn + 1} moves: hardware "
                      f"{' '.join(g.uci if g.found else '-' for g in got)}, model "

@@ -70,7 +70,7 @@ class VerilatedMovegen(HarnessProcess):
 
     def __init__(self, executable=None, legal=True):
         super().__init__(executable or movegen_executable(legal=legal))
-        self.legal = legal
+        self.legal_moves = legal        # (``legal`` is the LEGAL query)
         self.side = 0
         self.config = CHESS
 
