@@ -41,7 +41,24 @@ def test_status_names_the_build(board):
     status = board.client.status()
     assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (PROTOCOL_VERSION, 64, 12, 20_000_000)
     assert status.evaluator == FULL == board.eval_params and board.searches and status.max_frame == 2048
-    assert not status.busy
+    assert not status.busy and not status.lean_generator
+
+
+@pytest.mark.slow
+def test_a_board_with_the_lean_generator_says_so_and_searches_the_same():
+    """The ULX3S-85F's build (its generator leaves pins to the search), simulated: STATUS names
+    it, perft makes every leaf, a search over the link equals the reference."""
+    from sim.board_sim import open_machine
+    with open_machine(legal_moves=False) as lean:
+        assert lean.client.status().lean_generator
+        kiwipete = reference_positions("perft-standard.epd")[1].board
+        lean.set_position(kiwipete)
+        leaves, cycles = lean.perft(3)
+        assert leaves == 97862 and cycles > 6 * leaves
+        pair = SearchPair(lean, table_store(lean.eval_params, "patterns"))
+        for record in reference_positions("special-positions.epd", limit=6):
+            _, _, diffs = pair.compare(record.board, 3)
+            assert not diffs, f"FEN {record.board.fen()}: " + "; ".join(diffs)
 
 
 def test_positions_reach_the_board_exactly(board):
