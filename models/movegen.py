@@ -154,7 +154,7 @@ class MoverFrame:
     def answers_checks(self, origin, to):
         """Whether the move from ``origin`` to ``to`` (not the king's, not en passant) leaves
         the own king unattacked by every piece that checks it now — legal but for a pin: what
-        the smaller generator (``legal=False``) decides."""
+        the lean generator (``legal=False``) decides."""
         if not self.checkers:
             return True
         own, enemy = list(self.own), list(self.enemy)
@@ -288,7 +288,7 @@ def candidate_moves(position, side, config=CHESS, legal=True):
     """Every legal move of ``side`` (0 white, 1 black) in ``position`` (pseudo-legal, and the
     own king not attacked after it; in antichess, captures only when there is one), and every
     pseudo-legal en passant (the search makes it and tests the king: the generator does not
-    decide it), unordered. ``legal=False``: the smaller generator's (``SquareCells``): the
+    decide it), unordered. ``legal=False``: the lean generator's (``SquareCells``): the
     legal moves and a pinned piece's that leave its line (the search tests those)."""
     frame = MoverFrame(position, side, config)
     promotion_pieces = PROMOTION_ORDER if frame.antichess else PROMOTION_ORDER[:CHESS_PROMOTIONS]

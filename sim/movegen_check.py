@@ -41,7 +41,7 @@ def order_difference(label, got, want):
 
 def answers_checks(board, move):
     """Whether ``move``, not the king's, leaves the king unattacked by every piece that checks it
-    now: legal but for a pin (python-chess's sense of what the smaller generator emits)."""
+    now: legal but for a pin (python-chess's sense of what the lean generator emits)."""
     if board.piece_type_at(move.from_square) == chess.KING or board.king(board.turn) is None:
         return False
     checkers = board.checkers_mask()
@@ -76,7 +76,7 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     diffs = []
     all_moves = []
     # What the generator emits: the legal moves, and en passant whether legal or not (the
-    # smaller generator: also a pinned piece's moves off its line).
+    # lean generator: also a pinned piece's moves off its line).
     emitted = [m for m in board.pseudo_legal_moves if board.is_legal(m) or board.is_en_passant(m)
                or not hw.legal_moves and answers_checks(board, m)]
     for mode in (GenMode.ALL, GenMode.CAPTURES, GenMode.CHECKS):

@@ -14,7 +14,7 @@ from sim.search_check import SearchPair, table_store
 from sim.testing import reference_positions
 
 #: A bishop pinned to its king (its moves off the line are emitted, for the search to test),
-#: and a king in check by a queen (the smaller generator still decides evasions).
+#: and a king in check by a queen (the lean generator still decides evasions).
 PINNED = "4k3/8/8/8/8/2b5/3B4/4K3 w - - 0 1"
 CHECKED = "4k3/8/8/8/8/8/3q4/4K2R w K - 0 1"
 
