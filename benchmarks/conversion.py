@@ -13,12 +13,12 @@ score or at least 4 pawns at depth 14). Each engine of ``--engines`` plays the s
 at ``--nodes`` a move against the same ``--defender`` (Stockfish at ``--defender-nodes``, else
 sunfish at that budget), by the rules: a mate is a win; a stalemate, insufficient material (the
 weak side took the last mating piece), the 50-move rule or a threefold repetition is a draw —
-a repetition as soon as the defender could claim it (the stronger side never would), or once
-a position has stood three times. Printed: each game
-(its result and length), then per engine the mates, the mean number of the stronger side's
-moves to mate, and the draws. The machine plays on a simulated board with its Oracle knowledge
-(``--knowledge``, ``--without`` families left out); what it misses
-here asks for technique — a mating net — more than depth. ``--pgn`` writes the games.
+as ``benchmarks.match`` ends a game, and besides as soon as the defender could claim the
+repetition or the fifty moves (the stronger side never would). Printed: each game (its result
+and length), then per engine the mates, the mean number of the stronger side's moves to mate,
+and the draws. The machine plays on a simulated board with its Oracle knowledge
+(``--knowledge``, ``--without`` families left out); what it misses here asks for technique —
+a mating net — more than depth. ``--pgn`` writes the games.
 """
 
 import argparse
@@ -29,6 +29,7 @@ import chess
 import chess.engine
 import chess.pgn
 
+from .match import game_result
 from .peers import add_engine_arguments, chosen_engines, engine_command, open_chosen, open_engine
 
 __all__ = ["ENDINGS", "random_position", "sample", "main"]
@@ -98,17 +99,13 @@ def sample(endings, count, seed, stockfish=None):
 def play_out(attacker, defender, start, attack, defend, max_plies=400):
     """The game from ``start`` (the stronger side to move): ``(board, why)``, ``why`` one of
     ``mate``, ``stalemate``, ``insufficient_material``, ``fifty_moves``,
-    ``threefold_repetition`` (claimed by the defender, or three times on the board) or
-    ``adjudicated`` (``max_plies`` plies)."""
+    ``threefold_repetition`` (on the board as ``game_result`` ends a game, or claimed by the
+    defender, as the fifty moves may be) or ``adjudicated`` (``max_plies`` plies)."""
     board, strong, game_id = start.copy(), start.turn, object()
     while True:
-        outcome = board.outcome()
-        if outcome:
+        if game_result(board) is not None or board.turn != strong and board.can_claim_draw():
+            outcome = board.outcome(claim_draw=True)
             return board, "mate" if outcome.winner is not None else outcome.termination.name.lower()
-        if board.can_claim_fifty_moves():
-            return board, "fifty_moves"
-        if board.is_repetition(3) or board.turn != strong and board.can_claim_threefold_repetition():
-            return board, "threefold_repetition"
         if len(board.move_stack) >= max_plies:
             return board, "adjudicated"
         engine, limit = (attacker, attack) if board.turn == strong else (defender, defend)

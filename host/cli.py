@@ -62,8 +62,7 @@ def _open_machine(args, eval_params=None):
     from sim.board_sim import open_machine
     if args.port is None:
         print("suprem: starting a simulated board", file=sys.stderr, flush=True)
-    return open_machine(args.port, eval_params=eval_params, baud=args.baud,
-                        legal_moves=getattr(args, "generator", "legal") == "legal")
+    return open_machine(args.port, eval_params=eval_params, baud=args.baud, legal_moves=args.generator == "legal")
 
 
 def cmd_perft(args):
@@ -179,7 +178,7 @@ def cmd_uci(args):
     """The UCI engine on stdin/stdout."""
     from host.uci import UciEngine
     from sim.board_sim import MachineOpener
-    opener = MachineOpener(args.port, baud=args.baud)
+    opener = MachineOpener(args.port, baud=args.baud, legal_moves=args.generator == "legal")
     try:
         UciEngine(opener).run()
     finally:

@@ -16,6 +16,7 @@ and when the side to move has a capture (en passant included) only its captures 
 With ``VictimOrder.LEAST_VALUABLE`` the key's victim field is reversed (``victim_priority``).
 """
 
+import functools
 from dataclasses import dataclass
 
 import chess
@@ -104,8 +105,6 @@ class MoverFrame:
         self.enemy_attacks = self._enemy_attacks()
         self.enemy_king = next((sq for sq in range(64) if self.enemy[sq] == KING), None)
         self.own_king = next((sq for sq in range(64) if self.own[sq] == KING), None)
-        self.checkers = set() if self.antichess or self.own_king is None else {
-            sq for sq in range(64) if self.enemy[sq] and _attacked(self.own_king, self.own, self.enemy, {sq})}
         self.king_lines, self.discoverers = self._king_lines()
 
     def empty(self, sq):
@@ -150,6 +149,13 @@ class MoverFrame:
         own[to], own[origin], enemy[to] = own[origin], 0, 0
         king = to if own[to] == KING else self.own_king
         return king is None or not _attacked(king, own, enemy)
+
+    @functools.cached_property
+    def checkers(self):
+        """The squares of the enemy pieces that check the own king (none in antichess)."""
+        if self.antichess or self.own_king is None:
+            return set()
+        return {sq for sq in range(64) if self.enemy[sq] and _attacked(self.own_king, self.own, self.enemy, {sq})}
 
     def answers_checks(self, origin, to):
         """Whether the move from ``origin`` to ``to`` (not the king's, not en passant) leaves
