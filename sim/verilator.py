@@ -173,12 +173,13 @@ def verilog_for(name, make_top, *, variant="", packages=None, registered_reset=F
 
 
 # Uninitialised state (the downloaded tables' memories) starts at 0, as block RAM does.
-# ``-fno-dfg``: Verilator 5.48's data-flow-graph optimizer miscompiles this design (the simulated
-# board's search left the reference's at one node of a depth-6 search: a late-move-pruning test
-# read wrong; the same Verilog with ``-O0``, ``-fno-dfg`` or other signals kept public was
-# right). Verilator's issue #8377 reports a DFG miscompile rooted in an undriven bit of a packed
-# signal (as START's unused bits are) in 5.44 to 5.52; tests/test_board.py keeps the case.
-_VERILATOR_FLAGS = ["-O3", "-fno-dfg", "--x-assign", "fast", "--x-initial", "0", "-Wno-fatal", "-Wno-lint",
+# Verilator 5.38, not a later one: the data-flow-graph optimizer of 5.44 to 5.52 (Verilator's
+# issue #8377, a miscompile rooted in an undriven bit of a packed signal, as START's unused bits
+# are) miscompiled the simulated board — its search left the reference's at one node of a
+# depth-6 search (a late-move-pruning test read wrong), kept in tests/test_board.py. 5.48 was
+# right only with the optimizer off (``-fno-dfg``), 19 % slower; 5.38 with it on searches the
+# same nodes and takes a fifth less time (BENCHMARKS.md, 2026-11-27 fifth session).
+_VERILATOR_FLAGS = ["-O3", "--x-assign", "fast", "--x-initial", "0", "-Wno-fatal", "-Wno-lint",
                     "-Wno-style"]
 
 
