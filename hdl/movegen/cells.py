@@ -273,8 +273,13 @@ class SquareCells(wiring.Component):
         # --- antichess: a capture, where there is one, is compulsory -------------------------
         ep_open = Signal()
         m.d.comb += ep_open.eq(ep.valid & ep.slots.any())
+        # Whether the side has a move at all is read off the open slots before the capture mask
+        # (a side with a capture has a move either way), so that ``moveless`` does not wait for
+        # ``forced``, the mask and ``movable`` in turn: that chain was the board build's critical
+        # path (BENCHMARKS.md, 2026-11-27 fifth session).
+        open_moves = plane(m, "open_moves", or_all(slot_planes.values()))
         forced = Signal()
-        m.d.comb += forced.eq(antichess & ((or_all(slot_planes.values()) & enemy).any() | ep_open))
+        m.d.comb += forced.eq(antichess & ((open_moves & enemy).any() | ep_open))
         slot_planes = {index: plane(m, f"variant_{SLOTS[index].name}", bb & Mux(forced, enemy, Const(-1, 64)))
                        for index, bb in slot_planes.items()}
 
@@ -311,7 +316,7 @@ class SquareCells(wiring.Component):
             *(self.checking[index].eq(checking[index]) for index in range(SLOT_COUNT)),
             self.movable_checks.eq(or_all(checking)),
             self.forced.eq(forced),
-            self.moveless.eq(antichess & ~movable.any() & ~ep_open),
+            self.moveless.eq(antichess & ~open_moves.any() & ~ep_open),
         ]
         return m
 
