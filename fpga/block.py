@@ -20,9 +20,11 @@ from pathlib import Path
 __all__ = ["BLOCKS", "DEVICES", "DoesNotFit", "synthesize"]
 
 
-def _movegen():
-    from hdl.movegen.generator import MoveGenerator
-    return MoveGenerator()
+def _movegen(legal=True):
+    def make():
+        from hdl.movegen.generator import MoveGenerator
+        return MoveGenerator(legal=legal)
+    return make
 
 
 def _evaluator(**changes):
@@ -77,7 +79,8 @@ def _search_unit(name):
 
 #: name -> (constructor, the hdl/ subpackages it is built from)
 BLOCKS = {
-    "movegen": (_movegen, ("movegen",)),
+    "movegen": (_movegen(), ("movegen",)),
+    "movegen-lean": (_movegen(legal=False), ("movegen",)),         # the ULX3S-85F build's generator
     "machine": (_machine, ("movegen", "search", "eval")),   # the whole searching machine (FULL evaluator)
     "evaluator": (_evaluator(), ("eval",)),                       # FULL: 10 recognizers, 8 global
     "evaluator-pipelined": (_evaluator(tree_stages=1), ("eval",)),

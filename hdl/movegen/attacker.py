@@ -61,6 +61,8 @@ class AttackerSelect(wiring.Component):
     Interface attributes
     --------------------
     slots, victim, safe, empty, en_passant, checking : In, from ``SquareCells``.
+    destinations : In(plane), the cells whose board slots are moves (all but under antichess's
+        capture rule: ``MoveGenerator``); the en-passant cell's slots always are.
     side : In(1).
     square : In(6), the destination (mover's frame).
     en_passant_cell : In(1), the destination is the en-passant cell (``pick`` mode).
@@ -90,6 +92,7 @@ class AttackerSelect(wiring.Component):
             "empty": In(64),
             "en_passant": In(EnPassantCell),
             "checking": In(64).array(SLOT_COUNT),
+            "destinations": In(64),
             "side": In(1),
             "square": In(6),
             "en_passant_cell": In(1),
@@ -123,7 +126,8 @@ class AttackerSelect(wiring.Component):
         m.d.comb += use_ep.eq(Mux(self.check, on_ep_square, self.en_passant_cell))
         readout = Signal(SLOT_COUNT)
         board_bits = Cat(*(self.slots[i].bit_select(sq, 1) for i in range(SLOT_COUNT)))
-        m.d.comb += readout.eq(Mux(self.en_passant_cell & ~self.check, 0, board_bits)
+        m.d.comb += readout.eq(Mux((self.en_passant_cell & ~self.check) | ~self.destinations.bit_select(sq, 1),
+                                   0, board_bits)
                                | Mux(use_ep, ep.slots, 0))
 
         # What stands on the cell.

@@ -130,7 +130,10 @@ class SquareCells(wiring.Component):
     In antichess (``config.variant``) the king is an ordinary piece: the slots are the
     pseudo-legal moves (``_legal`` has no own king to keep safe), castling is closed, no move
     may give check, and when the side to move has a capture (``forced``: a capture slot open,
-    or an en passant) its slots keep only the captures.
+    or an en passant) only its captures are moves: the slot planes and ``movable`` still hold
+    every open slot, and the generator keeps only the cells that hold an enemy piece (its
+    ``destinations``), one step after these registers rather than on all the slot planes
+    before them.
 
     Latency: a transfer (one or two halfmoves) presented in cycle t is in the board at t+1;
     every output is registered and reflects the board and ``side`` of the previous cycle, so it
@@ -146,7 +149,7 @@ class SquareCells(wiring.Component):
     victim : Out(7 planes): [0] empty cells, [v] cells holding an enemy of type v.
     safe : Out(plane), mover's frame.
     empty : Out(plane), mover's frame.
-    movable : Out(plane), cells with at least one open slot.
+    movable : Out(plane), cells with at least one open slot (antichess's capture rule aside).
     movable_captures : Out(plane), cells with a capture or a promoting push (capture-only mode).
     en_passant : Out(EnPassantCell).
     attacks : Out(2 planes), absolute frame: squares attacked by white, by black.
@@ -273,15 +276,13 @@ class SquareCells(wiring.Component):
         # --- antichess: a capture, where there is one, is compulsory -------------------------
         ep_open = Signal()
         m.d.comb += ep_open.eq(ep.valid & ep.slots.any())
-        # Whether the side has a move at all is read off the open slots before the capture mask
-        # (a side with a capture has a move either way), so that ``moveless`` does not wait for
-        # ``forced``, the mask and ``movable`` in turn: that chain was the board build's critical
-        # path (BENCHMARKS.md, 2026-11-27 fifth session).
-        open_moves = plane(m, "open_moves", or_all(slot_planes.values()))
+        # The capture rule is not applied here: masking every slot plane with ``forced`` put
+        # the OR of all of them, then the mask, in front of each plane's register — the board
+        # build's critical path (BENCHMARKS.md, 2026-11-27 fifth session). The generator masks
+        # the cells instead (``MoveGenerator``: ``destinations``).
+        movable = plane(m, "movable", or_all(slot_planes.values()))
         forced = Signal()
-        m.d.comb += forced.eq(antichess & ((open_moves & enemy).any() | ep_open))
-        slot_planes = {index: plane(m, f"variant_{SLOTS[index].name}", bb & Mux(forced, enemy, Const(-1, 64)))
-                       for index, bb in slot_planes.items()}
+        m.d.comb += forced.eq(antichess & ((movable & enemy).any() | ep_open))
 
         # --- absolute attack maps and checks ------------------------------------------------
         own_abs_attacks = plane(m, "own_abs_attacks", Mux(side, flip_ranks(own_attacks), own_attacks))
@@ -301,7 +302,6 @@ class SquareCells(wiring.Component):
         m.d.sync += self.victim[0].eq(empty)
         for v in range(1, 7):
             m.d.sync += self.victim[v].eq(enemy_of[v])
-        movable = plane(m, "movable", or_all(slot_planes.values()))
         promoting_pushes = slot_planes[SLOT_INDEX["pawn_push"]] & Const(RANKS[7], 64)
         m.d.sync += [
             self.movable.eq(movable),
@@ -316,7 +316,7 @@ class SquareCells(wiring.Component):
             *(self.checking[index].eq(checking[index]) for index in range(SLOT_COUNT)),
             self.movable_checks.eq(or_all(checking)),
             self.forced.eq(forced),
-            self.moveless.eq(antichess & ~open_moves.any() & ~ep_open),
+            self.moveless.eq(antichess & ~movable.any() & ~ep_open),
         ]
         return m
 

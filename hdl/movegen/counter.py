@@ -32,6 +32,8 @@ class MoveCounter(wiring.Component):
     slots, en_passant : In, from ``SquareCells``.
     load : In(1).
     antichess : In(1), promotions to a king count too.
+    destinations : In(plane), taken with the slots: only the slots onto these cells count
+        (antichess's capture rule, applied by ``MoveGenerator``).
     done : Out(1), the count is complete (one cycle).
     busy : Out(1), a count is under way or done this cycle (from t+1 to t+9): no ``load``.
     count : Out(8), at most 218 in a legal position.
@@ -44,6 +46,7 @@ class MoveCounter(wiring.Component):
             "en_passant": In(EnPassantCell),
             "load": In(1),
             "antichess": In(1),
+            "destinations": In(64),
             "done": Out(1),
             "busy": Out(1),
             "count": Out(8),
@@ -53,14 +56,16 @@ class MoveCounter(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         held = [Signal(64, name=f"held_{i}") for i in range(SLOT_COUNT)]
+        held_destinations = Signal(64)
         rank = Signal(3)
         counting = Signal()
         with m.If(self.load):
-            m.d.sync += [*(h.eq(s) for h, s in zip(held, self.slots)), rank.eq(0), counting.eq(1),
+            m.d.sync += [*(h.eq(s) for h, s in zip(held, self.slots)), held_destinations.eq(self.destinations),
+                         rank.eq(0), counting.eq(1),
                          self.count.eq(0),
                          self.en_passant_open.eq(self.en_passant.valid & self.en_passant.slots.any())]
         with m.Elif(counting):
-            row = [h.word_select(rank, 8) for h in held]
+            row = [h.word_select(rank, 8) & held_destinations.word_select(rank, 8) for h in held]
             moves = add_all(bit for r in row for bit in r)
             # On the last rank a promotion is 4 moves (5 in antichess): the extra ones.
             promotions = add_all(bit for i in PROMOTING_SLOTS for bit in row[i])

@@ -182,8 +182,18 @@ class MoveGenerator(wiring.Component):
             self.attacks[1].eq(cells.attacks[1]),
             self.board.eq(cells.board),
         ]
-        for unit, names in ((arbiter, ("victim", "safe", "movable", "movable_captures", "movable_checks",
-                                       "en_passant")),
+        # Antichess's capture rule: with a capture open (``forced``) the side's moves are its
+        # captures, so only the cells holding an enemy piece are destinations (en passant, in
+        # its cell apart, stays). Applied to the cells' registered planes here, one step after
+        # the cells' logic, rather than to every slot plane inside it.
+        destinations = Signal(64)
+        m.d.comb += destinations.eq(Mux(cells.forced, ~cells.empty, Const(-1, 64)))
+        m.d.comb += [
+            arbiter.movable.eq(cells.movable & destinations),
+            arbiter.movable_captures.eq(cells.movable_captures & destinations),
+            attacker.destinations.eq(destinations),
+        ]
+        for unit, names in ((arbiter, ("victim", "safe", "movable_checks", "en_passant")),
                             (attacker, ("slots", "victim", "safe", "empty", "en_passant", "checking"))):
             for name in names:
                 source, sink = getattr(cells, name), getattr(unit, name)
@@ -324,7 +334,7 @@ class MoveGenerator(wiring.Component):
         # COUNT: the moves of a fresh ply (MoveCounter, a rank a cycle); busy until it is done.
         if self._legal:
             m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
-                         counter.antichess.eq(antichess),
+                         counter.antichess.eq(antichess), counter.destinations.eq(destinations),
                          *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
             counted, en_passant_open = counter.count, counter.en_passant_open
         else:
