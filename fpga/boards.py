@@ -71,8 +71,9 @@ class BoardSpec:
 BOARDS = {
     # The whole machine routed at 24.7 MHz on the 85F before the generator knew legality; the
     # builds with the legal generator have not finished routing (BENCHMARKS.md), so the board's
-    # is the lean one (pins left to the search: the same nodes, a few more cycles). 20 MHz
-    # gives 1 Mbaud at exactly 20 cycles per bit.
+    # is the lean one (pins left to the search: the same nodes, a few more cycles). Today's
+    # hardware routes with the SMALL evaluator (``--config small --clock 15``: 21.4 MHz); the
+    # FULL one has not finished routing yet. 20 MHz gives 1 Mbaud at exactly 20 cycles per bit.
     "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
                            baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s"), generator="lean"),
     # The iCE40UP5K, at the board's 12 MHz (1 Mbaud = 12 cycles per bit): the evaluation station
