@@ -65,7 +65,8 @@ class MoveCounter(wiring.Component):
                          self.count.eq(0),
                          self.en_passant_open.eq(self.en_passant.valid & self.en_passant.slots.any())]
         with m.Elif(counting):
-            row = [h.word_select(rank, 8) & held_destinations.word_select(rank, 8) for h in held]
+            keep = held_destinations.word_select(rank, 8)
+            row = [h.word_select(rank, 8) & keep for h in held]
             moves = add_all(bit for r in row for bit in r)
             # On the last rank a promotion is 4 moves (5 in antichess): the extra ones.
             promotions = add_all(bit for i in PROMOTING_SLOTS for bit in row[i])
