@@ -179,7 +179,13 @@ def verilog_for(name, make_top, *, variant="", packages=None, registered_reset=F
 # depth-6 search (a late-move-pruning test read wrong), kept in tests/test_board.py. 5.48 was
 # right only with the optimizer off (``-fno-dfg``), 19 % slower; 5.38 with it on searches the
 # same nodes and takes a fifth less time (BENCHMARKS.md, 2026-11-27 fifth session).
-_VERILATOR_FLAGS = ["-O3", "--x-assign", "fast", "--x-initial", "0", "-Wno-fatal", "-Wno-lint",
+# ``-fno-expand``: Verilator's expansion of wide (over 64-bit) operations into word operations
+# miscomputed a slice of the controller's 234-bit ``again`` frame (written a slice at a time in
+# three branches): its alpha came out as its beta, the same node off as above. 5.38 did so with
+# ``--prof-cfuncs``, and (the frame written another way) in its tracing build; without the
+# expansion each of those builds is right, at no cost in speed that could be measured
+# (BENCHMARKS.md, 2026-11-27 sixth session).
+_VERILATOR_FLAGS = ["-O3", "-fno-expand", "--x-assign", "fast", "--x-initial", "0", "-Wno-fatal", "-Wno-lint",
                     "-Wno-style"]
 
 
