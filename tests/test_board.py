@@ -88,8 +88,9 @@ def test_search_over_the_link_equals_the_reference(board):
 
 
 #: A search whose nodes the simulated board once got wrong (sim/verilator.py: Verilator's DFG
-#: optimizer miscompiled the board, not the machine alone): a late-move-pruning test in the
-#: child of a null move's verification, 16 nodes off at depth 6.
+#: optimizer, and later its wide-operation expansion, miscompiled the board, not the machine
+#: alone): a late-move-pruning test in the child of a null move's verification, 16 nodes off at
+#: depth 6.
 MISCOMPILED = "8/5k2/3R3p/2p2p2/6b1/2P1P3/1P4PP/6K1 b - - 0 36"
 
 
