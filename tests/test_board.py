@@ -11,6 +11,7 @@ from hdl.encoding import pack
 from hdl.eval.tables import FULL
 from hdl.link.protocol import NAK, PROTOCOL_VERSION, REPLY, Command, NakReason, Start, payload_bytes
 from hdl.search.controller import Job
+from hdl.search.frame import INFINITY
 from host.link import BoardNotAnswering, CommandRefused, FrameDecoder, LinkClient, encode_frame
 from host.machine import MachineWasReset, RemoteMachine
 from models.evaluator import static_value
@@ -359,3 +360,36 @@ def test_aspiration_windows_fail_and_widen_to_the_full_windows_answer(board):
                                             for it in iterations)
         researched += sum(it.researches for it in iterations)
     assert researched > 0
+
+
+def test_the_drivers_analysis_equals_the_same_jobs_on_the_reference(board, monkeypatch):
+    """``SearchDriver.analyse`` as ``suprem analyze`` runs it (the Oracle's tables, iterative
+    deepening to depth 6 with the table kept, aspiration windows): every job the board ran gives
+    the reference search's value, move and nodes when the reference runs the same jobs in turn
+    with the same tables — so a board whose build goes wrong anywhere in a deep search (as a
+    Verilator build once did here, 63 nodes off at depth 6) fails."""
+    from host.driver import Limits, SearchDriver
+    from models.search import ReferenceSearch
+    game = chess.Board("6n1/8/2n1k1pr/4Qp2/rp5P/7R/2P1K3/3R1BN1 b - - 0 27")
+    jobs = []
+    start_search, result = board.start_search, board.result
+
+    def recording_start(depth, alpha, beta, **options):
+        jobs.append((depth, alpha, beta, {k: v for k, v in options.items() if k != "node_limit"}))
+        return start_search(depth, alpha, beta, **options)
+
+    def recording_result(status):
+        jobs[-1] += (result(status),)
+        return jobs[-1][-1]
+
+    monkeypatch.setattr(board, "start_search", recording_start)
+    monkeypatch.setattr(board, "result", recording_result)
+    driver = SearchDriver(board)
+    iterations = driver.analyse(game, Limits(depth=6), new_table=True)
+    assert [it.depth for it in iterations] == [1, 2, 3, 4, 5, 6] and iterations[-1].complete
+    assert any(alpha > -INFINITY for _, alpha, _, _, _ in jobs)   # an aspiration window was used
+    reference = ReferenceSearch(board.eval_params, driver.allocation.store)
+    for n, (depth, alpha, beta, options, hw) in enumerate(jobs):
+        want = reference.search(game, depth, alpha, beta, clear_table=n == 0, **options)
+        assert (hw.score, hw.move, hw.nodes) == (want.score, want.move, want.nodes), \
+            f"job {n}: depth {depth}, window ({alpha}, {beta})"
