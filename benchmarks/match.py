@@ -17,8 +17,10 @@ third time or fifty moves pass without a capture or a pawn move, as cutechess-cl
 a repetition the side to move *could* claim by announcing a move is played on, since a side
 that is winning would not claim it) or is adjudicated a draw after ``--max-plies`` plies.
 Printed: each game's result, then the machine's score, the Elo difference and its 95 %
-interval (normal approximation over the games' scores). The machine runs on a simulated board:
-its node budget is the same as on a real one, only slower.
+interval (normal approximation over the games' scores), and the nodes a move each engine says
+it searched (its ``info nodes``), on average: an engine that does not stop at the budget shows
+here (sunfish stops a ``go nodes`` search only between two of its MTD probes). The machine runs
+on a simulated board: its node budget is the same as on a real one, only slower.
 
 ``--movetime MS`` gives each move a time instead (``go movetime``): the opponent its wall
 time, the machine its *hardware* time — its cycles at its board's clock, which a simulated
@@ -113,19 +115,25 @@ def game_result(board):
     return None
 
 
-def play(white, black, start, limit, max_plies):
+def play(white, black, start, limit, max_plies, searched=None):
     """One game from ``start``, each move searched to ``limit`` (a ``chess.engine.Limit``);
-    returns the finished ``chess.Board`` and the result text."""
+    returns the finished ``chess.Board`` and the result text. ``searched`` (a dict by colour of
+    ``[nodes, moves]``), if given, adds up the nodes each side's engine says it searched (its last
+    ``info nodes``) over its moves that said."""
     board = start.copy()
     engines = {chess.WHITE: white, chess.BLACK: black}
     game_id = object()
     while (text := game_result(board)) is None:
         if len(board.move_stack) - len(start.move_stack) >= max_plies:
             return board, "1/2-1/2"
-        move = engines[board.turn].play(board, limit, game=game_id).move
+        result = engines[board.turn].play(board, limit, game=game_id, info=chess.engine.INFO_BASIC)
+        move = result.move
         if move is None or move not in board.legal_moves:
             side = "White" if board.turn else "Black"
             raise RuntimeError(f"{side} played {move} in {board.fen()}")
+        if searched is not None and "nodes" in result.info:
+            searched[board.turn][0] += result.info["nodes"]
+            searched[board.turn][1] += 1
         board.push(move)
     return board, text
 
@@ -186,13 +194,17 @@ def main(argv=None):
         args.opponent = (f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'}"
                          f", knowledge {args.opponent_knowledge or 'default'}{_without(args.opponent_without)})")
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
+    searched = {"SUPREM": [0, 0], "opponent": [0, 0]}     # nodes the engines say they searched, moves
     try:
         budget = budget if args.variant == "chess" else f"{args.variant}, {budget}"
         for number in range(args.first - 1, args.games):
             name, start = openings[(number // 2) % len(openings)]
             machine_white = number % 2 == 0
             white, black = (machine, opponent) if machine_white else (opponent, machine)
-            board, result = play(white, black, start, limit, args.max_plies)
+            by_colour = {chess.WHITE: [0, 0], chess.BLACK: [0, 0]}
+            board, result = play(white, black, start, limit, args.max_plies, by_colour)
+            for side, colour in (("SUPREM", machine_white), ("opponent", not machine_white)):
+                searched[side] = [a + b for a, b in zip(searched[side], by_colour[colour])]
             points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
             scores.append(points if machine_white else 1 - points)
             print(f"game {number + 1}: {name}, SUPREM {'White' if machine_white else 'Black'}: {result} "
@@ -216,7 +228,17 @@ def main(argv=None):
           f"{budget}: "
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
+    print(_searched(searched, args.opponent))
     return 0
+
+
+def _searched(searched, opponent):
+    """The nodes a move each engine says it searched (its ``info nodes``), on average: a budget of
+    nodes is one only if both engines stop at it."""
+    mean = {side: nodes / moves if moves else None for side, (nodes, moves) in searched.items()}
+    parts = [f"{name} {mean[side]:,.0f} over {searched[side][1]} moves" if mean[side] is not None
+             else f"{name}: no node counts reported" for side, name in (("SUPREM", "SUPREM"), ("opponent", opponent))]
+    return "nodes searched a move (the engines' own counts): " + ", ".join(parts)
 
 
 def _without(families):
@@ -249,7 +271,17 @@ def _score(paths):
     elo, low, high = elo_difference(scores)
     print(f"SUPREM: {sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
+    print(_searched(searched, args.opponent))
     return 0
+
+
+def _searched(searched, opponent):
+    """The nodes a move each engine says it searched (its ``info nodes``), on average: a budget of
+    nodes is one only if both engines stop at it."""
+    mean = {side: nodes / moves if moves else None for side, (nodes, moves) in searched.items()}
+    parts = [f"{name} {mean[side]:,.0f} over {searched[side][1]} moves" if mean[side] is not None
+             else f"{name}: no node counts reported" for side, name in (("SUPREM", "SUPREM"), ("opponent", opponent))]
+    return "nodes searched a move (the engines' own counts): " + ", ".join(parts)
 
 
 if __name__ == "__main__":

@@ -160,6 +160,9 @@ class SearchDriver:
         self.aspiration = True              # aspiration windows (off: every iteration full width)
         self._last_line = None              # (the last root's moves, its search's principal variation)
         self.allocation = None              # the Oracle's choice for the last root
+        #: (nodes, cycles) the last ``analyse`` spent on the board, its unfinished iteration
+        #: included (the iterations' totals leave out an iteration stopped without a move).
+        self.searched = (0, 0)
 
     def prepare(self, game):
         """The Oracle's tables for ``game``'s position downloaded, the position set."""
@@ -191,6 +194,7 @@ class SearchDriver:
         told each. Setting ``stop_event`` (a ``threading.Event``) stops the search in progress."""
         stop_event = stop_event or threading.Event()
         self.generation += 1
+        self.searched = (0, 0)
         legal = list(game.legal_moves)
         if root_moves is not None:
             root_moves = [m for m in root_moves if m in legal]
@@ -221,6 +225,7 @@ class SearchDriver:
                 game, depth, total_nodes, total_cycles, stop_event, first=not finished, previous=previous, loop=loop)
             total_nodes += nodes
             total_cycles += cycles
+            self.searched = (total_nodes, total_cycles)
             elapsed = (time.monotonic() - wall_start) * 1000
             if stopped:
                 if move in legal:

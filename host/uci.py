@@ -425,6 +425,10 @@ class UciEngine:
         while (search.infinite or search.pondering) and not search.stop.is_set():
             search.changed.wait()               # UCI: no bestmove before stop (or ponderhit)
             search.changed.clear()
+        nodes, cycles = self._driver.searched
+        if nodes > (iterations[-1].total_nodes if iterations else 0):    # an iteration stopped unreported
+            ms = cycles * 1000 / self._driver.clock_hz
+            self.send(f"info nodes {nodes} nps {int(nodes * 1000 / ms) if ms else 0} time {int(ms)}")
         line = iterations[-1].pv if iterations else []
         best = line[0] if line and line[0] in legal else legal[0]
         after = game.copy()

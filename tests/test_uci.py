@@ -53,7 +53,8 @@ def test_go_limits(engine):
     info = engine.analyse(board, chess.engine.Limit(depth=3))
     assert info["depth"] == 3 and info["pv"][0] in board.legal_moves
     info = engine.analyse(board, chess.engine.Limit(nodes=3000))
-    assert info["nodes"] <= 3000 * 1.1 + 100 and info["pv"][0] in board.legal_moves
+    # the budget spent in full, the last iteration's unfinished search reported too
+    assert info["nodes"] == 3000 and info["pv"][0] in board.legal_moves
     info = engine.analyse(board, chess.engine.Limit(time=0.05))      # hardware milliseconds
     assert info["pv"][0] in board.legal_moves and info["time"] <= 0.05 * 1.2
 
