@@ -11,7 +11,10 @@ first (it answers its ``bestmove``), then starts. ``go searchmoves`` searches on
 given; ``go ponder`` searches the position given (the expected reply made) until ``ponderhit``
 (the search goes on under the go's clock, counted from then) or ``stop``; ``infinite`` and a
 pondering search answer only once stopped (or after ``ponderhit``). ``bestmove`` names the
-expected reply (``ponder``) when the principal variation has one.
+expected reply (``ponder``) when the principal variation has one. Each finished iteration is
+an ``info depth ... nodes ... pv``; an iteration stopped before it found a better move is
+searched all the same, and a last ``info nodes ... time`` before ``bestmove`` counts it, so the
+nodes reported are the nodes spent (``go nodes N``: N).
 
 Time is the board's hardware time (cycles at its clock): ``go movetime`` means what it means on
 a real board, which on the simulated board takes far more wall time. ``SimWallLimit`` (ms, 0 =
