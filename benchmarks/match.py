@@ -271,17 +271,7 @@ def _score(paths):
     elo, low, high = elo_difference(scores)
     print(f"SUPREM: {sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
-    print(_searched(searched, args.opponent))
     return 0
-
-
-def _searched(searched, opponent):
-    """The nodes a move each engine says it searched (its ``info nodes``), on average: a budget of
-    nodes is one only if both engines stop at it."""
-    mean = {side: nodes / moves if moves else None for side, (nodes, moves) in searched.items()}
-    parts = [f"{name} {mean[side]:,.0f} over {searched[side][1]} moves" if mean[side] is not None
-             else f"{name}: no node counts reported" for side, name in (("SUPREM", "SUPREM"), ("opponent", opponent))]
-    return "nodes searched a move (the engines' own counts): " + ", ".join(parts)
 
 
 if __name__ == "__main__":
