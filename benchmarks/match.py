@@ -1,6 +1,6 @@
 """Games of the machine against another UCI engine at a fixed node budget per move.
 
-    python -m benchmarks.match [--opponent sunfish|stockfish|suprem] [--nodes N] [--games G]
+    python -m benchmarks.match [--opponent sunfish|stockfish|suprem] [--nodes N] [--opponent-nodes N] [--games G]
                                [--elo E] [--max-plies P] [--pgn FILE]
                                [--features SET] [--opponent-features SET]
                                [--root board|host] [--opponent-root board|host]
@@ -19,8 +19,10 @@ that is winning would not claim it) or is adjudicated a draw after ``--max-plies
 Printed: each game's result, then the machine's score, the Elo difference and its 95 %
 interval (normal approximation over the games' scores), and the nodes a move each engine says
 it searched (its ``info nodes``), on average: an engine that does not stop at the budget shows
-here (sunfish stops a ``go nodes`` search only between two of its MTD probes). The machine runs
-on a simulated board: its node budget is the same as on a real one, only slower.
+here (sunfish stops a ``go nodes`` search only between two of its MTD probes), and
+``--opponent-nodes`` gives the opponent a budget of its own, so that the nodes searched can be
+made equal. The machine runs on a simulated board: its node budget is the same as on a real one,
+only slower.
 
 ``--movetime MS`` gives each move a time instead (``go movetime``): the opponent its wall
 time, the machine its *hardware* time — its cycles at its board's clock, which a simulated
@@ -116,8 +118,8 @@ def game_result(board):
 
 
 def play(white, black, start, limit, max_plies, searched=None):
-    """One game from ``start``, each move searched to ``limit`` (a ``chess.engine.Limit``);
-    returns the finished ``chess.Board`` and the result text. ``searched`` (a dict by colour of
+    """One game from ``start``, each move searched to ``limit`` (a ``chess.engine.Limit``, or a
+    dict of one by colour); returns the finished ``chess.Board`` and the result text. ``searched`` (a dict by colour of
     ``[nodes, moves]``), if given, adds up the nodes each side's engine says it searched (its last
     ``info nodes``) over its moves that said."""
     board = start.copy()
@@ -126,7 +128,8 @@ def play(white, black, start, limit, max_plies, searched=None):
     while (text := game_result(board)) is None:
         if len(board.move_stack) - len(start.move_stack) >= max_plies:
             return board, "1/2-1/2"
-        result = engines[board.turn].play(board, limit, game=game_id, info=chess.engine.INFO_BASIC)
+        mover_limit = limit[board.turn] if isinstance(limit, dict) else limit
+        result = engines[board.turn].play(board, mover_limit, game=game_id, info=chess.engine.INFO_BASIC)
         move = result.move
         if move is None or move not in board.legal_moves:
             side = "White" if board.turn else "Black"
@@ -142,6 +145,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opponent", choices=ENGINES, default="sunfish")
     parser.add_argument("--nodes", type=int, default=10_000, help="nodes per move, both engines (10000)")
+    parser.add_argument("--opponent-nodes", type=int,
+                        help="the opponent's nodes per move, if not --nodes (an engine that overshoots its budget)")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--elo", type=int, help="Stockfish's UCI_Elo (UCI_LimitStrength)")
     parser.add_argument("--max-plies", type=int, default=300)
@@ -174,13 +179,17 @@ def main(argv=None):
     for families, knowledge in ((args.without, args.knowledge), (args.opponent_without, args.opponent_knowledge)):
         if families and knowledge != "root":
             parser.error("--without and --opponent-without need that side's knowledge to be root")
+    if args.opponent_nodes is not None and (args.opponent_nodes <= 0 or args.movetime):
+        parser.error("--opponent-nodes must be a positive number of nodes, and goes with a node budget, not --movetime")
     if args.movetime is not None and args.movetime <= 0:
         parser.error("--movetime must be a positive number of milliseconds")
     if not 1 <= args.first <= args.games:
         parser.error(f"--first {args.first} plays no game of a match of --games {args.games} "
                      f"(--games is the last game's number: games {args.first} to {args.games} are played)")
     limit = chess.engine.Limit(time=args.movetime / 1000) if args.movetime else chess.engine.Limit(nodes=args.nodes)
-    budget = f"{args.movetime} ms per move" if args.movetime else f"{args.nodes} nodes per move"
+    opponent_limit = limit if args.opponent_nodes is None else chess.engine.Limit(nodes=args.opponent_nodes)
+    budget = f"{args.movetime} ms per move" if args.movetime else f"{args.nodes} nodes per move" + (
+        f" (the opponent's {args.opponent_nodes})" if args.opponent_nodes is not None else "")
     if args.variant != "chess" and args.opponent not in ("fairy-stockfish", "suprem"):
         parser.error(f"--variant {args.variant} needs --opponent fairy-stockfish or suprem")
     openings = read_openings(variant=args.variant)
@@ -202,7 +211,9 @@ def main(argv=None):
             machine_white = number % 2 == 0
             white, black = (machine, opponent) if machine_white else (opponent, machine)
             by_colour = {chess.WHITE: [0, 0], chess.BLACK: [0, 0]}
-            board, result = play(white, black, start, limit, args.max_plies, by_colour)
+            limits = {chess.WHITE: limit if machine_white else opponent_limit,
+                      chess.BLACK: opponent_limit if machine_white else limit}
+            board, result = play(white, black, start, limits, args.max_plies, by_colour)
             for side, colour in (("SUPREM", machine_white), ("opponent", not machine_white)):
                 searched[side] = [a + b for a, b in zip(searched[side], by_colour[colour])]
             points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)

@@ -76,20 +76,24 @@ def test_a_match_in_parts_is_scored_from_its_games(tmp_path, capsys):
 
 
 def test_a_match_counts_the_nodes_each_engine_says_it_searched(capsys):
-    """The machine against itself, a few plies at a small budget: the match adds up each side's
-    ``info nodes``, and the machine spends its budget exactly (its last, unfinished iteration
-    reported too)."""
+    """The machine against itself, a few plies at small budgets (the opponent's its own): the match
+    adds up each side's ``info nodes``, and the machine spends its budget exactly (its last,
+    unfinished iteration reported too)."""
     import re
 
     from benchmarks.match import main
-    assert main(["--opponent", "suprem", "--nodes", "400", "--games", "1", "--max-plies", "4"]) == 0
+    assert main(["--opponent", "suprem", "--nodes", "400", "--opponent-nodes", "300", "--games", "1",
+                 "--max-plies", "4"]) == 0
     line = capsys.readouterr().out.strip().splitlines()[-1]
     found = re.fullmatch(r"nodes searched a move \(the engines' own counts\): SUPREM ([\d,]+) over (\d+) moves, "
                          r"SUPREM \(.*\) ([\d,]+) over (\d+) moves", line)
     assert found, line
     mine, my_moves, theirs, their_moves = (int(g.replace(",", "")) for g in found.groups())
     assert (my_moves, their_moves) == (2, 2)
-    assert mine == theirs == 400
+    assert (mine, theirs) == (400, 300)
+    with pytest.raises(SystemExit):
+        main(["--opponent-nodes", "0"])
+    assert "--opponent-nodes must be a positive number" in capsys.readouterr().err
 
 
 def test_oracle_benchmark_times_each_knowledge_over_a_games_roots(capsys):
