@@ -117,26 +117,26 @@ def game_result(board):
     return None
 
 
-def play(white, black, start, limit, max_plies, searched=None):
-    """One game from ``start``, each move searched to ``limit`` (a ``chess.engine.Limit``, or a
-    dict of one by colour); returns the finished ``chess.Board`` and the result text. ``searched`` (a dict by colour of
-    ``[nodes, moves]``), if given, adds up the nodes each side's engine says it searched (its last
-    ``info nodes``) over its moves that said."""
+def play(white, black, start, limits, max_plies, searched=None):
+    """One game from ``start``, each engine's moves searched to its limit in ``limits`` (a
+    ``chess.engine.Limit`` by engine); returns the finished ``chess.Board`` and the result text.
+    ``searched`` (``[nodes, moves]`` by engine), if given, adds up the nodes each engine says it
+    searched (its last ``info nodes``) over its moves that said."""
     board = start.copy()
     engines = {chess.WHITE: white, chess.BLACK: black}
     game_id = object()
     while (text := game_result(board)) is None:
         if len(board.move_stack) - len(start.move_stack) >= max_plies:
             return board, "1/2-1/2"
-        mover_limit = limit[board.turn] if isinstance(limit, dict) else limit
-        result = engines[board.turn].play(board, mover_limit, game=game_id, info=chess.engine.INFO_BASIC)
+        engine = engines[board.turn]
+        result = engine.play(board, limits[engine], game=game_id, info=chess.engine.INFO_BASIC)
         move = result.move
         if move is None or move not in board.legal_moves:
             side = "White" if board.turn else "Black"
             raise RuntimeError(f"{side} played {move} in {board.fen()}")
         if searched is not None and "nodes" in result.info:
-            searched[board.turn][0] += result.info["nodes"]
-            searched[board.turn][1] += 1
+            searched[engine][0] += result.info["nodes"]
+            searched[engine][1] += 1
         board.push(move)
     return board, text
 
@@ -203,19 +203,15 @@ def main(argv=None):
         args.opponent = (f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'}"
                          f", knowledge {args.opponent_knowledge or 'default'}{_without(args.opponent_without)})")
     scores, pgn = [], open(args.pgn, "w") if args.pgn else None
-    searched = {"SUPREM": [0, 0], "opponent": [0, 0]}     # nodes the engines say they searched, moves
+    limits = {machine: limit, opponent: opponent_limit}
+    searched = {machine: [0, 0], opponent: [0, 0]}       # nodes the engines say they searched, moves
     try:
         budget = budget if args.variant == "chess" else f"{args.variant}, {budget}"
         for number in range(args.first - 1, args.games):
             name, start = openings[(number // 2) % len(openings)]
             machine_white = number % 2 == 0
             white, black = (machine, opponent) if machine_white else (opponent, machine)
-            by_colour = {chess.WHITE: [0, 0], chess.BLACK: [0, 0]}
-            limits = {chess.WHITE: limit if machine_white else opponent_limit,
-                      chess.BLACK: opponent_limit if machine_white else limit}
-            board, result = play(white, black, start, limits, args.max_plies, by_colour)
-            for side, colour in (("SUPREM", machine_white), ("opponent", not machine_white)):
-                searched[side] = [a + b for a, b in zip(searched[side], by_colour[colour])]
+            board, result = play(white, black, start, limits, args.max_plies, searched)
             points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
             scores.append(points if machine_white else 1 - points)
             print(f"game {number + 1}: {name}, SUPREM {'White' if machine_white else 'Black'}: {result} "
@@ -239,16 +235,15 @@ def main(argv=None):
           f"{budget}: "
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
-    print(_searched(searched, args.opponent))
+    print(_searched((("SUPREM", searched[machine]), (args.opponent, searched[opponent]))))
     return 0
 
 
-def _searched(searched, opponent):
-    """The nodes a move each engine says it searched (its ``info nodes``), on average: a budget of
-    nodes is one only if both engines stop at it."""
-    mean = {side: nodes / moves if moves else None for side, (nodes, moves) in searched.items()}
-    parts = [f"{name} {mean[side]:,.0f} over {searched[side][1]} moves" if mean[side] is not None
-             else f"{name}: no node counts reported" for side, name in (("SUPREM", "SUPREM"), ("opponent", opponent))]
+def _searched(engines):
+    """The nodes a move each engine says it searched (its ``info nodes``), on average, from
+    ``(name, [nodes, moves])`` pairs: a budget of nodes is one only if both engines stop at it."""
+    parts = [f"{name} {nodes / moves:,.0f} over {moves} moves" if moves else f"{name}: no node counts reported"
+             for name, (nodes, moves) in engines]
     return "nodes searched a move (the engines' own counts): " + ", ".join(parts)
 
 
