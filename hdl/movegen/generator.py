@@ -183,9 +183,10 @@ class MoveGenerator(wiring.Component):
             self.board.eq(cells.board),
         ]
         # Antichess's capture rule: with a capture open (``forced``) the side's moves are its
-        # captures, so only the cells holding an enemy piece are destinations (en passant, in
-        # its cell apart, stays). Applied to the cells' registered planes here, one step after
-        # the cells' logic, rather than to every slot plane inside it.
+        # captures, so only the cells holding an enemy piece are destinations — the occupied
+        # cells, as no slot opens onto an own piece (en passant, in its cell apart, stays).
+        # Applied to the cells' registered planes here, one step after the cells' logic, rather
+        # than to every slot plane inside it.
         destinations = Signal(64)
         m.d.comb += destinations.eq(Mux(cells.forced, ~cells.empty, Const(-1, 64)))
         m.d.comb += [
