@@ -115,8 +115,12 @@ class MoveMaker(wiring.Component):
         m.d.comb += [save.addr.eq(command.ply), save.data.eq(record), save.en.eq(taken & is_make),
                      load.addr.eq(command.ply)]
 
-        # --- the record in play: a command's (a MAKE's from the command, an UNMAKE's from its
-        # undo record) in the cycle it is taken, then the register's ------------------------
+        # --- the record in play: in a cycle the maker can take a command, the command's (a
+        # MAKE's from the command, an UNMAKE's from its undo record), else the register's.
+        # The choice is the maker's readiness, not the command's ``valid``: the search decides
+        # ``valid`` late in the cycle (a returned value may call for a re-search instead), and
+        # the halfmoves computed here address the evaluator's block RAMs (``upcoming``). Only
+        # the output register's ``valid`` and the remaining slots wait for it. ----------------
         held = Signal(UndoRecord)
         undoing = Signal()
         with m.If(taken):
@@ -125,27 +129,32 @@ class MoveMaker(wiring.Component):
             m.d.sync += self.search.irreversible.eq((record.victim.type != PieceType.EMPTY)
                                              | (command.piece.type == PieceType.PAWN)
                                              | (record.lost_castling != 0) | passing)
+        # An UNMAKE (its record is its own: no markers read from the board) is taken as the
+        # last transfer leaves, so returns from several plies unmake one a cycle; a MAKE waits
+        # for the board to have the last transfer.
+        remaining = Signal(_SLOTS)
+        out = self.halfmove
+        leaving = out.valid & out.ready & (remaining == 0)
+        taking = Signal()       # a command offered now is taken (``ready``)
+        m.d.comb += [self.search.idle.eq(~out.valid & (remaining == 0)),
+                     taking.eq(self.search.idle | (leaving & ~is_make)),
+                     self.search.command.ready.eq(taking)]
         current = Signal(UndoRecord)
         backward = Signal()
-        m.d.comb += [current.eq(Mux(taken, Mux(is_make, record, load.data), held)),
-                     backward.eq(Mux(taken, ~is_make, undoing))]
+        m.d.comb += [current.eq(Mux(taking, Mux(is_make, record, load.data), held)),
+                     backward.eq(Mux(taking, ~is_make, undoing))]
 
         slots = self._slots(m, current)             # list of (enable, Halfmove bits)
         enabled = Signal(_SLOTS)
         m.d.comb += enabled.eq(Cat(*(e for e, _ in slots)))
 
         # --- playing: the remaining slots two at a time, forward for MAKE, backward (inverted)
-        # for UNMAKE, into the output register ---------------------------------------------
-        remaining = Signal(_SLOTS)
-        out = self.halfmove
+        # for UNMAKE, into the output register (empty when the maker could take a command and
+        # none came: ``remaining`` is then 0) --------------------------------------------------
         mask = Signal(_SLOTS)
-        m.d.comb += mask.eq(Mux(taken, enabled, remaining))
-        # An UNMAKE (its record is its own: no markers read from the board) is taken as the
-        # last transfer leaves, so returns from several plies unmake one a cycle; a MAKE waits
-        # for the board to have the last transfer.
-        leaving = out.valid & out.ready & (remaining == 0)
-        m.d.comb += [self.search.idle.eq(~out.valid & (remaining == 0)),
-                     self.search.command.ready.eq(self.search.idle | (leaving & ~is_make))]
+        m.d.comb += mask.eq(Mux(taking, enabled, remaining))
+        playing = Signal()
+        m.d.comb += playing.eq(~taking | self.search.command.valid)
 
         def pick(name, candidates):
             """The next slot of ``candidates`` in playing order: (whether any, its index)."""
@@ -185,9 +194,9 @@ class MoveMaker(wiring.Component):
             m.d.comb += [self.upcoming.first.eq(first), self.upcoming.second.eq(second),
                          self.upcoming.both.eq(any_second)]
             m.d.sync += [
-                out.valid.eq(any_first),
+                out.valid.eq(any_first & playing),
                 out.payload.eq(self.upcoming),
-                remaining.eq(Mux(any_second, left, 0)),
+                remaining.eq(Mux(any_second & playing, left, 0)),
             ]
         return m
 
