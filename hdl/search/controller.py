@@ -13,7 +13,8 @@ Control fields (``CONTROL``):
 
 * ``gen`` issues FIRST/NEXT at the current ply (captures only at a quiescence node of a search,
   only the moves it may search at a futile or late node; NEXT is FIRST at a node that has only
-  tried its hash move), or LEGAL for the node's hash
+  tried its hash move; QUIESCENT is FIRST only if the node being entered searches as a
+  quiescence node), or LEGAL for the node's hash
   move; ``maker`` MAKE/UNMAKE; ``wait`` holds until the generator's response, the maker's last
   halfmove, the board settled at the generator, or the evaluator's value of the settled board.
 * ``maker`` NULL makes the null move (null-move pruning): the maker passes, the child's depth
@@ -121,6 +122,9 @@ class GenIssue(enum.Enum, shape=3):
                     # node's next move is found while the maker plays this one
     KILLER = 5      # LEGAL for the node's next killer move
     COUNT = 6       # how many moves the node has, en passant aside (perft above the leaves)
+    QUIESCENT = 7   # FIRST if the node being entered searches as a quiescence node (not
+                    # skipped, not ending here), else nothing: with ``made``'s wait, a quiescence
+                    # node's moves are asked for in the cycle its position settles
 
 
 #: A PREFETCH's answer, kept per ply until ``take``.
@@ -619,6 +623,12 @@ class Controller(wiring.Component):
         found = Signal()
         m.d.comb += found.eq(generated & ~self.job.stopped
                              & ~(searching & frame.revisiting & ~latest.move.flags.capture))
+        quiescent = Signal()            # the node searches as a quiescence node
+        ends_here = Signal()            # the node searches no child
+        m.d.comb += [
+            quiescent.eq((frame.depth == 0) | frame.futile),
+            ends_here.eq((ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut),
+        ]
         killer_due = Signal()
         killer_pending = Signal()
         m.d.comb += [
@@ -632,7 +642,7 @@ class Controller(wiring.Component):
             "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth,
             "above_leaf": (ply + 1 == depth) & self.gen.counts,
             "en_passant": latest.move.flags.en_passant, "at_root": at_root,
-            "depth_zero": depth == 0, "quiescence": (frame.depth == 0) | frame.futile,
+            "depth_zero": depth == 0, "quiescence": quiescent,
             "pressed": pressed,
             "stalemate_here": ~antichess & ~frame.pressed & (frame.depth != 0) & ~frame.futile & ~frame.excluding,
             "won_here": antichess & frame.pressed & ~frame.excluding,
@@ -642,7 +652,7 @@ class Controller(wiring.Component):
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
             "passed_over": hash_passed | killer_passed | capture_skip | pruned_unmade,
             "generating": frame.generating,
-            "ends_here": (ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut,
+            "ends_here": ends_here,
             "research": research,
             "nullable": features.null & ~at_root & ~frame.pressed & (frame.depth >= NULL_MIN_DEPTH) & ~wide
                         & ~frames.parent.null_done & ~frame.verifying & ~frame.verified
@@ -697,7 +707,9 @@ class Controller(wiring.Component):
         # detector can take the step too, and once the wait is over. A request and a command in
         # one microinstruction (PREFETCH with MAKE) are offered only when both can be taken.
         issued = Signal()               # this microinstruction's request has been taken; it waits on
-        issuing = (control.gen != GenIssue.NONE) & ~issued
+        quiescent_first = Signal()      # a QUIESCENT request is a FIRST this time
+        m.d.comb += quiescent_first.eq(quiescent & ~skipped & ~ends_here)
+        issuing = (control.gen != GenIssue.NONE) & ~issued & ((control.gen != GenIssue.QUIESCENT) | quiescent_first)
         commanding = (control.maker != MakerIssue.NONE) & ~holding
         gen_offered = Signal()
         maker_offered = Signal()
@@ -919,7 +931,7 @@ class Controller(wiring.Component):
             with m.If(control.prune):       # futility: quiet moves skipped unless checks, no hash move
                 m.d.comb += [updated.futile.eq(1), updated.hash_move.eq(0), frames.load.eq(1)]
             with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)
-                      | (control.gen == GenIssue.PREFETCH)):
+                      | (control.gen == GenIssue.PREFETCH) | ((control.gen == GenIssue.QUIESCENT) & quiescent_first)):
                 m.d.comb += [updated.generating.eq(1), frames.load.eq(1)]
             with m.If(control.defer & deferring):
                 m.d.comb += [updated.deferred.eq(1), frames.load.eq(1)]

@@ -71,13 +71,14 @@ def perft(p, count_interior=False):
 
 def _child_entry(index):
     """Where a child goes from ``made``'s branch ``index`` (skipped, quiescence, pressed, ends
-    here): as the root's ``enter`` would, or back when its move was illegal or futile."""
+    here): as the root's ``enter`` would, or back when its move was illegal or futile. A
+    quiescence child has asked for its first move already (``made``'s QUIESCENT request)."""
     skipped, quiescence, pressed, ends_here = (index >> bit & 1 for bit in range(4))
     if skipped:
         return "take_back"
     if ends_here:
         return "ending"
-    return ["probe", "stand_pat", "probe", "first"][quiescence | pressed << 1]
+    return ["probe", "stand_pat_asked", "probe", "first_answer"][quiescence | pressed << 1]
 
 
 def search(p):
@@ -158,16 +159,20 @@ def search(p):
     p.label("stand_pat")    # (the captures are asked for meanwhile: most often in vain)
     p.op(wait="EVAL", gen="FIRST", cand="STATIC", update=1, branch=["cutoff"],
          targets=["first_answer", "return_best"])
+    p.label("stand_pat_asked")  # a child's, its captures asked for as its position settled
+    p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff"], targets=["first_answer", "return_best"])
     p.label("first")
     p.op(gen="FIRST")
     p.label("first_answer")
     p.op(wait="GEN", **answer)
     p.label("make")         # the node's next move is found while the maker plays this one
     p.op(maker="MAKE", ply="DOWN", gen="PREFETCH")
-    p.label("made")         # the child entered as its position is pushed, counted if searched:
+    p.label("made")         # the child entered as its position is pushed, counted if searched,
+    # and a quiescence child's first move asked for in the cycle the board settles (not a
+    # cycle later: the answer is the quiescence node's longest wait):
     # bit 0 illegal or futile, bit 1 quiescence, bit 2 pressed, bit 3 at the deepest ply or a
     # repetition
-    p.op(wait="SETTLED", path="PUSH", enter=1, count="SEARCHED",
+    p.op(wait="SETTLED", gen="QUIESCENT", path="PUSH", enter=1, count="SEARCHED",
          branch=["skipped", "quiescence", "pressed", "ends_here"],
          targets=[_child_entry(i) for i in range(16)])
     p.label("take_back")
