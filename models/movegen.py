@@ -39,7 +39,8 @@ from hdl.movegen.layouts import CHESS, GenMode, MoveKey, Variant, VictimOrder, s
 
 __all__ = [
     "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "count_moves", "next_move",
-    "is_legal_word", "attacked_squares", "king_attacked", "in_check", "forced", "moveless", "antichess", "config_for",
+    "is_legal_word", "attacked_squares", "king_attacked", "in_check", "forced", "moveless", "captures_open",
+    "antichess", "config_for",
 ]
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(1, 7)
@@ -430,6 +431,12 @@ def in_check(position, side, config=CHESS):
 def forced(position, side, config=CHESS):
     """Antichess: the side to move has a capture, so its captures are its only moves."""
     return antichess(config) and any(m.capture for m in candidate_moves(position, side, config))
+
+
+def captures_open(position, side, config=CHESS, legal=True):
+    """Whether a fresh ply in CAPTURES mode finds a move, check aside (a capture, or a push to
+    the queen's promotion): the generator's ``captures_open``."""
+    return any(_wanted(m, GenMode.CAPTURES) for m in candidate_moves(position, side, config, legal))
 
 
 def moveless(position, side, config=CHESS):

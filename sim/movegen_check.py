@@ -7,7 +7,7 @@ lines (empty when everything agrees).
 import chess
 
 from hdl.movegen.layouts import GenMode, GenOp, VictimOrder
-from models.movegen import config_for, count_moves, forced, moveless, ordered_moves, ply_moves
+from models.movegen import captures_open, config_for, count_moves, forced, moveless, ordered_moves, ply_moves
 from models.position import MachinePosition
 
 from .movegen_sim import make, unmake
@@ -127,6 +127,9 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     if (state.forced, state.moveless) != (want_forced, want_moveless):
         diffs.append(f"antichess flags (forced, moveless) {int(state.forced)} {int(state.moveless)}, "
                      f"model {int(want_forced)} {int(want_moveless)}")
+    want_open = captures_open(pos, side, config, hw.legal_moves)
+    if state.captures_open != want_open:
+        diffs.append(f"captures open {int(state.captures_open)}, model {int(want_open)}")
     for colour in (0, 1):
         want = sum(1 << sq for sq in chess.SQUARES if board.is_attacked_by(colour == 0, sq))
         if state.attacks[colour] != want:

@@ -5,7 +5,15 @@ import pytest
 
 from hdl.movegen.geometry import CENTRALITY, SLOT_COUNT, SLOTS
 from hdl.movegen.layouts import GenMode, MoveKey
-from models.movegen import attacked_squares, candidate_moves, in_check, next_move, ordered_moves, ply_moves
+from models.movegen import (
+    attacked_squares,
+    candidate_moves,
+    captures_open,
+    in_check,
+    next_move,
+    ordered_moves,
+    ply_moves,
+)
 from models.position import MachinePosition, PositionError, inverse, move_halfmoves, validate_board
 from sim.testing import random_games, reference_positions
 
@@ -36,6 +44,8 @@ def check_against_python_chess(board):
     else:
         want_captures = sorted(m.uci() for m in emitted if board.is_capture(m) or m.promotion == chess.QUEEN)
     assert captures == want_captures, f"{board.fen()}: captures differ"
+    opened = any(board.is_capture(m) or m.promotion == chess.QUEEN for m in emitted)
+    assert captures_open(pos, side) == opened, f"{board.fen()}: captures open {not opened}, python-chess {opened}"
     checks = {m.uci for m in ordered_moves(pos, side, GenMode.CHECKS)}
     needed = {m.uci() for m in emitted
               if board.is_check() or board.is_capture(m) or m.promotion or board.gives_check(m)}

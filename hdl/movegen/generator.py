@@ -19,11 +19,13 @@ __all__ = ["MoveGenerator", "GeneratorInterface"]
 
 #: What the search asks of the generator, from the asking side (docs/architecture.md §4.2):
 #: the rules and capture order (``config``, set per search), requests at a ply, their answers
-#: (one cycle each, no back-pressure), the check flags (chess) and the antichess flags.
+#: (one cycle each, no back-pressure), the check flags (chess), the antichess flags and whether
+#: a capture (or promotion) is open.
 GeneratorInterface = wiring.Signature({
     "config": Out(GenConfig),
     "request": Out(stream.Signature(GenRequest)),
     "response": In(Pulse(GenResponse)),
+    "captures_open": In(1),
     "in_check": In(1),
     "king_attacked": In(2),
     "forced": In(1),
@@ -92,8 +94,10 @@ class MoveGenerator(wiring.Component):
         (stream of GenRequest), ``response`` (a Pulse of GenResponse), ``in_check`` (the side to
         move is in check), ``king_attacked`` (the white, the black king stands attacked; both
         always 0 in antichess, which has no check), ``forced`` and ``moveless`` (antichess: the
-        side to move has a capture, has no move; always 0 in chess), ``counts`` (a constant:
-        COUNT counts, the moves are legal).
+        side to move has a capture, has no move; always 0 in chess), ``captures_open`` (a FIRST
+        in CAPTURES mode would find a move: a cell with a capture or promoting push, or an en
+        passant; so a search need not ask), ``counts`` (a constant: COUNT counts, the moves
+        are legal).
     attacks : Out(array of 2 planes), squares attacked by white, by black.
     board : Out(Planes), the stored state, for tests.
     """
@@ -193,6 +197,9 @@ class MoveGenerator(wiring.Component):
             arbiter.movable.eq(cells.movable & destinations),
             arbiter.movable_captures.eq(cells.movable_captures & destinations),
             attacker.destinations.eq(destinations),
+            # what the arbiter would find for a fresh CAPTURES ply (nothing done yet)
+            self.search.captures_open.eq((cells.movable_captures & destinations).any()
+                                         | (cells.en_passant.valid & cells.en_passant.slots.any())),
         ]
         for unit, names in ((arbiter, ("victim", "safe", "movable_checks", "en_passant")),
                             (attacker, ("slots", "victim", "safe", "empty", "en_passant", "checking"))):

@@ -123,8 +123,9 @@ class GenIssue(enum.Enum, shape=3):
     KILLER = 5      # LEGAL for the node's next killer move
     COUNT = 6       # how many moves the node has, en passant aside (perft above the leaves)
     QUIESCENT = 7   # FIRST if the node being entered searches as a quiescence node (not
-                    # skipped, not ending here), else nothing: with ``made``'s wait, a quiescence
-                    # node's moves are asked for in the cycle its position settles
+                    # skipped, not ending here) with a move to find (pressed, or a capture
+                    # open), else nothing: with ``made``'s wait, a quiescence node's moves are
+                    # asked for in the cycle its position settles
 
 
 #: A PREFETCH's answer, kept per ply until ``take``.
@@ -257,6 +258,8 @@ STATUSES = [
     "excluding",    # the node is searching its other moves for that test
     "detour",       # resuming, the node turns aside: to its moves after the null move, or to
                     # its killer moves (killer_due, killer_pending)
+    "captures_open",    # the side to move has a capture or promotion (a quiescence node's
+                    # FIRST would find a move; the generator's live output)
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
@@ -671,6 +674,7 @@ class Controller(wiring.Component):
             "singular_due": frame.singular_candidate & ~frame.excluded & ~frame.verifying & ~self.job.stopped,
             "excluding": frame.excluding,
             "detour": killer_due | killer_pending | frame.null_done,
+            "captures_open": self.gen.captures_open,
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -708,7 +712,7 @@ class Controller(wiring.Component):
         # one microinstruction (PREFETCH with MAKE) are offered only when both can be taken.
         issued = Signal()               # this microinstruction's request has been taken; it waits on
         quiescent_first = Signal()      # a QUIESCENT request is a FIRST this time
-        m.d.comb += quiescent_first.eq(quiescent & ~skipped & ~ends_here)
+        m.d.comb += quiescent_first.eq(quiescent & ~skipped & ~ends_here & (pressed | self.gen.captures_open))
         issuing = (control.gen != GenIssue.NONE) & ~issued & ((control.gen != GenIssue.QUIESCENT) | quiescent_first)
         commanding = (control.maker != MakerIssue.NONE) & ~holding
         gen_offered = Signal()

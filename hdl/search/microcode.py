@@ -72,7 +72,8 @@ def perft(p, count_interior=False):
 def _child_entry(index):
     """Where a child goes from ``made``'s branch ``index`` (skipped, quiescence, pressed, ends
     here): as the root's ``enter`` would, or back when its move was illegal or futile. A
-    quiescence child has asked for its first move already (``made``'s QUIESCENT request)."""
+    quiescence child has asked for its first move already, if it has one to find (``made``'s
+    QUIESCENT request)."""
     skipped, quiescence, pressed, ends_here = (index >> bit & 1 for bit in range(4))
     if skipped:
         return "take_back"
@@ -159,8 +160,10 @@ def search(p):
     p.label("stand_pat")    # (the captures are asked for meanwhile: most often in vain)
     p.op(wait="EVAL", gen="FIRST", cand="STATIC", update=1, branch=["cutoff"],
          targets=["first_answer", "return_best"])
-    p.label("stand_pat_asked")  # a child's, its captures asked for as its position settled
-    p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff"], targets=["first_answer", "return_best"])
+    p.label("stand_pat_asked")  # a child's, its captures asked for as its position settled (if
+    # it has any: else it has searched all it will)
+    p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff", "captures_open"],
+         targets=["return_best", "return_best", "first_answer", "return_best"])
     p.label("first")
     p.op(gen="FIRST")
     p.label("first_answer")
