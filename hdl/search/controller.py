@@ -258,8 +258,9 @@ STATUSES = [
     "excluding",    # the node is searching its other moves for that test
     "detour",       # resuming, the node turns aside: to its moves after the null move, or to
                     # its killer moves (killer_due, killer_pending)
-    "captures_open",    # the side to move has a capture or promotion (a quiescence node's
-                    # FIRST would find a move; the generator's live output)
+    "captures_open",    # the side to move has a capture, a push to the queen's promotion or
+                    # an en passant open (a quiescence node's FIRST would find a move, check
+                    # aside; the generator's live output)
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
