@@ -192,13 +192,15 @@ class MoveGenerator(wiring.Component):
         # Applied to the cells' registered planes here, one step after the cells' logic, rather
         # than to every slot plane inside it.
         destinations = Signal(64)
-        m.d.comb += destinations.eq(Mux(cells.forced, ~cells.empty, Const(-1, 64)))
+        movable_captures = Signal(64)
+        m.d.comb += [destinations.eq(Mux(cells.forced, ~cells.empty, Const(-1, 64))),
+                     movable_captures.eq(cells.movable_captures & destinations)]
         m.d.comb += [
             arbiter.movable.eq(cells.movable & destinations),
-            arbiter.movable_captures.eq(cells.movable_captures & destinations),
+            arbiter.movable_captures.eq(movable_captures),
             attacker.destinations.eq(destinations),
             # what the arbiter would find for a fresh CAPTURES ply (nothing done yet)
-            self.search.captures_open.eq((cells.movable_captures & destinations).any()
+            self.search.captures_open.eq(movable_captures.any()
                                          | (cells.en_passant.valid & cells.en_passant.slots.any())),
         ]
         for unit, names in ((arbiter, ("victim", "safe", "movable_checks", "en_passant")),
