@@ -254,7 +254,7 @@ class SearchDriver:
         """CHUNKER's proved win as an ``Iteration``, else None: a root of its domain solved, or a
         root outside it that enters the domain by a capture — each such capture's position solved
         from the other side's view, a proved loss there a win here (``CHUNKER_NODES`` in all)."""
-        from .chunker import OutsideDomain, place, unmirror
+        from .chunker import OutsideDomain, place, unmirror, visited
         from .chunker.search import solve
 
         def placed(board):
@@ -272,7 +272,7 @@ class SearchDriver:
 
         root = placed(game)
         if root is not None:
-            solution = solve(root[0], max_nodes=CHUNKER_NODES)
+            solution = solve(root[0], max_nodes=CHUNKER_NODES, avoid=visited(game, root[1]))
             return proof([], solution, root[1], "") if solution.value == 1 and solution.line else None
         if chess.popcount(game.occupied & ~(game.kings | game.pawns)) > 1:
             return None                     # no capture leaves kings and pawns alone

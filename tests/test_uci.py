@@ -470,6 +470,13 @@ def test_a_root_of_chunkers_domain_is_answered_by_its_proof(engine):
         strings = [info["string"] for info in analysis if "string" in info]
     assert any(text.startswith("CHUNKER proved the win") for text in strings), strings
     assert analysis.info["pv"][0] == chess.Move.from_uci("h2h1q") and analysis.info["nodes"] == 0
+    # Black's b-pawn (the domain mirrored) wins; a proof of Kb3 keeps the win too, but the one
+    # played goes forward: the pawn's step, the win its schema sees in the fewest moves.
+    with engine.analysis(chess.Board("8/8/8/1K6/1p6/2k5/8/8 b - - 0 1"), chess.engine.Limit(nodes=2000),
+                         info=chess.engine.INFO_ALL) as analysis:
+        strings = [info["string"] for info in analysis if "string" in info]
+    assert any(text.startswith("CHUNKER proved the win") for text in strings), strings
+    assert analysis.info["pv"][0] == chess.Move.from_uci("b4b3")
     engine.configure({"Chunker": False})
     try:
         with engine.analysis(board, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL) as analysis:

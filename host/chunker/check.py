@@ -4,7 +4,8 @@ Draws ``N`` valid positions of the paper's domain at random (seeded), and for ea
 database's value against one ply of minimax over python-chess's moves and the database's own
 values of the children (``database.verify``: with no disagreement anywhere the database is
 exact), and every schema that classifies it against the database's result (a bound, level 5's
-"this side does not lose", against the result it allows). Prints the counts
+"this side does not lose", against the result it allows; a win's moves against the exact
+distance). Prints the counts
 (positions, each schema's classified count and disagreements, the database's disagreements) and
 returns whether nothing disagreed.
 """
@@ -41,7 +42,7 @@ def check(count, seed=1, domain=PAPER, out=print):
             if result is not None:
                 classified[level] += 1
                 bounded[level] += isinstance(result, Holds)
-                wrong[level] += not agrees(result, truth, board.turn)
+                wrong[level] += not agrees(result, value, board.turn)
     mismatches = verify(db, indices)
     out(f"{count:,} positions of {domain.name()} (seed {seed}): " +
         ", ".join(f"{n:,} {kind}" for kind, n in sorted(results.items())))

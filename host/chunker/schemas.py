@@ -2,8 +2,9 @@
 
 Each schema is a sufficient condition, proved below from the libraries' meaning (host/chunker/
 chunks.py), and checked against the exact database on every position it classifies (tests and
-``suprem chunker --check``). A schema answers the winner (``chess.WHITE`` or ``chess.BLACK``),
-``DRAWN``, a bound (:class:`Holds`: one side does not lose) or ``None`` (it cannot tell).
+``suprem chunker --check``). A schema answers a win (:class:`Wins`: the winner and how many of
+its moves its strategy needs at most), ``DRAWN``, a bound (:class:`Holds`: one side does not
+lose) or ``None`` (it cannot tell).
 """
 
 import functools
@@ -15,10 +16,19 @@ from .chunks import ATTACKER, DEFENDER, Chunk, library
 from .database import open_database
 from .domain import DRAW, INVALID, Domain, is_win, plies
 
-__all__ = ["DRAWN", "Holds", "race", "supported", "alone", "outrun", "holds", "SCHEMAS", "classify", "fastest",
+__all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "SCHEMAS", "classify", "fastest",
            "agrees", "values"]
 
 DRAWN = "draw"
+
+
+@dataclass(frozen=True)
+class Wins:
+    """A result: ``colour`` wins, its strategy promoting safely within ``moves`` of its own moves
+    whatever the other side does (a bound on the exact distance, which may be shorter)."""
+
+    colour: bool
+    moves: int
 
 
 @dataclass(frozen=True)
@@ -34,12 +44,17 @@ def values(result, turn):
         return {0}
     if isinstance(result, Holds):
         return {0, 1} if result.colour == turn else {-1, 0}
-    return {1} if result == turn else {-1}
+    return {1} if result.colour == turn else {-1}
 
 
-def agrees(result, truth, turn):
-    """Whether a schema's ``result`` allows ``truth`` (the winner or ``DRAWN``) with ``turn`` to move."""
-    return values(truth, turn) <= values(result, turn)
+def agrees(result, value, turn):
+    """Whether a schema's ``result`` allows the exact database's ``value`` (a value byte, ``turn``
+    to move): the same result, or one the bound allows, and a win no longer than its ``moves``."""
+    if value == DRAW:
+        return 0 in values(result, turn)
+    if not values(result, turn) >= {1 if is_win(value) else -1}:
+        return False
+    return not isinstance(result, Wins) or (plies(value) + 1) // 2 <= result.moves
 
 
 def _codes(domain, board, colour):
@@ -97,7 +112,7 @@ def race(domain, board):
         moves = _racing_moves(board, colour, files, codes)
         others = fastest(other_codes)
         if moves is not None and (others is None or moves <= others - (board.turn != colour)):
-            return colour
+            return Wins(colour, moves)
     return None
 
 
@@ -161,7 +176,7 @@ def supported(domain, board):
         if db.area_at(index) & (_squares(not colour, other_files, other_codes, here=True)
                                 | _squares(not colour, other_files, other_codes, beside=True)):
             continue
-        return colour
+        return Wins(colour, moves)
     return None
 
 
@@ -177,7 +192,9 @@ def alone(domain, board):
         if any(other_codes) or not any(codes):
             continue
         value = open_database(_library_domain(domain, colour), quiet=True).value(board)
-        return DRAWN if value == DRAW else board.turn if is_win(value) else not board.turn
+        if value == DRAW:
+            return DRAWN
+        return Wins(board.turn if is_win(value) else not board.turn, (plies(value) + 1) // 2)
     return None
 
 
@@ -213,7 +230,7 @@ def outrun(domain, board):
         frozen = _library_domain(domain, not colour, defender_frozen=True, defender_reach=reach)
         value = open_database(frozen, quiet=True).value_at(frozen.index(_without_pawns(board, colour, not colour)))
         if value == DRAW or moves <= (plies(value) + 1) // 2 - (board.turn != colour):
-            return colour
+            return Wins(colour, moves)
     return None
 
 
@@ -254,7 +271,7 @@ SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds}
 
 
 def classify(domain, board, levels=None):
-    """``(level, result)`` of the first schema that decides ``board`` (a winner or ``DRAWN``), else
+    """``(level, result)`` of the first schema that decides ``board`` (:class:`Wins` or ``DRAWN``), else
     of the first that bounds it (:class:`Holds`), else ``(None, None)``; ``levels`` (an iterable of
     levels) limits the schemas asked (all by default)."""
     bound = None, None

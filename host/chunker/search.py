@@ -68,57 +68,64 @@ def _verdict(possible, meets):
 
 
 class _Search:
-    def __init__(self, domain, levels, max_nodes):
-        self.domain, self.levels, self.max_nodes = domain, levels, max_nodes
+    def __init__(self, domain, levels, max_nodes, avoid=frozenset()):
+        self.domain, self.levels, self.max_nodes, self.avoid = domain, levels, max_nodes, avoid
         self.proved = {}                # (index, goal) -> the proving move (OR goals) or None
         self.failed = {}                # (index, goal) -> the deepest depth it failed at
         self.known = {}                 # index -> what the schemas say of it (``_settled``)
         self.nodes = collections.Counter()
         self.count = 0
 
-    def _ordered(self, board, goal):
+    def _ordered(self, board, goal, root=False):
         """The node's children for ``goal`` as ``(move, outcome, index of the position after or
         None)``, in the order to try them: first those known to decide the node (a proof in the
         table or a schema's verdict on the child: one that meets the goal at an OR node, one that
-        fails it at an AND node), last those known not to; within each, a promotion, a capture,
-        the most advanced pawn's step first."""
-        forward = 1 if board.turn == chess.WHITE else -1
+        fails it at an AND node), last those known not to; within each, a promotion, then a
+        schema's win in the fewest moves (so that a proof's move makes progress where schemas
+        decide: their bounds fall), then — at the ``root`` — a position not to ``avoid``, then a
+        capture, the most advanced pawn's step, the king's moves."""
         meets, any_move, child_goal = self.GOALS[goal]
         ranked = []
         for move, outcome in self.domain.children(board):
             index = None
+            moves = None
             if outcome == "win":
                 holds = 1 in meets
             else:
                 plies, after = outcome
                 wanted = goal if plies == 2 else child_goal
                 index = self.domain.index(after)
-                holds = True if (index, wanted) in self.proved else \
-                    _verdict(self._settled(after, index)[1], self.GOALS[wanted][0])
+                _, possible, moves = self._settled(after, index)
+                holds = True if (index, wanted) in self.proved else _verdict(possible, self.GOALS[wanted][0])
             known = 1 if holds is None else 0 if holds == any_move else 2
-            rank = (known, outcome != "win", move.promotion is None, not board.is_capture(move),
-                    -forward * chess.square_rank(move.to_square) if board.piece_type_at(move.from_square)
-                    == chess.PAWN else 0)
+            pawn = board.piece_type_at(move.from_square) == chess.PAWN
+            rank = (known, outcome != "win", moves if moves is not None else 99, root and index in self.avoid,
+                    move.promotion is None,
+                    not board.is_capture(move),
+                    -chess.square_rank(move.to_square if board.turn == chess.WHITE else
+                                       chess.square_mirror(move.to_square)) if pawn else 1)
             ranked.append((rank, len(ranked), (move, outcome, index)))
         return [child for _, _, child in sorted(ranked)]
 
     def _settled(self, board, index, schemas=True):
-        """``(kind, values)``: what the node's value (for the side to move: 1, 0, -1) can be
-        without its moves — one value where the game's end or a schema decides it (``kind``
+        """``(kind, values, moves)``: what the node's value (for the side to move: 1, 0, -1) can
+        be without its moves — one value where the game's end or a schema decides it (``kind``
         names which), two where a schema bounds it (``kind`` names it too); ``(None, {-1, 0, 1})``
-        where nothing is known. ``schemas`` false asks only the game's ends. Kept per index (up to
+        where nothing is known — and, where a schema sees a win, the winner's moves it needs at
+        most (else None). ``schemas`` false asks only the game's ends. Kept per index (up to
         ``KNOWN`` of them), as the move order asks it of every child."""
         if schemas and index in self.known:
             return self.known[index]
         if not any(board.legal_moves):
-            found = ("mate", {-1}) if board.is_check() else ("stalemate", {0})
+            found = ("mate", {-1}, None) if board.is_check() else ("stalemate", {0}, None)
         elif not board.pieces(chess.PAWN, chess.WHITE) and not board.pieces(chess.PAWN, chess.BLACK):
-            found = "no pawns", {0}
+            found = "no pawns", {0}, None
         elif not schemas:
-            return None, {-1, 0, 1}
+            return None, {-1, 0, 1}, None
         else:
             level, result = classify(self.domain, board, self.levels)
-            found = (f"level {level}", values(result, board.turn)) if level is not None else (None, {-1, 0, 1})
+            found = (f"level {level}", values(result, board.turn), getattr(result, "moves", None)) \
+                if level is not None else (None, {-1, 0, 1}, None)
         if schemas:
             if len(self.known) >= KNOWN:
                 self.known.clear()
@@ -145,14 +152,14 @@ class _Search:
         if key in self.proved and not root:
             self.nodes["table"] += 1
             return True
-        if self.failed.get(key, -1) >= depth and not root:
+        if key in self.failed and self.failed[key] >= depth and not root:
             self.nodes["table"] += 1
             return False
         self.count += 1
         if self.count > self.max_nodes:
             raise OutOfNodes
         meets, any_move, child_goal = self.GOALS[goal]
-        kind, possible = self._settled(board, index, schemas=not root)
+        kind, possible, _ = self._settled(board, index, schemas=not root)
         verdict = _verdict(possible, meets)
         if verdict is not None:
             self.nodes[kind] += 1
@@ -167,7 +174,7 @@ class _Search:
                 return False
             quiescence += 1
         self.nodes["interior"] += 1
-        for move, outcome, after_index in self._ordered(board, goal):
+        for move, outcome, after_index in self._ordered(board, goal, root):
             if outcome == "win":
                 self.nodes["promotion"] += 1
                 holds = 1 in meets
@@ -204,7 +211,7 @@ class _Search:
             else:
                 move = None
             if move is None:
-                kind, possible = self._settled(board, index)
+                kind, possible, _ = self._settled(board, index)
                 return moves, kind if len(possible) == 1 else None
             outcome = dict(self.domain.children(board))[move]
             moves.append(move)
@@ -217,14 +224,17 @@ class _Search:
         return moves, None
 
 
-def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000):
+def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, avoid=frozenset()):
     """Solve ``board`` (a position of ``domain``) by iterative deepening to ``max_depth`` plies or
     ``max_nodes`` nodes; returns a :class:`Solution` (``value`` ``None`` when neither proof came
     in time). ``levels`` (the schema levels to use; all by default) lets the schemas' worth be
-    measured: fewer levels, more nodes."""
-    search = _Search(domain, levels, max_nodes)
+    measured: fewer levels, more nodes. ``avoid``: indices of positions the root's proving move
+    should not lead to where another proves as well (a game's earlier positions: a proof that
+    keeps a won position won need not make progress, and one that returns to where the game
+    has been walks into a draw by repetition)."""
+    search = _Search(domain, levels, max_nodes, avoid)
     index, value, depth = domain.index(board), None, 0   # (a clear error outside the domain)
-    kind, possible = search._settled(board, index, schemas=False)
+    kind, possible, _ = search._settled(board, index, schemas=False)
     if kind is not None:                                # the game is over (or no pawns are left)
         search.nodes[kind] += 1
         return Solution(possible.pop(), [], kind, 0, search.nodes)
