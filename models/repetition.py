@@ -25,22 +25,44 @@ def is_irreversible(board, move):
 
 def game_history(board, window=32):
     """``[(key, irreversible)]`` of the positions of ``board``'s game that a repetition in the
-    search can reach: from the last irreversible move (at most ``window`` plies back) to the
-    position on the board, oldest first. The oldest is marked irreversible: nothing before it
-    counts."""
-    entries = []
-    game = board.copy()
+    search can reach, oldest first, the position on the board last; the oldest is marked
+    irreversible (nothing before it counts).
+
+    These are the positions since the last irreversible move. When they span at most ``window``
+    plies they are the game's own, in order. A longer stretch (a game shuffling its pieces for
+    dozens of moves) would leave positions out of the detector's window that the rules still
+    count — a third occurrence is a draw however far back the first two were — so the history is
+    then compressed: each distinct position once, nearest the board those that stood twice
+    already (one more is the rules' draw), then the most recently seen, each at a distance from
+    the position on the board of its own parity (the side to move); a parity with fewer
+    positions than the other repeats its last. At most ``window`` positions before the board's
+    are kept, in that order."""
+    game, stretch = board.copy(), []
     while True:
         key = position_key(MachinePosition.from_board(game), 0 if game.turn == chess.WHITE else 1)
-        if not game.move_stack or len(entries) > window:
-            entries.append((key, True))
+        if not game.move_stack:
+            stretch.append((key, True))
             break
         move = game.pop()
         irreversible = is_irreversible(game, move)
-        entries.append((key, irreversible))
+        stretch.append((key, irreversible))
         if irreversible:
             break
-    return entries[::-1]
+    if len(stretch) <= window + 1:
+        return stretch[::-1]
+    root, seen = stretch[0], ({}, {})           # by parity (odd, even distance): key -> [times, newest]
+    for distance, (key, _) in enumerate(stretch[1:], 1):
+        times = seen[distance % 2 == 0].setdefault(key, [0, distance])
+        times[0] += 1
+    by_parity = [sorted(keys, key=lambda key: (keys[key][0] < 2, keys[key][1])) for keys in seen]
+    entries = []
+    for distance in range(1, window + 1):
+        kept = by_parity[distance % 2 == 0]
+        index = (distance - 1) // 2
+        if index >= len(by_parity[0]) and index >= len(by_parity[1]):
+            break
+        entries.append(kept[min(index, len(kept) - 1)])
+    return [(entries[-1], True)] + [(key, False) for key in entries[-2::-1]] + [(root[0], False)]
 
 
 def repeats(entries, window=32):

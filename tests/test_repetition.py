@@ -10,7 +10,7 @@ import pytest
 
 from hdl.search.repetition import RepetitionDetector
 from models.position import MachinePosition, move_halfmoves
-from models.repetition import repeats
+from models.repetition import game_history, repeats
 from models.zobrist import position_key
 from sim.testing import simulate
 
@@ -84,3 +84,52 @@ def test_knight_shuffles_repeat_and_a_pawn_move_ends_it():
 def test_parameter_checks(window, capacity, message):
     with pytest.raises(ValueError, match=message):
         RepetitionDetector(window=window, capacity=capacity)
+
+
+def _shuffled(seed, plies, fen="7k/8/8/8/8/8/8/K7 w - - 0 1"):
+    """A game of ``plies`` random moves of the pieces, none a capture (all reversible),
+    from ``fen``."""
+    rng, board = random.Random(seed), chess.Board(fen)
+    for _ in range(plies):
+        board.push(rng.choice([move for move in board.legal_moves if not board.is_capture(move)]))
+    return board
+
+
+def _key(board):
+    return position_key(MachinePosition.from_board(board), 0 if board.turn == chess.WHITE else 1)
+
+
+def test_a_short_history_is_the_games_own():
+    board = _shuffled(1, 20)
+    walk = [_key(board)]
+    game = board.copy()
+    while game.move_stack:
+        game.pop()
+        walk.append(_key(game))
+    assert game_history(board) == [(key, index == 20) for index, key in enumerate(walk)][::-1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_long_shuffle_keeps_the_positions_that_stood_twice_in_the_window(seed):
+    """Over 150 reversible plies the history is compressed into the window: 32 positions before
+    the board's, only the oldest marked irreversible, each at a distance of the parity it stood
+    at, each once but for the padding of the shorter parity; every position that stood twice is
+    there (a third time is the rules' draw; here fewer than 16 a parity), so a line that comes
+    back to one of the board's side two plies on is a repetition to the model."""
+    board = _shuffled(seed, 150)
+    history = game_history(board)
+    assert len(history) == 33 and [flag for _, flag in history] == [True] + [False] * 32
+    game, stood = board.copy(), {}
+    for distance in range(1, 151):
+        game.pop()
+        times = stood.setdefault(_key(game), [distance % 2, 0])
+        times[1] += 1
+    kept = {}
+    for distance, (key, _) in enumerate(history[-2::-1], 1):
+        assert stood[key][0] == distance % 2
+        kept.setdefault(key, distance)
+    twice = [key for key, (_, times) in stood.items() if times >= 2]
+    assert twice and len(twice) < 32 and set(twice) <= set(kept)
+    for key in twice:
+        comes_back = history + [(0, False), (key, False)]
+        assert repeats(comes_back) == (stood[key][0] == 0 and kept[key] <= 30)
