@@ -2,6 +2,7 @@
 
     python -m benchmarks.chunker [--file data/chunker-positions.epd] [--nodes N] [--depth D]
                                  [--levels 1,...] [--classes longest,won,...]
+    python -m benchmarks.chunker --play N [--seed S] [--nodes N]
 
 For each position: CHUNKER's result (``host/chunker/search.py``, all schemas or ``--levels``),
 the depth it was proved at, its nodes by what decided them (like Table 4-1 of Campbell and
@@ -9,16 +10,27 @@ Berliner, "Using chunking to solve chess pawn endgames", 1984: interior nodes, t
 table, the game's ends and each schema level), its seconds, and the database's value: a result
 that disagrees with the database is marked WRONG (and the script fails); one not proved within
 the budget is "unknown". Then the totals per class.
+
+With ``--play N``: ``N`` seeded won positions of the domain (a win of at least 9 plies for the
+side to move, both sides with pawns) that CHUNKER proves within the engine's hand-off budget
+(``CHUNKER_NODES``, or ``--nodes``), each played out as the hand-off plays it against the
+exact database's longest defence (``host.chunker.check.play_out``): how many end in the safe
+promotion, in a repetition or with the proof lost, and the plies played against the database's.
 """
 
 import argparse
 import collections
+import random
 import sys
 import time
 
+import chess
+
+from host.chunker.check import play_out
 from host.chunker.database import open_database
-from host.chunker.domain import PAPER, describe, is_win
+from host.chunker.domain import LOSS, PAPER, describe, is_win, plies
 from host.chunker.search import solve
+from host.driver import CHUNKER_NODES
 from sim.testing import DATA
 from sim.verification import checked_positions
 
@@ -26,11 +38,17 @@ from sim.verification import checked_positions
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=str(DATA / "chunker-positions.epd"))
-    parser.add_argument("--nodes", type=int, default=500_000, help="the node budget per position (500000)")
+    parser.add_argument("--nodes", type=int, help="the node budget per position (500000; with --play the "
+                                                  f"hand-off's, {CHUNKER_NODES})")
     parser.add_argument("--depth", type=int, default=80)
     parser.add_argument("--levels", help="the schema levels to use (all); empty for none")
     parser.add_argument("--classes", help="only these classes (c0), comma-separated")
+    parser.add_argument("--play", type=int, metavar="N", help="play out N seeded proved wins instead")
+    parser.add_argument("--seed", type=int, default=1, help="with --play: the positions' seed (1)")
     args = parser.parse_args(argv)
+    if args.play is not None:
+        return _play(args.play, args.seed, args.nodes or CHUNKER_NODES)
+    args.nodes = args.nodes or 500_000
     levels = None if args.levels is None else [int(level) for level in args.levels.split(",") if level]
     classes = None if args.classes is None else set(args.classes.split(","))
     records, _ = checked_positions(args.file)
@@ -65,6 +83,32 @@ def main(argv=None):
                          if name not in ("positions", "solved", "nodes"))
         print(f"{kind}: {counts['solved']}/{counts['positions']} solved, {counts['nodes']:,} nodes ({rest})")
     return 1 if wrong else 0
+
+
+def _play(count, seed, nodes):
+    db = open_database(PAPER)
+    rng, endings, lengths, start = random.Random(seed), collections.Counter(), [], time.monotonic()
+    print(f"{'position':45} {'database':12} {'ending':10} {'plies':>5}")
+    while sum(endings.values()) < count:
+        index = rng.randrange(PAPER.size)
+        value = db.value_at(index)
+        if not 9 <= value < LOSS:
+            continue
+        board = PAPER.board(index)
+        if not all(any(PAPER.codes(board, colour)) for colour in chess.COLORS) or \
+                solve(board, PAPER, max_nodes=nodes).value != 1:
+            continue
+        ending, length = play_out(db, board, nodes)
+        endings[ending] += 1
+        if ending == "won":
+            lengths.append((length, plies(value)))
+        print(f"{board.fen():45} {describe(value):12} {ending:10} {length:5}", flush=True)
+    played, best = sum(length for length, _ in lengths), sum(best for _, best in lengths)
+    print(f"\n{count} proved wins (seed {seed}, {nodes:,} nodes a proof): " +
+          ", ".join(f"{n} {ending}" for ending, n in endings.most_common()) +
+          (f"; the won ones in {played:,} plies against the database's {best:,} ({played / best:.2f} x)"
+           if lengths else "") + f"; {time.monotonic() - start:.0f} s")
+    return 0 if endings["won"] == count else 1
 
 
 if __name__ == "__main__":

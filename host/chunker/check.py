@@ -8,17 +8,22 @@ exact), and every schema that classifies it against the database's result (a bou
 distance). Prints the counts
 (positions, each schema's classified count and disagreements, the database's disagreements) and
 returns whether nothing disagreed.
+
+:func:`play_out` plays a proved win to its end as the engine's hand-off does, against the
+database's longest defence (``tests/test_chunker.py``, ``python -m benchmarks.chunker --play``).
 """
 
 import collections
 import random
 import time
 
+from . import visited
 from .database import open_database, verify
-from .domain import DRAW, INVALID, PAPER, is_win
+from .domain import DRAW, INVALID, PAPER, capture_of, is_win, plies
 from .schemas import DRAWN, SCHEMAS, Holds, agrees
+from .search import solve
 
-__all__ = ["check"]
+__all__ = ["check", "play_out"]
 
 
 def check(count, seed=1, domain=PAPER, out=print):
@@ -53,3 +58,43 @@ def check(count, seed=1, domain=PAPER, out=print):
             f"({100 * classified[level] / count:.1f} %){bounds}, {wrong[level]} disagreements")
     out(f"{time.monotonic() - start:.0f} s")
     return not mismatches and not any(wrong.values())
+
+
+def play_out(db, board, nodes=5_000, max_plies=None):
+    """Play ``board`` (a position of ``db``'s domain), proved won by CHUNKER, to its end: the
+    winner's moves are CHUNKER's, as the search driver's hand-off plays them (each a fresh
+    proof of ``nodes`` nodes, the game's positions since its last pawn move to avoid), the
+    loser's the database's longest defence (a position the game has stood in first, among
+    equals). Returns ``(ending, plies)``: ``"won"`` (the winner's safe promotion), ``"repetition"``
+    (a position stood three times), ``"unproved"`` (a proof not found within ``nodes``) or
+    ``"too long"`` (``max_plies``, by default twice the database's distance), and the plies played."""
+    domain = db.domain
+    game, winner = board.copy(stack=False), board.turn
+    max_plies = 2 * plies(db.value(board)) if max_plies is None else max_plies
+
+    def played(move, outcome):
+        after = game.copy()
+        after.push(move)
+        if outcome[0] == 2:                     # an unsafe promotion and the capture it meets
+            after.push(capture_of(after, move.to_square))
+        return after
+
+    def resistance(child):
+        after = played(*child)
+        return plies(db.value(after)), after.is_repetition(2)
+
+    while len(game.move_stack) < max_plies:
+        if game.is_repetition(3):
+            return "repetition", len(game.move_stack)
+        children = domain.children(game)
+        if game.turn == winner:
+            solution = solve(game.copy(stack=False), domain, max_nodes=nodes, avoid=visited(game, False, domain))
+            if solution.value != 1:
+                return "unproved", len(game.move_stack)
+            outcome = dict(children)[solution.line[0]]
+            if outcome == "win":
+                return "won", len(game.move_stack) + 1
+            game = played(solution.line[0], outcome)
+        else:
+            game = played(*max((child for child in children if child[1] != "win"), key=resistance))
+    return "too long", len(game.move_stack)

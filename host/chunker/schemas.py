@@ -273,14 +273,20 @@ SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds}
 def classify(domain, board, levels=None):
     """``(level, result)`` of the first schema that decides ``board`` (:class:`Wins` or ``DRAWN``), else
     of the first that bounds it (:class:`Holds`), else ``(None, None)``; ``levels`` (an iterable of
-    levels) limits the schemas asked (all by default)."""
-    bound = None, None
+    levels) limits the schemas asked (all by default). A win's ``moves`` is the least that any
+    of the schemas asked gives it (each is a bound; level 3's is exact where it applies)."""
+    found, bound = None, (None, None)
     for level, schema in SCHEMAS.items():
         if levels is not None and level not in levels:
             continue
         result = schema(domain, board)
-        if isinstance(result, Holds):
+        if found is not None:
+            if isinstance(result, Wins) and result.moves < found[1].moves:
+                found = found[0], result
+        elif isinstance(result, Holds):
             bound = bound if bound[0] is not None else (level, result)
-        elif result is not None:
+        elif result == DRAWN:
             return level, result
-    return bound
+        elif result is not None:
+            found = level, result
+    return found or bound
