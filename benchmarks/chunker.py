@@ -15,7 +15,8 @@ With ``--play N``: ``N`` seeded won positions of the domain (a win of at least 9
 side to move, both sides with pawns) that CHUNKER proves within the engine's hand-off budget
 (``CHUNKER_NODES``, or ``--nodes``), each played out as the hand-off plays it against the
 exact database's longest defence (``host.chunker.check.play_out``): how many end in the safe
-promotion, in a repetition or with the proof lost, and the plies played against the database's.
+promotion, in a draw by the rules (repetition, fifty moves) or with the proof lost, and the plies
+played against the database's.
 """
 
 import argparse

@@ -60,17 +60,17 @@ def check(count, seed=1, domain=PAPER, out=print):
     return not mismatches and not any(wrong.values())
 
 
-def play_out(db, board, nodes=5_000, max_plies=None):
+def play_out(db, board, nodes=5_000, max_plies=300):
     """Play ``board`` (a position of ``db``'s domain), proved won by CHUNKER, to its end: the
     winner's moves are CHUNKER's, as the search driver's hand-off plays them (each a fresh
     proof of ``nodes`` nodes, the game's positions since its last pawn move to avoid), the
     loser's the database's longest defence (a position the game has stood in first, among
-    equals). Returns ``(ending, plies)``: ``"won"`` (the winner's safe promotion), ``"repetition"``
-    (a position stood three times), ``"unproved"`` (a proof not found within ``nodes``) or
-    ``"too long"`` (``max_plies``, by default twice the database's distance), and the plies played."""
+    equals). Returns ``(ending, plies)``: ``"won"`` (the winner's safe promotion), a draw by the
+    rules (``"repetition"``: a position stood three times; ``"fifty moves"`` without a pawn move or
+    capture), ``"unproved"`` (a proof not found within ``nodes``) or ``"too long"`` (``max_plies``
+    played), and the plies played."""
     domain = db.domain
     game, winner = board.copy(stack=False), board.turn
-    max_plies = 2 * plies(db.value(board)) if max_plies is None else max_plies
 
     def played(move, outcome):
         after = game.copy()
@@ -86,6 +86,8 @@ def play_out(db, board, nodes=5_000, max_plies=None):
     while len(game.move_stack) < max_plies:
         if game.is_repetition(3):
             return "repetition", len(game.move_stack)
+        if game.halfmove_clock >= 100:
+            return "fifty moves", len(game.move_stack)
         children = domain.children(game)
         if game.turn == winner:
             solution = solve(game.copy(stack=False), domain, max_nodes=nodes, avoid=visited(game, False, domain))
