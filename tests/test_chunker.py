@@ -11,6 +11,7 @@ import random
 import chess
 import pytest
 
+from host.chunker import place, visited
 from host.chunker.check import play_out
 from host.chunker.chunks import ATTACKER, PASSES, Chunk, library
 from host.chunker.database import Database, build, open_database, verify
@@ -398,6 +399,20 @@ def test_proofs_win_the_game_against_the_best_defence(two):
         played += 1
         ending, length = play_out(two, TWO.board(index))
         assert ending == "won" and length <= 2 * value, (TWO.board(index).fen(), describe(value), ending, length)
+
+
+def test_visited_names_the_games_positions_since_its_last_pawn_move_mirrored_as_placed():
+    """Black's b-pawn against White's king, placed mirrored (the g-pawn): the positions with White
+    to move since the pawn's step (the one it made included) are visited, in the mirrored
+    domain; the one on the board (Black to move) is not."""
+    game = chess.Board("8/8/8/1K6/1p6/2k5/8/8 b - - 0 1")
+    for uci in ("b4b3", "b5a4", "c3c2", "a4a3", "c2c3", "a3a4"):
+        game.push_uci(uci)
+    inside, mirrored = place(game)
+    stood = ("8/8/8/1K6/8/1pk5/8/8 w - - 0 1", "8/8/8/8/K7/1p6/2k5/8 w - - 0 1", "8/8/8/8/8/Kpk5/8/8 w - - 0 1")
+    assert mirrored and visited(game, mirrored) == {PAPER.index(chess.Board(fen).transform(chess.flip_horizontal))
+                                                    for fen in stood}
+    assert PAPER.index(inside) not in visited(game, mirrored)
 
 
 def test_search_without_schemas_needs_more_nodes():
