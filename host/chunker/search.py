@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import chess
 
 from .domain import PAPER, capture_of
-from .schemas import classify, values
+from .schemas import Wins, classify, values
 
 __all__ = ["Solution", "solve"]
 
@@ -124,8 +124,9 @@ class _Search:
             return None, {-1, 0, 1}, None
         else:
             level, result = classify(self.domain, board, self.levels)
-            found = (f"level {level}", values(result, board.turn), getattr(result, "moves", None)) \
-                if level is not None else (None, {-1, 0, 1}, None)
+            moves = result.moves if isinstance(result, Wins) else None
+            found = (f"level {level}", values(result, board.turn), moves) if level is not None \
+                else (None, {-1, 0, 1}, None)
         if schemas:
             if len(self.known) >= KNOWN:
                 self.known.clear()
