@@ -356,10 +356,9 @@ class Controller(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        # The generator's request and the maker's command start the board build's longest paths
-        # (into the generator's per-ply context and the attacker; into the halfmove bus and the
-        # evaluator's look-ahead address): their fields come from flip-flops.
-        m.submodules.sequencer = seq = Microsequencer(SPEC, self._image, fast=("gen", "maker"))
+        # The control fields start the longest paths (into the generator's per-ply context and
+        # attacker, the halfmove bus, the value datapath): they come from flip-flops.
+        m.submodules.sequencer = seq = Microsequencer(SPEC, self._image, fast=tuple(dict(CONTROL)))
         m.submodules.frames = frames = FrameStack(max_ply=self._max_ply)
         control = seq.control
         frame = frames.current
