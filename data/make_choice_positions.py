@@ -3,6 +3,7 @@ with ``--errors`` the machine's own errors, ``error-positions.jsonl``.
 
     python data/make_choice_positions.py [--count 240] [--seed 7] [--depth 10]
     python data/make_choice_positions.py --errors 100 [--pgn GLOB ...] [--count 240] [--seed 7]
+    python data/make_choice_positions.py --endings [--count 150] [--seed 7] [--depth 12]
 
 Needs Stockfish (``apt-get install stockfish``); the tests never run it. The positions come
 from the games of ``--pgn`` (globs; by default ``benchmarks/results/*.pgn``, the machine's matches
@@ -12,6 +13,10 @@ side to move not in check, shuffled with ``--seed``, kept while Stockfish's best
 every legal move's score (up to ``MOVES`` of them as principal variations; a move not among
 them counts as the worst). A line: ``{"fen": ..., "scores": {uci: centipawns}}`` (the side to
 move's view, a mate as +-10000).
+
+``--endings`` takes instead, into ``ending-positions.jsonl``, the endings: every position from ply
+16 on, not in check, with pawns and one to four pieces besides kings and pawns (where an
+exchange or two makes a pawn ending), within ``BALANCE`` as above.
 
 ``--errors CP`` keeps instead the positions (from ply 8, any number of pieces, the best score
 within ``BALANCE``) where the machine — a player whose name begins with SUPREM — played a move
@@ -44,20 +49,32 @@ BALANCE = 300
 MOVES = 60
 
 
-def candidates(patterns, errors):
+def is_ending(board):
+    """Pawns, and one to four pieces besides kings and pawns: a pawn ending an exchange or two away."""
+    pieces = sum(p.piece_type not in (chess.PAWN, chess.KING) for p in board.piece_map().values())
+    return 1 <= pieces <= 4 and bool(board.pieces(chess.PAWN, chess.WHITE) | board.pieces(chess.PAWN, chess.BLACK))
+
+
+def candidates(patterns, errors, endings=False):
     """``[(fen, played)]`` from the games of ``patterns`` (globs), in their order and repeated as often
-    as they occur: ``played`` the machine's move (with ``errors``), else None."""
+    as they occur: ``played`` the machine's move (with ``errors``), else None; with ``endings`` the
+    endings (:func:`is_ending`)."""
     found = []
     for name in sorted({name for pattern in patterns for name in glob.glob(pattern)}):
         with open(name) as f:
             while (game := chess.pgn.read_game(f)) is not None:
                 board = game.board()
+                if board.uci_variant != "chess":        # an antichess match's game
+                    continue
                 machine = {colour for colour, player in ((chess.WHITE, "White"), (chess.BLACK, "Black"))
                            if game.headers.get(player, "").startswith("SUPREM")}
                 for ply, move in enumerate(game.mainline_moves()):
                     if errors:
                         if ply >= 8 and board.turn in machine and board.legal_moves.count() > 1:
                             found.append((board.fen(), move.uci()))
+                    elif endings:
+                        if ply >= 16 and not board.is_check() and is_ending(board):
+                            found.append((board.fen(), None))
                     elif 16 <= ply <= 100 and not board.is_check() and len(board.piece_map()) >= 10:
                         found.append((board.fen(), None))
                     board.push(move)
@@ -75,17 +92,21 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--errors", type=int, metavar="CP", help="keep the machine's moves that lost CP or more")
+    parser.add_argument("--endings", action="store_true", help="endings with one to four pieces and pawns")
     parser.add_argument("--pgn", nargs="+", default=[str(HERE.parent / "benchmarks" / "results" / "*.pgn")],
                         help="the games (globs)")
     parser.add_argument("--out", help="the file (choice-positions.jsonl, or error-positions.jsonl with --errors)")
     args = parser.parse_args(argv)
-    out = args.out or str(HERE / ("error-positions.jsonl" if args.errors else "choice-positions.jsonl"))
-    found = candidates(args.pgn, args.errors)
+    if args.errors and args.endings:
+        parser.error("--errors and --endings choose different positions: one of them")
+    name = "error" if args.errors else "ending" if args.endings else "choice"
+    out = args.out or str(HERE / f"{name}-positions.jsonl")
+    found = candidates(args.pgn, args.errors, args.endings)
     random.Random(args.seed).shuffle(found)
     found = list(dict.fromkeys(found))
     engine = chess.engine.SimpleEngine.popen_uci(engine_command("stockfish"))
     engine.configure({"Threads": 1, "Hash": 64})
-    errors = f" --errors {args.errors}" if args.errors else ""
+    errors = f" --errors {args.errors}" if args.errors else " --endings" if args.endings else ""
     lines = [f"# Made by data/make_choice_positions.py --count {args.count} --seed {args.seed} --depth {args.depth}"
              f"{errors} with {engine.id.get('name')}"]
     try:

@@ -4,16 +4,16 @@ the script again).
 
 ``data/quiet-moves.jsonl.gz`` (Made by data/make_piece_square.py --games 1000 --depth 7 --seed
 1 with Stockfish 15.1), the positions and moves the tables' fit uses; ``--ridge 10000
---min-positions 300``. Stockfish's best quiet move first: 16.4 % with the tables alone, 18.2 %
-with the patterns at their hand values, 17.4 % weighed.
+--min-positions 300``. Stockfish's best quiet move first: 16.4 % with the tables alone, 18.1 %
+with the patterns at their hand values, 17.2 % weighed.
 
 A first-order pattern's values are scaled by its weight (rounded to centipawns; a weight of 0
 leaves it out); a recognizer's tables hold 8-bit values and are not scaled: it is left out
 below ``host.oracle.RECOGNIZER_WEIGHT``. Patterns not listed are not weighed (the quiet moves
 do not tell them apart: pawn-structure, bishop-pair, insufficient-material, pawn-islands,
-bad-bishop, king-to-the-edge, kings-close, rule-of-the-square, chunk-race, trapped-bishop,
-opposite-bishops, trapped-rook, trade-when-ahead, key-squares, wrong-bishop, connected-passers)
-and keep their hand values.
+bad-bishop, king-to-the-edge, rule-of-the-square, chunk-race, trapped-bishop, opposite-bishops,
+trapped-rook, trade-when-ahead, key-squares, wrong-bishop, connected-passers,
+pawn-ending-kings) and keep their hand values.
 """
 
 __all__ = ["WEIGHTS"]
@@ -30,7 +30,8 @@ WEIGHTS = {
     'development': 0.00,
     'centre-pawns': 0.00,
     'rook-behind-passers': 1.27,
-    'king-near-passers': 0.93,
+    'king-near-passers': 0.88,
+    'kings-close': 0.71,
     'pawn-storm': 1.38,
     'open-files-at-the-king': 0.78,
     'blockade': 1.18,
@@ -39,7 +40,7 @@ WEIGHTS = {
     'backward-pawns': 0.00,
     'king-in-the-centre': 0.00,
     'rook-on-the-seventh': 0.33,
-    'king-activity': 0.69,
+    'king-activity': 0.72,
     'centre-control': 0.04,
     'mobility': 0.02,
     'king-tropism': 0.00,

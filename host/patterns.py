@@ -28,8 +28,8 @@ from .piece_square import ENDGAME, MIDDLEGAME
 from .tables import Context, FirstOrder, GlobalState, Recognizer, output_step
 
 __all__ = ["MaterialPieceSquare", "ShelterFirstOrder", "ShelterRecognizer", "PawnStructure", "KingSafety",
-           "BishopPair", "InsufficientMaterial", "PawnIslands", "Tempo", "NON_PAWN_MATERIAL", "PATTERNS", "WINGS",
-           "colour_sign"]
+           "BishopPair", "InsufficientMaterial", "PawnIslands", "Tempo", "NON_PAWN_MATERIAL", "PAWN_ENDING_BIT",
+           "PATTERNS", "WINGS", "colour_sign"]
 
 #: The files of each wing's shelter.
 WINGS = {"king": (5, 6, 7), "queen": (0, 1, 2)}
@@ -303,12 +303,16 @@ class KingSafety:
             contexts=[Context(NON_PAWN_MATERIAL)]))
 
 
-#: The game's phase 0..3 from the non-pawn material on the board (:meth:`KingSafety.phase`): a
-#: global-state unit shared by the patterns that scale with it.
+#: The non-pawn material on the board, as a global-state unit shared by the patterns that scale
+#: with it: bits 0-1 the game's phase 0..3 (:meth:`KingSafety.phase`), bit 2 set when no piece
+#: but the kings and pawns is left (a pawn ending: :data:`PAWN_ENDING_BIT`).
 NON_PAWN_MATERIAL = GlobalState(
     fields=[("material", 8)],
     description=lambda piece, square: {"material": KingSafety.MATERIAL.get(piece.piece_type, 0)},
-    output=lambda v: KingSafety.phase(v["material"]))
+    output=lambda v: KingSafety.phase(v["material"]) | (v["material"] == 0) << 2)
+
+#: Where :data:`NON_PAWN_MATERIAL`'s output says "a pawn ending".
+PAWN_ENDING_BIT = 2
 
 
 class BishopPair:

@@ -20,7 +20,7 @@ from hdl.eval.tables import ExtSource
 
 from .analysis import PHASE_TOTAL, PHASE_WEIGHTS, PIECE_VALUES
 from .chunker.chunks import ATTACKER, DEFENDER, Chunk, library
-from .patterns import NON_PAWN_MATERIAL, KingSafety, colour_sign
+from .patterns import NON_PAWN_MATERIAL, PAWN_ENDING_BIT, KingSafety, colour_sign
 from .tables import Context, FirstOrder, Recognizer
 
 __all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
@@ -30,7 +30,7 @@ __all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPaw
            "OppositeBishops", "EarlyQueen", "MajorityAdvance", "BackwardPawns", "KingInTheCentre",
            "RookOnTheSeventh", "KingActivity", "CentreControl", "Mobility", "KingTropism", "TrappedRook",
            "TradeWhenAhead", "KeySquares", "DoubledRooks", "WrongBishop", "ConnectedPassers", "KingAttack",
-           "ChainBase", "chain_bases", "key_squares", "ROOT_PATTERNS"]
+           "ChainBase", "PawnEndingKings", "chain_bases", "key_squares", "ROOT_PATTERNS"]
 
 
 def _relative_rank(colour, square):
@@ -1389,6 +1389,66 @@ class KingAttack:
         return type(self).__name__
 
 
+class PawnEndingKings:
+    """Pawn endings reached from the root: once no piece but the kings and pawns is left, each
+    king's mean distance to the root's pawns counts ``STEP`` a step against it — the measure of
+    :class:`KingActivity`, about twelve times larger: in a pawn ending a king is worth about
+    that much (a fit to Stockfish's scores of pawn endings, BENCHMARKS.md, 2026-11-28), where
+    with pieces on the board it is worth little. So the search below a rook or minor-piece
+    ending sees which exchange into a pawn ending wins. The pawns are those no swap-off wins at
+    the root (the analysis's targets are likely gone by then; all of them if every pawn is a
+    target). Each king's term is rounded to ``QUANTUM``, their difference kept within ``LIMIT``
+    quanta. A recognizer: White's king square in branch A, Black's in B, the context "a pawn
+    ending" from the global unit :data:`~host.patterns.NON_PAWN_MATERIAL`."""
+
+    family = "endgame"
+    STEP = 96
+    QUANTUM, LIMIT = 32, 15
+
+    def __init__(self, analysis, board):
+        pawns = list(board.pieces(chess.PAWN, chess.WHITE)) + list(board.pieces(chess.PAWN, chess.BLACK))
+        targets = set(analysis.targets[chess.WHITE]) | set(analysis.targets[chess.BLACK])
+        self.pawns = [p for p in pawns if p not in targets] or pawns
+
+    def distance(self, king):
+        """``king``'s term: its mean distance to the pawns, ``STEP`` a step, in quanta."""
+        return round(self.STEP * sum(chess.square_distance(king, p) for p in self.pawns)
+                     / (len(self.pawns) * self.QUANTUM)) if self.pawns else 0
+
+    def value(self, white_king, black_king):
+        """The pawn ending's value of the two kings' squares (White's view)."""
+        quanta = self.distance(black_king) - self.distance(white_king)
+        return self.QUANTUM * max(-self.LIMIT, min(self.LIMIT, quanta))
+
+    def definition(self, board):
+        if any(p.piece_type not in (chess.PAWN, chess.KING) for p in board.piece_map().values()):
+            return 0
+        return self.value(board.king(chess.WHITE), board.king(chess.BLACK))
+
+    def install(self, image):
+        def description(piece, square):
+            if piece.piece_type != chess.KING:
+                return {}
+            return {"white" if piece.color == chess.WHITE else "black": square}
+        image.add_recognizer(Recognizer(
+            fields_a=[("white", 6)], fields_b=[("black", 6)], description=description,
+            summary_a=lambda v, ext: self.distance(v["white"]), summary_b=lambda v, ext: self.distance(v["black"]),
+            combine=lambda white, black: max(-self.LIMIT, min(self.LIMIT, black - white)),
+            final=lambda quanta, contexts: self.QUANTUM * quanta if contexts[0] & 1 else 0,
+            contexts=[Context(NON_PAWN_MATERIAL, PAWN_ENDING_BIT)], shift=5))
+
+    @staticmethod
+    def relevance(analysis):
+        """A pawn ending, or one a few exchanges away (four pieces at most), with pawns."""
+        pieces = _pieces(analysis)
+        if not any(analysis.material[c][chess.PAWN] for c in chess.COLORS) or pieces > 4:
+            return 0
+        return 4.0 if pieces == 0 else 3.0 if pieces <= 2 else 1.5
+
+    def __repr__(self):
+        return type(self).__name__
+
+
 class ChainBase(RootPattern):
     """Attack a pawn chain at its base (Nimzowitsch): the enemy's chain bases at the root —
     pawns that defend another pawn and have no pawn defending them — are the points to hit. A
@@ -1467,4 +1527,5 @@ ROOT_PATTERNS = {
     "connected-passers": ConnectedPassers,
     "king-attack": KingAttack,
     "chain-base": ChainBase,
+    "pawn-ending-kings": PawnEndingKings,
 }

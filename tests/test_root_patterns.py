@@ -18,10 +18,12 @@ from host.root_patterns import (
     KingsClose,
     KingToTheEdge,
     PassedPawns,
+    PawnEndingKings,
     RooksOnOpenFiles,
     mating_net,
 )
 from host.tables import EvaluatorImage
+from models.evaluator import evaluated
 from sim.eval_check import definition_mismatches, hardware_mismatches
 from sim.testing import REFERENCE_FILES, random_games, reference_positions
 
@@ -147,6 +149,24 @@ def test_relevance_follows_the_root():
     assert Development.relevance(analyses["pawn-ending"]) == 0 and KingPressure.relevance(analyses["pawn-ending"]) == 0
     assert PassedPawns.relevance(analyses["pawn-ending"]) > 0 and PassedPawns.relevance(analyses["opening"]) == 0
     assert KingToTheEdge.relevance(analyses["krk"]) > 0 and KingToTheEdge.relevance(analyses["iqp"]) == 0
+
+
+def test_a_pawn_ending_below_a_rook_ending_values_the_kings():
+    """From a game against sunfish: Black (Kg7) took on h7 with the rook and, after 113. Rc7+ and
+    the exchange of rooks, the pawn ending with White's king on e2 and Black's on h7 is lost
+    (Stockfish: -6.5). Below that root the pattern sees it; with a rook on the board it says
+    nothing, and at a root with many pieces it does not apply."""
+    root = chess.Board("2R5/6kP/8/2p5/2P5/7r/4K3/8 b - - 4 112")
+    pattern = PawnEndingKings(analyse(root), root)
+    assert pattern.pawns == [chess.C4]        # c5 and h7 are targets: likely gone
+    after = chess.Board("8/7k/8/2p5/2P5/8/4K3/8 w - - 0 1")
+    assert pattern.definition(after) == 288
+    assert pattern.definition(chess.Board("8/8/8/2p1k3/2P5/8/4K3/8 w - - 0 1")) == 0
+    assert pattern.definition(chess.Board("8/7k/8/2p5/2P5/8/4K3/2R5 w - - 0 1")) == 0
+    store = _store(pattern)
+    assert evaluated(store, after).value() == 288
+    assert PawnEndingKings.relevance(analyse(root)) > 0
+    assert PawnEndingKings.relevance(analyse(chess.Board(ROOTS["iqp"]))) == 0
 
 
 @pytest.mark.parametrize("fen, weak", [
