@@ -55,7 +55,7 @@ def pawn_endings(count, rng):
 
 def features(board):
     """The fit's terms (:data:`TERMS`) of a pawn ending, White's view."""
-    pawns = list(board.pawns)
+    pawns = list(chess.scan_forward(board.pawns))
 
     def distance(colour):
         return sum(chess.square_distance(board.king(colour), p) for p in pawns) / len(pawns)
@@ -98,7 +98,7 @@ def main(argv=None):
         a = np.c_[x[:, :used], np.ones(len(y))]
         coefficients, *_ = np.linalg.lstsq(a, y, rcond=None)
         residual = np.sqrt(np.mean((y - a @ coefficients) ** 2))
-        terms = ", ".join(f"{t} {c:.1f}" for t, c in zip(TERMS, coefficients))
+        terms = ", ".join(f"{t} {c:.1f}" for t, c in zip(TERMS[:used], coefficients))
         print(f"  {terms}; constant {coefficients[-1]:.1f}; rms residual {residual:.1f}")
     return 0
 
