@@ -666,6 +666,13 @@ def _minors_home(board, colour):
                for kind, squares in Development.HOME.items() for square in squares)
 
 
+def _king_squares(piece, square):
+    """The kings' squares as a recognizer's fields ``white`` and ``black``."""
+    if piece.piece_type != chess.KING:
+        return {}
+    return {"white" if piece.color == chess.WHITE else "black": square}
+
+
 class KingsClose:
     """The mating nets' second half (a recognizer): in a mating net (:func:`mating_net`) the
     stronger side's king comes close — 6 per step nearer than seven (the kings' distance). White's
@@ -687,12 +694,8 @@ class KingsClose:
         return self.value(board.king(chess.WHITE), board.king(chess.BLACK))
 
     def install(self, image):
-        def description(piece, square):
-            if piece.piece_type != chess.KING:
-                return {}
-            return {"white" if piece.color == chess.WHITE else "black": square}
         image.add_recognizer(Recognizer(
-            fields_a=[("white", 6)], fields_b=[("black", 6)], description=description,
+            fields_a=[("white", 6)], fields_b=[("black", 6)], description=_king_squares,
             summary_a=lambda v, ext: v["white"], summary_b=lambda v, ext: v["black"],
             combine=lambda w, b: self.value(w, b), final=lambda value, contexts: value))
 
@@ -1426,12 +1429,8 @@ class PawnEndingKings:
         return self.value(board.king(chess.WHITE), board.king(chess.BLACK))
 
     def install(self, image):
-        def description(piece, square):
-            if piece.piece_type != chess.KING:
-                return {}
-            return {"white" if piece.color == chess.WHITE else "black": square}
         image.add_recognizer(Recognizer(
-            fields_a=[("white", 6)], fields_b=[("black", 6)], description=description,
+            fields_a=[("white", 6)], fields_b=[("black", 6)], description=_king_squares,
             summary_a=lambda v, ext: self.distance(v["white"]), summary_b=lambda v, ext: self.distance(v["black"]),
             combine=lambda white, black: max(-self.LIMIT, min(self.LIMIT, black - white)),
             final=lambda quanta, contexts: self.QUANTUM * quanta if contexts[0] & 1 else 0,
