@@ -56,3 +56,14 @@ def test_the_fit_recovers_the_weights_from_the_moves_they_prefer():
     assert weights["mobility"] == pytest.approx(0.5, abs=0.1)
     assert weights["centre-pawns"] == 0.0               # dropped, not reversed
     assert agreement["weighed"] > agreement["tables"]
+
+
+@pytest.mark.slow
+def test_the_shipped_weights_are_what_the_script_makes_of_the_shipped_moves():
+    """host/pattern_weights.py is generated: a pattern changed since (a new one, a new relevance)
+    leaves it stale, which only remaking it shows (two minutes)."""
+    from host.pattern_weights import WEIGHTS
+    positions = make_pattern_weights.read_positions(str(DATA / "quiet-moves.jsonl.gz"))
+    weights, _, _ = make_pattern_weights.fit(positions, 10000.0, 300)
+    assert {name: f"{weight:.2f}" for name, weight in weights.items()} == \
+        {name: f"{weight:.2f}" for name, weight in WEIGHTS.items()}
