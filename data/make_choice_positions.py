@@ -95,7 +95,8 @@ def main(argv=None):
     parser.add_argument("--endings", action="store_true", help="endings with one to four pieces and pawns")
     parser.add_argument("--pgn", nargs="+", default=[str(HERE.parent / "benchmarks" / "results" / "*.pgn")],
                         help="the games (globs)")
-    parser.add_argument("--out", help="the file (choice-positions.jsonl, or error-positions.jsonl with --errors)")
+    parser.add_argument("--out", help="the file (choice-positions.jsonl; error-positions.jsonl with --errors, "
+                                      "ending-positions.jsonl with --endings)")
     args = parser.parse_args(argv)
     if args.errors and args.endings:
         parser.error("--errors and --endings choose different positions: one of them")

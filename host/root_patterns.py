@@ -1395,9 +1395,10 @@ class KingAttack:
 class PawnEndingKings:
     """Pawn endings reached from the root: once no piece but the kings and pawns is left, each
     king's mean distance to the root's pawns counts ``STEP`` a step against it — the measure of
-    :class:`KingActivity`, about twelve times larger: in a pawn ending a king is worth about
-    that much (a fit to Stockfish's scores of pawn endings, BENCHMARKS.md, 2026-11-28), where
-    with pieces on the board it is worth little. So the search below a rook or minor-piece
+    :class:`KingActivity`, about ten times larger: in a pawn ending a king is worth about that
+    much (``data/fit_pawn_endings.py``, least squares on Stockfish's scores of seeded pawn
+    endings: 82 to 94 centipawns a step over two seeds, 98 to 105 in a first run; BENCHMARKS.md,
+    2026-11-28), where with pieces on the board it is worth little. So the search below a rook or minor-piece
     ending sees which exchange into a pawn ending wins. The pawns are those no swap-off wins at
     the root (the analysis's targets are likely gone by then; all of them if every pawn is a
     target). Each king's term is rounded to ``QUANTUM``, their difference kept within ``LIMIT``
