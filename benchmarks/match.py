@@ -35,8 +35,9 @@ check options); against ``--opponent suprem`` with ``--opponent-features`` the m
 itself with a feature switched off, which measures that feature on one build; ``--root`` and
 ``--opponent-root`` the same for who searches the root (the board, or the host's root loop),
 ``--knowledge`` and ``--opponent-knowledge`` for the Oracle's knowledge (phase, root, material),
-``--without`` and ``--opponent-without`` for pattern families root knowledge leaves out (a
-family's worth: ``--knowledge root --opponent-knowledge root --opponent-without king``).
+``--without`` and ``--opponent-without`` for pattern families, or single patterns by library
+name, root knowledge leaves out (a family's worth: ``--knowledge root --opponent-knowledge root
+--opponent-without king``; one pattern's: ``--opponent-without pawn-ending-kings``).
 
 ``--variant antichess`` plays antichess (captures compulsory, losing every piece wins) from
 ``data/antichess-openings.txt`` against Fairy-Stockfish (``--opponent fairy-stockfish``) or the
@@ -161,7 +162,7 @@ def main(argv=None):
     parser.add_argument("--opponent-knowledge", choices=KNOWLEDGE, help="with --opponent suprem: the opponent's")
     parser.add_argument("--without", type=pattern_families, default=(), help="families root knowledge leaves out")
     parser.add_argument("--opponent-without", type=pattern_families, default=(),
-                        help="with --opponent suprem: the families its root knowledge leaves out")
+                        help="with --opponent suprem: the families or patterns its root knowledge leaves out")
     parser.add_argument("--first", type=int, default=1, help="the first game's number (a match played in parts)")
     parser.add_argument("--score", nargs="+", metavar="PGN", help="only add up the games of these PGN files")
     parser.add_argument("--movetime", type=int, metavar="MS",

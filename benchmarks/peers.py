@@ -16,7 +16,7 @@ from pathlib import Path
 import chess.engine
 
 from hdl.search.features import SearchFeatures
-from host.library import FAMILIES
+from host.library import FAMILIES, LEAVABLE
 from host.oracle import KNOWLEDGE
 
 __all__ = ["ENGINES", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
@@ -81,11 +81,13 @@ def machine_options(features, root=None, knowledge=None, without=()):
 
 
 def pattern_families(text):
-    """The pattern families a comma-separated argument names (an argparse type)."""
+    """The pattern families, or single patterns by library name, a comma-separated argument names
+    (an argparse type)."""
     named = tuple(f.strip() for f in text.split(",") if f.strip())
-    unknown = [f for f in named if f not in FAMILIES]
+    unknown = [f for f in named if f not in LEAVABLE]
     if unknown:
-        raise argparse.ArgumentTypeError(f"no pattern family {', '.join(unknown)} (there are {', '.join(FAMILIES)})")
+        raise argparse.ArgumentTypeError(f"no pattern family or pattern {', '.join(unknown)} "
+                                         f"(the families: {', '.join(FAMILIES)}; the patterns: host/library.py)")
     return named
 
 
@@ -99,7 +101,7 @@ def add_engine_arguments(parser):
     parser.add_argument("--root", choices=ROOTS, help="who searches the machine's root (the engine's default)")
     parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
     parser.add_argument("--without", type=pattern_families, default=(),
-                        help="pattern families the machine's root knowledge leaves out")
+                        help="pattern families, or patterns by library name, the machine's root knowledge leaves out")
 
 
 def chosen_engines(parser, args):

@@ -24,7 +24,7 @@ from .patterns import (
 )
 from .root_patterns import ROOT_PATTERNS
 
-__all__ = ["LIBRARY", "Entry", "FAMILIES"]
+__all__ = ["LIBRARY", "Entry", "FAMILIES", "LEAVABLE"]
 
 Entry = namedtuple("Entry", "relevance make family general", defaults=(False,))
 
@@ -88,3 +88,7 @@ LIBRARY = {
 
 assert {entry.family for entry in LIBRARY.values()} | {cls.family for cls in ANTICHESS_LIBRARY.values()} \
     == set(FAMILIES)
+
+#: What root knowledge may leave out (``Oracle``'s ``without``): a family, or one pattern of the
+#: chess or the antichess library by name (to measure one pattern as a family match does a family).
+LEAVABLE = (*FAMILIES, *LIBRARY, *ANTICHESS_LIBRARY)

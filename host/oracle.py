@@ -43,7 +43,7 @@ import chess
 
 from .analysis import analyse, game_phase_fraction, pawn_classes
 from .antichess import ANTICHESS_LIBRARY, AntichessMaterial, is_antichess
-from .library import FAMILIES, LIBRARY
+from .library import FAMILIES, LEAVABLE, LIBRARY
 from .pattern_weights import WEIGHTS
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from .root_patterns import RootPattern, Weighted
@@ -119,15 +119,17 @@ class Oracle:
     }
 
     def __init__(self, params, knowledge=KNOWLEDGE[0], without=(), weights=WEIGHTS):
-        """``without``: pattern families (:data:`~host.library.FAMILIES`) ``root`` knowledge
-        leaves out (to measure what they are worth); ``weights``: {library name: weight} the
+        """``without``: pattern families (:data:`~host.library.FAMILIES`) or single patterns (by
+        library name: :data:`~host.library.LEAVABLE`) ``root`` knowledge leaves out (to measure
+        what they are worth); ``weights``: {library name: weight} the
         ``root`` knowledge weighs its patterns by (the fitted :data:`~host.pattern_weights.WEIGHTS`;
         ``{}`` installs every pattern at its hand values)."""
         if knowledge not in KNOWLEDGE:
             raise ValueError(f"no knowledge {knowledge!r} (there are {', '.join(KNOWLEDGE)})")
-        unknown = set(without) - set(FAMILIES)
+        unknown = set(without) - set(LEAVABLE)
         if unknown:
-            raise ValueError(f"no pattern family {', '.join(sorted(unknown))} (there are {', '.join(FAMILIES)})")
+            raise ValueError(f"no pattern family or pattern {', '.join(sorted(unknown))} (the families: "
+                             f"{', '.join(FAMILIES)}; the patterns: host/library.py)")
         if without and knowledge != "root":
             raise ValueError(f"only root knowledge leaves out families, not {knowledge}")
         self.params, self.knowledge, self.without, self.weights = params, knowledge, tuple(without), dict(weights)
@@ -171,7 +173,7 @@ class Oracle:
         region = [analyse(b) for b in region_boards(board, expected)]
         scored, from_region = [], set()
         for name, entry in LIBRARY.items():
-            if entry.family in self.without:
+            if entry.family in self.without or name in self.without:
                 continue
             here = entry.relevance(analysis)
             there = REGION_WEIGHT * max((entry.relevance(a) for a in region), default=0)
@@ -222,7 +224,7 @@ class Oracle:
         made = []
         for name, cls in ANTICHESS_LIBRARY.items():
             relevance = cls.relevance(board)
-            if relevance <= 0 or cls.family in self.without:
+            if relevance <= 0 or cls.family in self.without or name in self.without:
                 continue
             if cls.general:
                 pattern = self._general.setdefault(name, cls())

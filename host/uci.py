@@ -50,7 +50,7 @@ from hdl.search.features import SearchFeatures
 from models.position import VARIANTS, PositionError, new_board, validate_board
 
 from .driver import Limits, SearchDriver, score_text
-from .library import FAMILIES
+from .library import FAMILIES, LEAVABLE
 from .link import LinkError
 from .oracle import KNOWLEDGE, Oracle
 
@@ -205,10 +205,10 @@ class UciEngine:
             return
         if name == "KnowledgeWithout":         # pattern families root knowledge leaves out
             families = [] if value in ("", "<empty>") else [f.strip() for f in value.split(",")]
-            unknown = [f for f in families if f not in FAMILIES]
+            unknown = [f for f in families if f not in LEAVABLE]
             if unknown:
-                self.send(f"info string option {name} takes families among {', '.join(FAMILIES)} "
-                          f"(comma-separated), not {', '.join(unknown)}")
+                self.send(f"info string option {name} takes families among {', '.join(FAMILIES)} or pattern "
+                          f"names (comma-separated), not {', '.join(unknown)}")
                 return
             self.options[name] = ",".join(families)
             return

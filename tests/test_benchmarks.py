@@ -192,7 +192,7 @@ def test_move_choice_losses_and_the_shipped_positions(capsys):
     line = capsys.readouterr().out.strip()
     loss = float(line.split("mean loss")[1].split("cp")[0])
     assert line.startswith("suprem") and 0 <= loss <= choice.LOSS_CAP and line.endswith("of 2 within 30 cp"), line
-    for bad, why in ((["--knowledge", "root", "--without", "kings"], "no pattern family kings"),
+    for bad, why in ((["--knowledge", "root", "--without", "kings"], "no pattern family or pattern kings"),
                      (["--without", "king"], "--without needs --knowledge root")):
         with pytest.raises(SystemExit):
             choice.main(["--engines", "suprem", *bad])

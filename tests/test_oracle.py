@@ -155,8 +155,14 @@ def test_a_family_left_out():
         assert allocation.explain()[0].startswith("root knowledge without king, endgame, ")
     assert "king-safety" in _chosen(ROOTS["castled"]) and "king-to-the-edge" in _chosen(ROOTS["krk"])
     assert set(FAMILIES) == {entry.family for entry in LIBRARY.values()} | {"tempo"}     # tempo: antichess's
-    with pytest.raises(ValueError, match="no pattern family kings"):
+    with pytest.raises(ValueError, match="no pattern family or pattern kings"):
         Oracle(FULL, "root", without=("kings",))
+    # one pattern by name: the kings of a pawn ending, chosen at a rook ending, left out alone
+    rook_ending = chess.Board("8/5pk1/6p1/1P6/8/6P1/r4PK1/1R6 w - - 0 1")
+    chosen = [name for name, _ in Oracle(FULL, "root").allocate(rook_ending).chosen]
+    without = [name for name, _ in Oracle(FULL, "root", without=("pawn-ending-kings",)).allocate(rook_ending).chosen]
+    assert "pawn-ending-kings" in chosen and "pawn-ending-kings" not in without
+    assert "king-activity" in without       # the rest of its family stays
     with pytest.raises(ValueError, match="only root knowledge leaves out families"):
         Oracle(FULL, "phase", without=("king",))
 
