@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks.peers import engine_command  # noqa: E402
+from host.analysis import pawn_classes  # noqa: E402
 
 TERMS = ("pawns", "kings' distance", "passers' ranks", "side to move")
 
@@ -61,14 +62,8 @@ def features(board):
         return sum(chess.square_distance(board.king(colour), p) for p in pawns) / len(pawns)
 
     def passers(colour):
-        ranks = 0
-        for square in board.pieces(chess.PAWN, colour):
-            file, rank = chess.square_file(square), chess.square_rank(square)
-            ahead = range(rank + 1, 8) if colour == chess.WHITE else range(rank)
-            if not any(board.piece_at(chess.square(f, r)) == chess.Piece(chess.PAWN, not colour)
-                       for f in (file - 1, file, file + 1) if 0 <= f < 8 for r in ahead):
-                ranks += rank if colour == chess.WHITE else 7 - rank
-        return ranks
+        return sum(chess.square_rank(s) if colour == chess.WHITE else 7 - chess.square_rank(s)
+                   for s in pawn_classes(board, colour).passed)
 
     return [len(board.pieces(chess.PAWN, chess.WHITE)) - len(board.pieces(chess.PAWN, chess.BLACK)),
             distance(chess.BLACK) - distance(chess.WHITE), passers(chess.WHITE) - passers(chess.BLACK),
