@@ -103,7 +103,7 @@ from .features import (
     null_reduction,
 )
 from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
-from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashInterface
+from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashEntry, HashInterface
 from .maker import MakerInterface, MakerOp
 from .material import PIECE_VALUES
 from .microsequencer import Microsequencer, MicroSpec
@@ -445,11 +445,22 @@ class Controller(wiring.Component):
         with m.Else():
             m.d.comb += stored_value.eq(frame.best)
         probe = self.hash.probe
+        # Whether the entry decides the node (``hash_cut``) and the value it returns (HASH) are
+        # wanted in the cycle after a node is entered, when its frame is loaded; the entry has
+        # been read since the cycle the board settled (the one ``enter`` completes in) and does
+        # not change until the node moves or returns. So they take the entry, whether it is a
+        # hit and its value counted from the root as registered in the cycle before: the block
+        # RAM's read and the mate-distance adjustment do not lie on the path of the window
+        # compares into the branch.
+        held = Signal(HashEntry)
+        held_hit = Signal()
+        held_value = Signal(signed(16))
+        m.d.sync += [held.eq(probe), held_hit.eq(self.hash.hit), held_value.eq(hash_value)]
         hash_cut = Signal()
-        m.d.comb += hash_cut.eq(self.hash.hit & (ply != 0) & (probe.depth >= frame.depth) & (
-            (probe.bound == Bound.EXACT)
-            | ((probe.bound == Bound.LOWER) & (hash_value >= frame.beta))
-            | ((probe.bound == Bound.UPPER) & (hash_value <= frame.alpha))))
+        m.d.comb += hash_cut.eq(held_hit & (ply != 0) & (held.depth >= frame.depth) & (
+            (held.bound == Bound.EXACT)
+            | ((held.bound == Bound.LOWER) & (held_value >= frame.beta))
+            | ((held.bound == Bound.UPPER) & (held_value <= frame.alpha))))
 
         # Singular extensions (features.py): on entry, whether the table's entry makes the hash move
         # a candidate (the depth is the node's as ``enter`` leaves it).
@@ -490,7 +501,7 @@ class Controller(wiring.Component):
             with m.Case(Result.DRAW):
                 m.d.comb += result_value.eq(0)
             with m.Case(Result.HASH):
-                m.d.comb += result_value.eq(hash_value)
+                m.d.comb += result_value.eq(held_value)
             with m.Case(Result.MATE_DISTANCE):
                 m.d.comb += result_value.eq(Mux(frame.alpha > worst, frame.alpha, worst))
             with m.Case(Result.WIN):
