@@ -15,7 +15,13 @@ from host.machine import RemoteMachine
 from .eval_sim import params_variant
 from .verilator import HARNESS, build_harness, verilog_for
 
-__all__ = ["SimulatedBoard", "board_executable", "MachineOpener", "open_machine"]
+__all__ = ["SimulatedBoard", "board_executable", "MachineOpener", "open_machine", "REPLY_TIMEOUT"]
+
+#: Seconds the host waits for each attempt at a reply from a simulated board. A real board
+#: answers within microseconds (the link's default, 0.5 s, is ample); the simulation answers as
+#: fast as the host lets it run, and a host busy with other work (a build, a test suite, a
+#: second match at a lower priority) can hold it back for seconds: slow, not absent.
+REPLY_TIMEOUT = 5.0
 
 
 def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=False, legal_moves=True):
@@ -64,6 +70,11 @@ class SimulatedBoard:
     def running(self):
         return self._proc.poll() is None
 
+    @property
+    def pid(self):
+        """The simulation's process (to pause it, as a busy host would)."""
+        return self._proc.pid
+
     def press_reset(self):
         """Reset the board as its reset button would: a job stops, the position is lost
         (downloaded tables and microcode stay, as in block RAM)."""
@@ -96,13 +107,17 @@ class MachineOpener:
         self._simulated = None
 
     def __call__(self):
-        port = self.port
-        if port is None:
-            if self._simulated is None or not self._simulated.running:
-                self.close()
-                self._simulated = SimulatedBoard(self.eval_params or FULL, legal_moves=self.legal_moves)
-            port = self._simulated.device
-        return RemoteMachine(LinkClient(port, baud=self.baud), self.eval_params)
+        if self.port is not None:
+            return RemoteMachine(LinkClient(self.port, baud=self.baud), self.eval_params)
+        if self._simulated is None or not self._simulated.running:
+            self.close()
+            self._simulated = SimulatedBoard(self.eval_params or FULL, legal_moves=self.legal_moves)
+        return RemoteMachine(LinkClient(self._simulated.device, timeout=REPLY_TIMEOUT), self.eval_params)
+
+    @property
+    def simulated(self):
+        """The simulated board started for the machine (None before the first call, or with a port)."""
+        return self._simulated
 
     def close(self):
         if self._simulated is not None:

@@ -253,6 +253,35 @@ def test_no_board_on_the_port_is_a_clear_error(tmp_path):
         LinkClient(str(tmp_path / "no-such-device"))
 
 
+def test_a_simulated_board_held_back_by_a_busy_host_is_slow_not_absent():
+    """A host busy with other work can hold the simulation back for seconds (a match at a low
+    priority beside a build lost a game to ``bestmove 0000`` that way): the machine opened on a
+    simulated board waits longer than the link's default 4 s (8 attempts of 0.5 s)."""
+    import os
+    import signal
+    import threading
+    from hdl.eval.tables import SMALL
+    from sim.board_sim import REPLY_TIMEOUT, MachineOpener
+    opener = MachineOpener(eval_params=SMALL)
+    try:
+        machine = opener()
+        pid = opener.simulated.pid
+        os.kill(pid, signal.SIGSTOP)
+        resume = threading.Timer(6.0, os.kill, (pid, signal.SIGCONT))
+        resume.start()
+        started = time.monotonic()
+        try:
+            machine.set_position(chess.Board())
+            assert machine.perft(2)[0] == 400
+        finally:
+            resume.cancel()
+            os.kill(pid, signal.SIGCONT)
+        assert 6.0 <= time.monotonic() - started < 6.0 + REPLY_TIMEOUT
+        machine.client.close()
+    finally:
+        opener.close()
+
+
 def test_the_uart_top_over_its_serial_lines():
     """The FPGA boards' top (UART and link in front of the machine, SMALL evaluator), its
     serial lines driven bit by bit at 4 cycles per bit: the same host code works through it."""
