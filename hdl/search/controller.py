@@ -572,19 +572,29 @@ class Controller(wiring.Component):
         # Two read ports, both addressed by the ply register alone (the node's killers go to the
         # generator's request: an address that waited for the microinstruction's return value
         # put the whole return path in front of the generator).
-        m.submodules.killer_store = killer_store = Memory(shape=data.ArrayLayout(MoveWord, KILLERS),
-                                                          depth=self._max_ply, init=[])
+        ply_killers = data.ArrayLayout(MoveWord, KILLERS)
+        m.submodules.killer_store = killer_store = Memory(shape=ply_killers, depth=self._max_ply, init=[])
+        # A new killer is decided at the end of the return path (a cutoff by the value returned)
+        # and written a cycle later, from a register, so that the return path does not reach
+        # the memory's write port; until then the reads see it in front of the memory.
         killer_write = killer_store.write_port()
         killer_read = killer_store.read_port(domain="comb")         # the node's ply
         parent_killer_read = killer_store.read_port(domain="comb")  # the parent's, for a new killer
+        new_killers = Signal(ply_killers)               # the parent's, decided in this cycle
+        new_killers_valid = Signal()
+        pending = Signal(ply_killers)                   # written in this cycle
+        pending_valid = Signal()
+        pending_addr = Signal(range(self._max_ply))
+        m.d.sync += [pending.eq(new_killers), pending_valid.eq(new_killers_valid), pending_addr.eq(ply - 1)]
+        m.d.comb += [killer_write.addr.eq(pending_addr), killer_write.data.eq(pending),
+                     killer_write.en.eq(pending_valid)]
         killer_known = Signal(self._max_ply)
-        killers = Signal(data.ArrayLayout(MoveWord, KILLERS))           # the node's
-        parent_killers = Signal(data.ArrayLayout(MoveWord, KILLERS))    # the parent's
+        killers = Signal(ply_killers)           # the node's
+        parent_killers = Signal(ply_killers)    # the parent's
         m.d.comb += [killer_read.addr.eq(ply), parent_killer_read.addr.eq(ply - 1)]
-        with m.If(killer_known.bit_select(killer_read.addr, 1)):
-            m.d.comb += killers.eq(killer_read.data)
-        with m.If(killer_known.bit_select(parent_killer_read.addr, 1)):
-            m.d.comb += parent_killers.eq(parent_killer_read.data)
+        for read, seen in ((killer_read, killers), (parent_killer_read, parent_killers)):
+            with m.If(killer_known.bit_select(read.addr, 1)):
+                m.d.comb += seen.eq(Mux(pending_valid & (pending_addr == read.addr), pending, read.data))
         killer = Signal(MoveWord)       # the node's next killer
         m.d.comb += killer.eq(killers[frame.killing[0]])
         fresh = Signal(KILLERS)         # each killer is one to ask the generator about: there is
@@ -979,10 +989,9 @@ class Controller(wiring.Component):
                 # A quiet move that cuts off is the parent's ply's newest killer.
                 with m.If(features.killers & stepping_up & (update_candidate >= base.beta) & _quiet(base.move)
                           & (base.move.as_value() != 0)):
-                    m.d.comb += [killer_write.addr.eq(ply - 1), killer_write.en.eq(1),
-                                 killer_write.data[0].eq(base.move),
-                                 killer_write.data[1].eq(Mux(parent_killers[0].as_value() == base.move.as_value(),
-                                                             parent_killers[1], parent_killers[0]))]
+                    m.d.comb += [new_killers_valid.eq(1), new_killers[0].eq(base.move),
+                                 new_killers[1].eq(Mux(parent_killers[0].as_value() == base.move.as_value(),
+                                                       parent_killers[1], parent_killers[0]))]
                     m.d.sync += killer_known.bit_select(parent_killer_read.addr, 1).eq(1)
             with m.If(control.result != Result.NONE):
                 m.d.sync += returned.eq(result_value)
