@@ -8,7 +8,7 @@ from hdl.encoding import Halfmove as HalfmoveLayout
 from hdl.encoding import pack
 from hdl.eval.tables import FULL
 from hdl.movegen.layouts import GenConfig, VictimOrder
-from hdl.search.controller import SPEC, Job, StartCommand
+from hdl.search.controller import SPEC, Job, StartCommand, require_timing_contract
 from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY
 from hdl.search.hashtable import GENERATION_BITS, HashEntry
@@ -81,7 +81,10 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self.store = store
 
     def load_microcode(self, image):
-        """Rewrite the micro-store through the download port (``Program.assemble()``'s image)."""
+        """Rewrite the micro-store through the download port (``Program.assemble()``'s image);
+        ValueError, and nothing written, for an image that breaks the controller's timing
+        contract (``require_timing_contract``)."""
+        require_timing_contract(image)
         entries = microcode_entries(SPEC, image)
         super().write_table(MICROCODE_UNIT, 0, entries)
 

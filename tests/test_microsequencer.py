@@ -9,7 +9,7 @@ from amaranth.lib import data
 
 from hdl.encoding import pack
 from hdl.search.assembler import AssemblyError, Program
-from hdl.search.microsequencer import Microsequencer, MicroSpec, SeqOp
+from hdl.search.microsequencer import Microsequencer, MicroSpec, SeqOp, predecessors
 from sim.testing import simulate
 
 SPEC = MicroSpec(data.StructLayout({"out": 8, "flag": 1}), ["a", "b", "c", "d"], address_bits=7)
@@ -243,3 +243,60 @@ def test_fast_fields_are_the_same_bits_on_the_same_cycles(fast):
             assert 99 + 256 in with_copy[0] if writes else 99 + 256 not in with_copy[0]
     with pytest.raises(KeyError, match="no control field 'gen'"):
         Microsequencer(SPEC, [], fast=("gen",))
+
+
+def test_predecessors_are_the_steps_the_sequencer_can_take():
+    p = branching_program()
+    into = predecessors(SPEC, p.assemble())
+    at = p.address_of
+    assert into[at("four")] == {at("two0"), at("two1")}
+    for i in range(8):
+        assert into[at(f"eight{i}")] == {at("eight")}
+    assert into[at("outer")] == {at("calls")}
+    # A RETURN may pop any return address: the op after either CALL.
+    returns = {at("outer") + 1, at("inner")}
+    assert into[at("calls") + 1] == returns and into[at("outer") + 1] == returns
+    assert into[at("end")] == {at("calls") + 1, at("end")}
+
+
+def _hash_program(between=False, result_after_decision=True):
+    """A search-like microprogram for the controller: a node entered, then its table probe
+    (``between``: a word that enters nothing in between), then the table's value returned
+    (``result_after_decision`` False: from a word that does not branch on hash_cut)."""
+    from hdl.search.controller import SPEC as CONTROLLER
+    p = Program(CONTROLLER)
+    p.label("idle")
+    p.op(branch=["start", "search"], targets=["idle", "idle", "idle", "enter"])
+    p.label("enter")
+    p.op(enter=1, goto="between" if between else "probe")
+    if between:
+        p.label("between")
+        p.op(count="ONE", goto="probe")
+    p.label("probe")
+    p.op(branch=["hash_cut"], targets=["idle", "hash_return" if result_after_decision else "elsewhere"])
+    if not result_after_decision:
+        p.label("elsewhere")
+        p.op(count="ONE", goto="hash_return")
+    p.label("hash_return")
+    p.op(result="HASH", goto="idle")
+    return p
+
+
+def test_the_controller_refuses_a_microprogram_that_breaks_the_timing_contract():
+    from hdl.search.controller import Controller, timing_violations
+    from hdl.search.microcode import program
+    assert timing_violations(program().assemble()) == []
+    assert timing_violations(program(count_interior=True).assemble()) == []
+    good = _hash_program()
+    assert timing_violations(good.assemble()) == []
+    Controller(good.assemble(), good.address_of("idle"))
+    early = _hash_program(between=True)
+    problems = timing_violations(early.assemble())
+    assert problems == [f"word {early.address_of('probe')} branches on hash_cut after word "
+                        f"{early.address_of('between')}, which enters no node"]
+    with pytest.raises(ValueError, match="breaks the timing contract: word .* enters no node"):
+        Controller(early.assemble(), early.address_of("idle"))
+    late = _hash_program(result_after_decision=False)
+    assert timing_violations(late.assemble()) == [
+        f"word {late.address_of('hash_return')} returns the table's value after word "
+        f"{late.address_of('elsewhere')}, which does not branch on hash_cut"]

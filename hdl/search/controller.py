@@ -76,7 +76,7 @@ from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..encoding import MoveWord, Piece
+from ..encoding import MoveWord, Piece, unpack
 from ..handshake import Pulse
 from ..movegen.generator import GeneratorInterface
 from ..movegen.layouts import GenConfig, GenMode, GenOp, GenResponse, Variant
@@ -106,11 +106,12 @@ from .frame import EVAL_LIMIT, MATE, MATE_BOUND, Frame, FrameStack
 from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashEntry, HashInterface
 from .maker import MakerInterface, MakerOp
 from .material import PIECE_VALUES
-from .microsequencer import Microsequencer, MicroSpec
+from .microsequencer import Microsequencer, MicroSpec, predecessors
 from .repetition import PathInterface
 from .zobrist import KEY_BITS
 
-__all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "JobInterface", "Controller"]
+__all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "JobInterface", "Controller", "timing_violations",
+           "require_timing_contract"]
 
 
 class GenIssue(enum.Enum, shape=3):
@@ -266,6 +267,31 @@ STATUSES = [
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
 
 
+def timing_violations(image):
+    """Where a micro-store image breaks the datapath's timing contract (docs/architecture.md
+    §5.3), as messages naming the addresses (none for a good image). ``hash_cut`` and
+    ``Result.HASH`` read the transposition table's entry as registered in the cycle before, so
+    a word that branches on ``hash_cut`` may only follow a word that enters a node (``enter``:
+    the node's board has settled by its last cycle, and the entry is the node's from then on
+    until it moves), and a word returning HASH only one that branches on ``hash_cut``."""
+    into = predecessors(SPEC, image)
+    words = [unpack(SPEC.word, word) for word in image]
+    cut = SPEC.status_index("hash_cut")
+    deciding = {a for a, word in enumerate(words) if cut in word["seq"]["cond"]}
+    problems = [f"word {a} branches on hash_cut after word {p}, which enters no node"
+                for a in sorted(deciding) for p in sorted(into[a]) if not words[p]["control"]["enter"]]
+    problems += [f"word {a} returns the table's value after word {p}, which does not branch on hash_cut"
+                 for a, word in enumerate(words) if word["control"]["result"] == Result.HASH.value
+                 for p in sorted(into[a]) if p not in deciding]
+    return problems
+
+
+def require_timing_contract(image):
+    """ValueError naming every break of the timing contract in ``image`` (``timing_violations``)."""
+    if problems := timing_violations(image):
+        raise ValueError("the microprogram breaks the timing contract: " + "; ".join(problems))
+
+
 class Job(enum.Enum, shape=1):
     PERFT = 0
     SEARCH = 1
@@ -335,6 +361,7 @@ class Controller(wiring.Component):
     """
 
     def __init__(self, image, entry, *, max_ply=64, hash_bits=12):
+        require_timing_contract(image)
         self._image, self._entry, self._max_ply, self._hash_bits = image, entry, max_ply, hash_bits
         #: The executing microinstruction's address (not a port: for simulations, e.g. profiles).
         self.micro_address = Signal(SPEC.address_bits)
