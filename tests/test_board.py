@@ -260,6 +260,7 @@ def test_a_simulated_board_held_back_by_a_busy_host_is_slow_not_absent():
     import os
     import signal
     import threading
+
     from hdl.eval.tables import SMALL
     from sim.board_sim import REPLY_TIMEOUT, MachineOpener
     opener = MachineOpener(eval_params=SMALL)
