@@ -57,9 +57,9 @@ def expected_trace(status):
             6, 60, 70, 61, 7, 8, 8]
 
 
-def run(program, status, cycles, writes=(), fast=(), whole=False):
+def run(program, status, cycles, writes=(), fast=(), flops=(), whole=False):
     """The trace of ``control.out`` (``whole``: of all of ``control``) and of the stack error."""
-    dut = Microsequencer(SPEC, program.assemble(), fast=fast)
+    dut = Microsequencer(SPEC, program.assemble(), fast=fast, flops=flops)
     trace, errors = [], []
 
     async def bench(ctx):
@@ -230,19 +230,23 @@ def test_enumerated_fields_take_member_names():
 
 
 
-@pytest.mark.parametrize("fast", [("out",), ("flag", "out")])
-def test_fast_fields_are_the_same_bits_on_the_same_cycles(fast):
+@pytest.mark.parametrize("fast,flops", [(("out",), ()), (("flag", "out"), ()), ((), ("out",)), (("flag",), ("out",))])
+def test_fast_fields_are_the_same_bits_on_the_same_cycles(fast, flops):
     # every branch width, calls, returns and a rewrite of a word while it is read again
     p = branching_program()
     end = p.address_of("end")
     word = pack(SPEC.word, seq={"op": SeqOp.GOTO, "next": end, "cond": [0] * 4}, control={"out": 99, "flag": 1})
     for status in (0b0000, 0b0110, 0b1111):
         for writes in ((), [(3, end, word)], [(13, end, word)], [(14, end, word)]):
-            with_copy = run(p, status, 18, writes, fast=fast, whole=True)
+            with_copy = run(p, status, 18, writes, fast=fast, flops=flops, whole=True)
             assert with_copy == run(p, status, 18, writes, whole=True), (status, writes)
             assert 99 + 256 in with_copy[0] if writes else 99 + 256 not in with_copy[0]
     with pytest.raises(KeyError, match="no control field 'gen'"):
         Microsequencer(SPEC, [], fast=("gen",))
+    with pytest.raises(KeyError, match="no control field 'gen'"):
+        Microsequencer(SPEC, [], flops=("gen",))
+    with pytest.raises(ValueError, match=r"both fast and from flip-flops: \['out'\]"):
+        Microsequencer(SPEC, [], fast=("out",), flops=("out",))
 
 
 def test_predecessors_are_the_steps_the_sequencer_can_take():

@@ -19,7 +19,9 @@ same cycles. Written so (an asynchronous read into a register, transparent for a
 Yosys merges the register into a synchronous read port and places the copy in a block RAM of
 its own, whose outputs drive only the datapath (the board build: 22.0 -> 24.6 MHz). Forced into
 distributed RAM (``ram_style``), the read follows the next-address logic in the same cycle,
-which is slower (the controller alone: 24.8 MHz against 30.9).
+which is slower for all of them (the controller alone: 24.8 MHz against 30.9). Fields named in
+``flops`` are read so, into flip-flops: out at the start of the cycle, for the few bits whose
+paths are the longest after the block RAM's delay (the generator's request).
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -95,20 +97,24 @@ class Microsequencer(wiring.Component):
     stack_error : Out(1)            sticky: a CALL overflowed or a RETURN underflowed the stack
 
     ``fast`` names the control fields served from a copy of their bits (rewritten with the
-    micro-store; a block RAM of its own once synthesized): bit for bit the same ``control``.
+    micro-store; a block RAM of its own once synthesized), ``flops`` those served from
+    flip-flops loaded from a copy in distributed RAM: bit for bit the same ``control``.
     """
 
-    def __init__(self, spec, image=None, *, stack_depth=8, fast=()):
+    def __init__(self, spec, image=None, *, stack_depth=8, fast=(), flops=()):
         if stack_depth < 1:
             raise ValueError(f"the return stack needs at least one entry, not {stack_depth}")
         image = list(image or [])
         if len(image) > spec.depth:
             raise ValueError(f"a {len(image)}-word image does not fit a {spec.depth}-word micro-store")
         fields = dict(spec.control)
-        for name in fast:
+        for name in (*fast, *flops):
             if name not in fields:
                 raise KeyError(f"no control field {name!r} (there are {list(fields)})")
-        self._spec, self._image, self._stack_depth, self._fast = spec, image, stack_depth, tuple(fast)
+        if both := set(fast) & set(flops):
+            raise ValueError(f"control fields both fast and from flip-flops: {sorted(both)}")
+        self._spec, self._image, self._stack_depth = spec, image, stack_depth
+        self._fast, self._flops = tuple(fast), tuple(flops)
         super().__init__({
             "status": In(max(1, len(spec.statuses))),
             "start": In(1),
@@ -137,15 +143,6 @@ class Microsequencer(wiring.Component):
         word = spec.word(read.data)
         seq = word.seq
         m.d.comb += self.control.eq(word.control)
-        # The fast fields' copy: their bit ranges of a whole word, concatenated.
-        control_offset = spec.word["control"].offset
-        ranges = [(control_offset + spec.control[name].offset, spec.control[name].width) for name in self._fast]
-
-        def fast_bits(word):        # of an image's word (an int) or of a word's value
-            if isinstance(word, int):
-                return sum(((word >> offset) & ((1 << width) - 1)) << sum(w for _, w in ranges[:i])
-                           for i, (offset, width) in enumerate(ranges))
-            return Cat(*(word[offset:offset + width] for offset, width in ranges))
 
         # The address of the word on ``read.data``: the address read at the last edge.
         current = Signal(spec.address_bits)
@@ -192,24 +189,39 @@ class Microsequencer(wiring.Component):
                                 m.d.sync += stack[level].eq(following)
         m.d.comb += read.addr.eq(target)
         m.d.sync += current.eq(target)
-
-        if ranges:
-            # Read at the next address and registered, as the micro-store is, including its
-            # transparency for a write to that address.
-            width = sum(w for _, w in ranges)
-            m.submodules.fast_store = fast_store = Memory(shape=width, depth=spec.depth,
-                                                          init=[fast_bits(word) for word in self._image])
-            fast_write, fast_read = fast_store.write_port(), fast_store.read_port(domain="comb")
-            fast = Signal(width, reset_less=True)      # as the block RAM's read register
-            m.d.comb += [fast_write.en.eq(write.en), fast_write.addr.eq(write.addr),
-                         fast_write.data.eq(fast_bits(write.data)), fast_read.addr.eq(target)]
-            m.d.sync += fast.eq(Mux(write.en & (write.addr == target), fast_bits(write.data), fast_read.data))
-            at = 0
-            for offset, width in ranges:
-                offset -= control_offset
-                m.d.comb += self.control.as_value()[offset:offset + width].eq(fast[at:at + width])
-                at += width
+        self._copy(m, "fast_store", self._fast, write, target, {})
+        self._copy(m, "flop_store", self._flops, write, target, {"ram_style": "distributed"})
         return m
+
+    def _copy(self, m, name, fields, write, target, attrs):
+        """The control ``fields`` from a copy of their bits (``attrs``: the memory's synthesis
+        attributes), written with the micro-store and read at ``target`` into a register, as
+        the micro-store is read, including its transparency for a write to that address."""
+        if not fields:
+            return
+        spec = self._spec
+        control_offset = spec.word["control"].offset
+        ranges = [(control_offset + spec.control[field].offset, spec.control[field].width) for field in fields]
+
+        def bits(word):             # the fields' bit ranges, concatenated: of an int or a value
+            if isinstance(word, int):
+                return sum(((word >> offset) & ((1 << width) - 1)) << sum(w for _, w in ranges[:i])
+                           for i, (offset, width) in enumerate(ranges))
+            return Cat(*(word[offset:offset + width] for offset, width in ranges))
+
+        width = sum(w for _, w in ranges)
+        m.submodules[name] = store = Memory(shape=width, depth=spec.depth, init=[bits(word) for word in self._image],
+                                            attrs=attrs)
+        copy_write, copy_read = store.write_port(), store.read_port(domain="comb")
+        copied = Signal(width, reset_less=True)
+        m.d.comb += [copy_write.en.eq(write.en), copy_write.addr.eq(write.addr),
+                     copy_write.data.eq(bits(write.data)), copy_read.addr.eq(target)]
+        m.d.sync += copied.eq(Mux(write.en & (write.addr == target), bits(write.data), copy_read.data))
+        at = 0
+        for offset, width in ranges:
+            offset -= control_offset
+            m.d.comb += self.control.as_value()[offset:offset + width].eq(copied[at:at + width])
+            at += width
 
 
 #: Download-port indices per micro-store word: word ``a`` is written as 24-bit parts at indices
