@@ -386,8 +386,8 @@ class Controller(wiring.Component):
         # The control fields start the longest paths (into the generator's per-ply context and
         # attacker, the halfmove bus, the value datapath): they come from a block RAM of their
         # own, and the generator's request from flip-flops.
-        m.submodules.sequencer = seq = Microsequencer(SPEC, self._image, fast=tuple(name for name in dict(CONTROL) if name != "gen"),
-                                                      flops=("gen",))
+        fast = tuple(name for name in dict(CONTROL) if name != "gen")
+        m.submodules.sequencer = seq = Microsequencer(SPEC, self._image, fast=fast, flops=("gen",))
         m.submodules.frames = frames = FrameStack(max_ply=self._max_ply)
         control = seq.control
         frame = frames.current
