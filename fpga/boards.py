@@ -72,7 +72,7 @@ BOARDS = {
     # The whole machine routed at 24.7 MHz on the 85F before the generator knew legality; the
     # builds with the legal generator have not finished routing (BENCHMARKS.md), so the board's
     # is the lean one (pins left to the search: the same nodes, a few more cycles). Today's
-    # hardware routes with the SMALL evaluator (``--config small --clock 15``: 24.6 MHz); the
+    # hardware routes with the SMALL evaluator (``--config small --clock 25``: 25.5 MHz); the
     # FULL one has not finished routing yet. 20 MHz gives 1 Mbaud at exactly 20 cycles per bit.
     "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
                            baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s"), generator="lean"),
