@@ -16,7 +16,7 @@ from pathlib import Path
 import chess.engine
 
 from hdl.search.features import SearchFeatures
-from host.library import FAMILIES, LEAVABLE
+from host.library import not_leavable
 from host.oracle import KNOWLEDGE
 
 __all__ = ["ENGINES", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
@@ -84,10 +84,8 @@ def pattern_families(text):
     """The pattern families, or single patterns by library name, a comma-separated argument names
     (an argparse type)."""
     named = tuple(f.strip() for f in text.split(",") if f.strip())
-    unknown = [f for f in named if f not in LEAVABLE]
-    if unknown:
-        raise argparse.ArgumentTypeError(f"no pattern family or pattern {', '.join(unknown)} "
-                                         f"(the families: {', '.join(FAMILIES)}; the patterns: host/library.py)")
+    if problem := not_leavable(named):
+        raise argparse.ArgumentTypeError(problem)
     return named
 
 

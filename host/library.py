@@ -24,7 +24,7 @@ from .patterns import (
 )
 from .root_patterns import ROOT_PATTERNS
 
-__all__ = ["LIBRARY", "Entry", "FAMILIES", "LEAVABLE"]
+__all__ = ["LIBRARY", "Entry", "FAMILIES", "LEAVABLE", "not_leavable"]
 
 Entry = namedtuple("Entry", "relevance make family general", defaults=(False,))
 
@@ -92,3 +92,13 @@ assert {entry.family for entry in LIBRARY.values()} | {cls.family for cls in ANT
 #: What root knowledge may leave out (``Oracle``'s ``without``): a family, or one pattern of the
 #: chess or the antichess library by name (to measure one pattern as a family match does a family).
 LEAVABLE = (*FAMILIES, *LIBRARY, *ANTICHESS_LIBRARY)
+
+
+def not_leavable(names):
+    """What is wrong with ``names`` as what root knowledge leaves out: a message naming those
+    that are neither a family nor a pattern, or None when all are."""
+    unknown = [name for name in names if name not in LEAVABLE]
+    if not unknown:
+        return None
+    return (f"no pattern family or pattern {', '.join(unknown)} (the families: {', '.join(FAMILIES)}; "
+            f"the patterns: host/library.py)")

@@ -43,7 +43,7 @@ import chess
 
 from .analysis import analyse, game_phase_fraction, pawn_classes
 from .antichess import ANTICHESS_LIBRARY, AntichessMaterial, is_antichess
-from .library import FAMILIES, LEAVABLE, LIBRARY
+from .library import LIBRARY, not_leavable
 from .pattern_weights import WEIGHTS
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from .root_patterns import RootPattern, Weighted
@@ -126,10 +126,8 @@ class Oracle:
         ``{}`` installs every pattern at its hand values)."""
         if knowledge not in KNOWLEDGE:
             raise ValueError(f"no knowledge {knowledge!r} (there are {', '.join(KNOWLEDGE)})")
-        unknown = set(without) - set(LEAVABLE)
-        if unknown:
-            raise ValueError(f"no pattern family or pattern {', '.join(sorted(unknown))} (the families: "
-                             f"{', '.join(FAMILIES)}; the patterns: host/library.py)")
+        if problem := not_leavable(sorted(set(without))):
+            raise ValueError(problem)
         if without and knowledge != "root":
             raise ValueError(f"only root knowledge leaves out families, not {knowledge}")
         self.params, self.knowledge, self.without, self.weights = params, knowledge, tuple(without), dict(weights)

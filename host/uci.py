@@ -50,7 +50,7 @@ from hdl.search.features import SearchFeatures
 from models.position import VARIANTS, PositionError, new_board, validate_board
 
 from .driver import Limits, SearchDriver, score_text
-from .library import FAMILIES, LEAVABLE
+from .library import not_leavable
 from .link import LinkError
 from .oracle import KNOWLEDGE, Oracle
 
@@ -203,14 +203,12 @@ class UciEngine:
                 return
             self.options[name] = value.lower() == "true"
             return
-        if name == "KnowledgeWithout":         # pattern families root knowledge leaves out
-            families = [] if value in ("", "<empty>") else [f.strip() for f in value.split(",")]
-            unknown = [f for f in families if f not in LEAVABLE]
-            if unknown:
-                self.send(f"info string option {name} takes families among {', '.join(FAMILIES)} or pattern "
-                          f"names (comma-separated), not {', '.join(unknown)}")
+        if name == "KnowledgeWithout":         # pattern families or patterns root knowledge leaves out
+            names = [] if value in ("", "<empty>") else [f.strip() for f in value.split(",")]
+            if problem := not_leavable(names):
+                self.send(f"info string option {name} (comma-separated): {problem}")
                 return
-            self.options[name] = ",".join(families)
+            self.options[name] = ",".join(names)
             return
         if name in self._combos:
             if value not in self._combos[name]:
