@@ -29,7 +29,6 @@ import chess
 from hdl.eval.tables import FULL, SMALL
 from hdl.search.zobrist import ComputedZobristUnit
 from host.driver import Limits, SearchDriver
-from host.link import LinkClient
 from host.machine import RemoteMachine
 from host.oracle import Oracle
 from models.evaluator import static_value
@@ -55,7 +54,7 @@ def main(argv=None):
     board_executable()
 
     start = time.perf_counter()
-    with SimulatedBoard() as simulated, LinkClient(simulated.device) as client:
+    with SimulatedBoard() as simulated, simulated.client() as client:
         ready = time.perf_counter() - start
         board = RemoteMachine(client)
         board.set_position(game)
@@ -118,7 +117,7 @@ def station(args):
     oracle = Oracle(SMALL)
     _, store = oracle.tables_for(game)
     board_executable(SMALL, station=True)
-    with SimulatedBoard(SMALL, station=True) as simulated, LinkClient(simulated.device) as client:
+    with SimulatedBoard(SMALL, station=True) as simulated, simulated.client() as client:
         board = RemoteMachine(client)
         board.set_position(game)
         before = client.status().frames

@@ -70,6 +70,11 @@ class SimulatedBoard:
     def running(self):
         return self._proc.poll() is None
 
+    def client(self, **options):
+        """A link client on this board's terminal, waiting ``REPLY_TIMEOUT`` an attempt unless
+        ``options`` (``LinkClient``'s) say otherwise."""
+        return LinkClient(self.device, **{"timeout": REPLY_TIMEOUT, **options})
+
     @property
     def pid(self):
         """The simulation's process (to pause it, as a busy host would)."""
@@ -112,7 +117,7 @@ class MachineOpener:
         if self._simulated is None or not self._simulated.running:
             self.close()
             self._simulated = SimulatedBoard(self.eval_params or FULL, legal_moves=self.legal_moves)
-        return RemoteMachine(LinkClient(self._simulated.device, timeout=REPLY_TIMEOUT), self.eval_params)
+        return RemoteMachine(self._simulated.client(), self.eval_params)
 
     @property
     def simulated(self):

@@ -30,7 +30,7 @@ def simulated():
 
 @pytest.fixture(scope="module")
 def board(simulated):
-    with LinkClient(simulated.device) as client:
+    with simulated.client() as client:
         yield RemoteMachine(client)
 
 
@@ -289,7 +289,7 @@ def test_the_uart_top_over_its_serial_lines():
     from hdl.eval.tables import SMALL
     from sim.board_sim import SimulatedBoard
     # (A simulated UART byte takes 40 cycles: a 2 KB frame a second or more of wall time.)
-    with SimulatedBoard(SMALL, uart_divisor=4) as simulated, LinkClient(simulated.device, timeout=10.0) as client:
+    with SimulatedBoard(SMALL, uart_divisor=4) as simulated, simulated.client(timeout=10.0) as client:
         board = RemoteMachine(client, SMALL)
         status = client.status()
         assert (status.version, status.max_ply, status.evaluator) == (PROTOCOL_VERSION, 64, SMALL)

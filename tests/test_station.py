@@ -7,7 +7,7 @@ import pytest
 
 from hdl.eval.tables import SMALL
 from hdl.link.protocol import PROTOCOL_VERSION, Command
-from host.link import CommandRefused, LinkClient
+from host.link import CommandRefused
 from host.machine import NotThisBuild, RemoteMachine
 from host.oracle import Oracle
 from models.evaluator import static_value
@@ -20,7 +20,7 @@ from sim.testing import random_games, reference_positions
 @pytest.fixture(scope="module")
 def station():
     from sim.board_sim import SimulatedBoard
-    with SimulatedBoard(SMALL, station=True) as simulated, LinkClient(simulated.device) as client:
+    with SimulatedBoard(SMALL, station=True) as simulated, simulated.client() as client:
         yield RemoteMachine(client)
 
 
