@@ -304,3 +304,30 @@ def test_the_controller_refuses_a_microprogram_that_breaks_the_timing_contract()
     assert timing_violations(late.assemble()) == [
         f"word {late.address_of('hash_return')} returns the table's value after word "
         f"{late.address_of('elsewhere')}, which does not branch on hash_cut"]
+
+
+def _killer_program(*, kill_before_asking=False):
+    """A microprogram that asks the generator about a killer right after deciding to, or (with
+    ``kill_before_asking``) from a word that also counts a killer considered."""
+    from hdl.search.controller import SPEC as CONTROLLER
+    p = Program(CONTROLLER)
+    p.label("idle")
+    p.op(branch=["start", "search"], targets=["idle", "idle", "idle", "killers"])
+    p.label("killers")
+    p.op(stash=1, kill=int(kill_before_asking), branch=["killer_fresh"], targets=["idle", "killer_legal"])
+    p.label("killer_legal")
+    p.op(gen="KILLER")
+    p.op(wait="GEN", goto="idle")
+    return p
+
+
+def test_a_killer_is_asked_about_only_right_after_the_word_that_decided_to():
+    from hdl.search.controller import Controller, timing_violations
+    good = _killer_program()
+    assert timing_violations(good.assemble()) == []
+    bad = _killer_program(kill_before_asking=True)
+    assert timing_violations(bad.assemble()) == [
+        f"word {bad.address_of('killer_legal')} asks about a killer after word {bad.address_of('killers')}, "
+        "which does not decide on killer_fresh or changes the ply or the killers considered"]
+    with pytest.raises(ValueError, match="asks about a killer"):
+        Controller(bad.assemble(), bad.address_of("idle"))

@@ -273,7 +273,11 @@ def timing_violations(image):
     ``Result.HASH`` read the transposition table's entry as registered in the cycle before, so
     a word that branches on ``hash_cut`` may only follow a word that enters a node (``enter``:
     the node's board has settled by its last cycle, and the entry is the node's from then on
-    until it moves), and a word returning HASH only one that branches on ``hash_cut``."""
+    until it moves), and a word returning HASH only one that branches on ``hash_cut``. A word
+    asking the generator about a killer (``gen`` KILLER) asks about the node's next killer as
+    registered in the cycle before, so it may only follow a word that branches on
+    ``killer_fresh`` (the one that decided to ask) and changes neither the ply nor the killers
+    the node has considered (no ``ply`` step, ``kill``, ``enter`` or ``retry``)."""
     into = predecessors(SPEC, image)
     words = [unpack(SPEC.word, word) for word in image]
     cut = SPEC.status_index("hash_cut")
@@ -283,6 +287,16 @@ def timing_violations(image):
     problems += [f"word {a} returns the table's value after word {p}, which does not branch on hash_cut"
                  for a, word in enumerate(words) if word["control"]["result"] == Result.HASH.value
                  for p in sorted(into[a]) if p not in deciding]
+    fresh = SPEC.status_index("killer_fresh")
+
+    def keeps_the_killer(word):
+        control = word["control"]
+        return (fresh in word["seq"]["cond"] and control["ply"] == PlyStep.HOLD.value
+                and not (control["kill"] or control["enter"] or control["retry"]))
+    problems += [f"word {a} asks about a killer after word {p}, which does not decide on killer_fresh "
+                 "or changes the ply or the killers considered"
+                 for a, word in enumerate(words) if word["control"]["gen"] == GenIssue.KILLER.value
+                 for p in sorted(into[a]) if not keeps_the_killer(words[p])]
     return problems
 
 
@@ -626,6 +640,12 @@ class Controller(wiring.Component):
                 m.d.comb += seen.eq(Mux(pending_valid & (pending_addr == read.addr), pending, read.data))
         killer = Signal(MoveWord)       # the node's next killer
         m.d.comb += killer.eq(killers[frame.killing[0]])
+        # The LEGAL query for a killer asks about the move as registered in the cycle before
+        # (the timing contract: that word decided to ask, and changed neither the ply nor the
+        # killers considered), so the killer memory and its forwarding stay off the path into
+        # the generator's request.
+        killer_query = Signal(MoveWord)
+        m.d.sync += killer_query.eq(killer)
         fresh = Signal(KILLERS)         # each killer is one to ask the generator about: there is
         m.d.comb += fresh.eq(Cat(*((killers[i].as_value() != 0)      # one, and it is not the hash move
                                    & (killers[i].as_value() != frame.hash_move.as_value()) for i in range(KILLERS))))
@@ -781,7 +801,7 @@ class Controller(wiring.Component):
                 Mux(control.gen == GenIssue.PREFETCH, GenMode.KEEP,
                     Mux(quiescence_request, GenMode.CAPTURES, Mux(pruning_request, GenMode.CHECKS, GenMode.ALL)))),
             self.gen.request.payload.ply.eq(ply),
-            self.gen.request.payload.move.eq(Mux(control.gen == GenIssue.KILLER, killer, frame.hash_move)),
+            self.gen.request.payload.move.eq(Mux(control.gen == GenIssue.KILLER, killer_query, frame.hash_move)),
             self.maker.command.payload.op.eq(MakerOp.MAKE),
             self.maker.command.payload.ply.eq(ply),
             self.maker.command.payload.move.eq(response.move),
