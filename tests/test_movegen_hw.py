@@ -70,8 +70,10 @@ def test_legality_query(movegen_hw):
 
 def test_each_request_answers_in_its_documented_cycles(movegen_hw):
     """The generator's timing contract (``MoveGenerator``), counted by the harness from the
-    request's transfer to its response: NEXT and LEGAL 2 cycles, FIRST 4, COUNT
-    ``COUNT_LATENCY`` + 1 (a request right after a new position waits for it first)."""
+    request's offer to its response: NEXT and LEGAL 2 cycles, FIRST 4, COUNT
+    ``COUNT_LATENCY`` + 1 (a request right after a new position waits for it first), and one
+    more for a request at a ply the port did not show in the cycle before (its context is read
+    a cycle ahead)."""
     from hdl.movegen.counter import COUNT_LATENCY
     from hdl.movegen.layouts import GenOp
     board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
@@ -80,9 +82,13 @@ def test_each_request_answers_in_its_documented_cycles(movegen_hw):
     following = movegen_hw.next(ply=0)
     legal = movegen_hw.request(GenOp.LEGAL, move=following.word)
     count = movegen_hw.request(GenOp.COUNT)
-    first = movegen_hw.first(ply=1)
+    first = movegen_hw.first(ply=0)
+    elsewhere = movegen_hw.first(ply=1)
+    back = movegen_hw.next(ply=0)
     assert first.found and following.found and legal.found and count.count == 48
+    assert elsewhere.found and elsewhere.word == first.word and back.word == following.word
     assert (first.cycles, following.cycles, legal.cycles, count.cycles) == (4, 2, 2, COUNT_LATENCY + 1)
+    assert (elsewhere.cycles, back.cycles) == (4 + 1, 2 + 1)
 
 
 STANDARD_DEPTH = 3

@@ -83,7 +83,8 @@ class MoveGenerator(wiring.Component):
     and every job reads them only in its stages' first cycles, the latest two cycles after the
     request); a request is taken from the second cycle after the last halfmove or change of
     ``side``, which is also when ``attacks``, ``king_attacked`` and ``in_check`` show the new
-    position.
+    position, and only if the request port showed its ply in the cycle before (a ply's context
+    is read a cycle ahead: a request at a ply the port did not show waits a cycle).
 
     Interface attributes
     --------------------
@@ -165,6 +166,7 @@ class MoveGenerator(wiring.Component):
         fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
         lookahead_at_x2 = Signal()
         busy = Signal()
+        ply_held = Signal()             # the request's ply was on the port a cycle before
         m.d.comb += busy.eq(attacker_busy | count_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
 
         m.d.comb += [
@@ -177,7 +179,7 @@ class MoveGenerator(wiring.Component):
             arbiter.victim_order.eq(config.victim_order),
             attacker.config.eq(config),
             self.search.counts.eq(self._legal),
-            self.search.request.ready.eq(~busy & ~changing & ~changed),
+            self.search.request.ready.eq(~busy & ~changing & ~changed & ply_held),
             self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),
             self.search.king_attacked.eq(Mux(antichess, 0, cells.king_attacked)),
             self.search.forced.eq(cells.forced),
@@ -216,8 +218,24 @@ class MoveGenerator(wiring.Component):
         req = self.search.request.payload
         taken = Signal()
         m.d.comb += taken.eq(self.search.request.valid & self.search.request.ready)
+        # The ply's context, taken cells and next cell as read at the request port's ply in the
+        # cycle before, the writes of that cycle forwarded: the memories' reads stay off the
+        # request's path into the job and the attacker. A request is taken only when its ply
+        # was on the port a cycle before (``ply_held``) -- as the search's always are: its ply
+        # changes with the side to move, which the generator waits two cycles for anyway.
         m.d.comb += [ctx_read.addr.eq(req.ply), taken_read.addr.eq(req.ply), next_read.addr.eq(req.ply)]
-        ctx, nxt = ctx_read.data, next_read.data
+        read_ply = Signal(range(self._max_ply))
+        ctx = Signal(Context)
+        nxt = Signal(NextCell)
+        taken_cells_read = Signal(64)
+        m.d.sync += [
+            read_ply.eq(req.ply),
+            ctx.eq(Mux(ctx_write.en & (ctx_write.addr == req.ply), ctx_write.data, ctx_read.data)),
+            taken_cells_read.eq(Mux(taken_write.en & (taken_write.addr == req.ply), taken_write.data,
+                                    taken_read.data)),
+            nxt.eq(Mux(next_write.en & (next_write.addr == req.ply), next_write.data, next_read.data)),
+        ]
+        m.d.comb += ply_held.eq(read_ply == req.ply)
         mode = Signal(GenMode)          # the request's mode (KEEP: the ply's); ALL while in check
         m.d.comb += mode.eq(Mux(req.mode == GenMode.KEEP, ctx.mode,
                                 Mux(self.search.in_check, GenMode.ALL, req.mode)))
@@ -243,7 +261,7 @@ class MoveGenerator(wiring.Component):
         job_valid = Signal()
         fresh_job = Signal(Job)       # a fresh ply waiting for its arbitration
         next_cell_taken = Signal(64)
-        m.d.comb += next_cell_taken.eq(taken_read.data | Mux(nxt.en_passant_cell, 0, Const(1, 1) << nxt.square))
+        m.d.comb += next_cell_taken.eq(taken_cells_read | Mux(nxt.en_passant_cell, 0, Const(1, 1) << nxt.square))
         # Only the valid bit waits for the handshake: the job's fields follow the request port
         # whether or not it is taken, which keeps the handshake off the data path.
         m.d.comb += job_valid.eq(fresh_at_s1 | (taken & ~fresh & ~is_count))
@@ -262,7 +280,7 @@ class MoveGenerator(wiring.Component):
             with m.Elif(stay):
                 m.d.comb += [job.valid_cell.eq(1), job.square.eq(ctx.current),
                              job.en_passant_cell.eq(ctx.current_en_passant),
-                             job.taken.eq(taken_read.data), job.en_passant_done.eq(ctx.en_passant_done)]
+                             job.taken.eq(taken_cells_read), job.en_passant_done.eq(ctx.en_passant_done)]
             with m.Else():
                 m.d.comb += [job.valid_cell.eq(nxt.found), job.square.eq(nxt.square),
                              job.en_passant_cell.eq(nxt.en_passant_cell), job.taken.eq(next_cell_taken),
@@ -289,7 +307,7 @@ class MoveGenerator(wiring.Component):
         # A switching ply keeps the cells it has taken.
         kept_taken = Signal(64)
         kept_en_passant_done = Signal()
-        m.d.comb += [kept_taken.eq(Mux(switching, taken_read.data, 0)),
+        m.d.comb += [kept_taken.eq(Mux(switching, taken_cells_read, 0)),
                      kept_en_passant_done.eq(switching & ctx.en_passant_done)]
         with m.If(fresh & ~fresh_at_s1):       # (not gated by the handshake: see the job above)
             m.d.comb += [arbiter.done.eq(kept_taken), arbiter.en_passant_done.eq(kept_en_passant_done),

@@ -397,11 +397,12 @@ class Controller(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        # The control fields start the longest paths (into the generator's per-ply context and
+        # The control fields start the longest paths (into the generator's request and
         # attacker, the halfmove bus, the value datapath): they come from a block RAM of their
-        # own, and the generator's request from flip-flops.
-        fast = tuple(name for name in dict(CONTROL) if name != "gen")
-        m.submodules.sequencer = seq = Microsequencer(SPEC, self._image, fast=fast, flops=("gen",))
+        # own. (From flip-flops loaded from distributed RAM, ``flops=``, a field's read comes
+        # after the branch instead: the ``gen`` field so was the board build's longest path once
+        # the killer query was registered.)
+        m.submodules.sequencer = seq = Microsequencer(SPEC, self._image, fast=tuple(dict(CONTROL)))
         m.submodules.frames = frames = FrameStack(max_ply=self._max_ply)
         control = seq.control
         frame = frames.current
@@ -554,7 +555,14 @@ class Controller(wiring.Component):
         base = Signal(Frame)            # the frame the update changes: the parent's when stepping up
         m.d.comb += base.eq(Mux(stepping_up, frames.parent, frame))
         update_candidate = Signal(signed(16))
-        m.d.comb += update_candidate.eq(Mux(stepping_up, -result_value, candidate))
+        negated_result = Signal(signed(16))
+        m.d.comb += [negated_result.eq(-result_value),
+                     update_candidate.eq(Mux(stepping_up, negated_result, candidate))]
+        # Whether the candidate reaches the beta of the frame it updates (the cutoff), computed
+        # for both frames at once and chosen by ``stepping_up`` last: the re-search decision
+        # (a compare of its own) and the frame multiplexer stay off the compare's path.
+        reaches_beta = Signal()
+        m.d.comb += reaches_beta.eq(Mux(stepping_up, negated_result >= frames.parent.beta, candidate >= frame.beta))
         # Searching again (features.py): a node whose null move's cutoff is to be verified, or
         # whose verification failed; then a reduced node whose value beats the parent's alpha,
         # then a null-window node whose value lands strictly inside the parent's window.
@@ -724,7 +732,7 @@ class Controller(wiring.Component):
             "won_here": antichess & frame.pressed & ~frame.excluding,
             "legal": frame.tried != 0,
             "at_max": (ply == self._max_ply - 1) | self.job.stopped,
-            "cutoff": (update_candidate >= base.beta) | self.job.stopped, "repeated": repeated & (ply != 0),
+            "cutoff": reaches_beta | self.job.stopped, "repeated": repeated & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
             "passed_over": hash_passed | killer_passed | capture_skip | pruned_unmade,
             "generating": frame.generating,
@@ -1024,7 +1032,7 @@ class Controller(wiring.Component):
             # Once stopped, no value updates a frame: the root's best is the best of the moves
             # searched in full before the stop (a child cut short brings nothing back).
             # The null move's value is only a cutoff: below beta it changes nothing.
-            null_fails = stepping_up & frames.parent.null_done & (update_candidate < base.beta)
+            null_fails = stepping_up & frames.parent.null_done & ~reaches_beta
             with m.If(control.update & ~holding & ~self.job.stopped & ~null_fails):
                 with m.If(update_candidate > base.best):
                     m.d.comb += [updated.best.eq(update_candidate), updated.best_move.eq(base.move)]
@@ -1036,7 +1044,7 @@ class Controller(wiring.Component):
                     m.d.comb += updated.static.eq(clamped)
                 m.d.comb += frames.load.eq(~stepping_up)
                 # A quiet move that cuts off is the parent's ply's newest killer.
-                with m.If(features.killers & stepping_up & (update_candidate >= base.beta) & _quiet(base.move)
+                with m.If(features.killers & stepping_up & reaches_beta & _quiet(base.move)
                           & (base.move.as_value() != 0)):
                     m.d.comb += [new_killers_valid.eq(1), new_killers[0].eq(base.move),
                                  new_killers[1].eq(Mux(parent_killers[0].as_value() == base.move.as_value(),
