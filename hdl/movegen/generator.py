@@ -136,9 +136,12 @@ class MoveGenerator(wiring.Component):
         else:                           # COUNT answered as LEGAL is: "go through the moves"
             count_done = Signal()
             count_busy = count_done
-        m.submodules.context = context = Memory(shape=Context, depth=self._max_ply, init=[])
-        m.submodules.taken_cells = taken_cells = Memory(shape=64, depth=self._max_ply, init=[])
-        m.submodules.next_cells = next_cells = Memory(shape=NextCell, depth=self._max_ply, init=[])
+        # Distributed RAM: each is read a cycle ahead into a register (below), which Yosys would
+        # otherwise merge into a block RAM's read port, whose clock-to-out is the longer.
+        distributed = {"ram_style": "distributed"}
+        m.submodules.context = context = Memory(shape=Context, depth=self._max_ply, init=[], attrs=distributed)
+        m.submodules.taken_cells = taken_cells = Memory(shape=64, depth=self._max_ply, init=[], attrs=distributed)
+        m.submodules.next_cells = next_cells = Memory(shape=NextCell, depth=self._max_ply, init=[], attrs=distributed)
         ctx_read, ctx_write = context.read_port(domain="comb"), context.write_port()
         taken_read, taken_write = taken_cells.read_port(domain="comb"), taken_cells.write_port()
         next_read, next_write = next_cells.read_port(domain="comb"), next_cells.write_port()
