@@ -227,18 +227,17 @@ class MoveGenerator(wiring.Component):
         # was on the port a cycle before (``ply_held``) -- as the search's always are: its ply
         # changes with the side to move, which the generator waits two cycles for anyway.
         m.d.comb += [ctx_read.addr.eq(req.ply), taken_read.addr.eq(req.ply), next_read.addr.eq(req.ply)]
+        def read_ahead(read, write, shape, name):
+            held = Signal(shape, name=name)
+            m.d.sync += held.eq(Mux(write.en & (write.addr == req.ply), write.data, read.data))
+            return held
+
         read_ply = Signal(range(self._max_ply))
-        ctx = Signal(Context)
-        nxt = Signal(NextCell)
-        taken_cells_read = Signal(64)
-        m.d.sync += [
-            read_ply.eq(req.ply),
-            ctx.eq(Mux(ctx_write.en & (ctx_write.addr == req.ply), ctx_write.data, ctx_read.data)),
-            taken_cells_read.eq(Mux(taken_write.en & (taken_write.addr == req.ply), taken_write.data,
-                                    taken_read.data)),
-            nxt.eq(Mux(next_write.en & (next_write.addr == req.ply), next_write.data, next_read.data)),
-        ]
+        m.d.sync += read_ply.eq(req.ply)
         m.d.comb += ply_held.eq(read_ply == req.ply)
+        ctx = read_ahead(ctx_read, ctx_write, Context, "ctx")
+        nxt = read_ahead(next_read, next_write, NextCell, "nxt")
+        taken_cells_read = read_ahead(taken_read, taken_write, 64, "taken_cells_read")
         mode = Signal(GenMode)          # the request's mode (KEEP: the ply's); ALL while in check
         m.d.comb += mode.eq(Mux(req.mode == GenMode.KEEP, ctx.mode,
                                 Mux(self.search.in_check, GenMode.ALL, req.mode)))
