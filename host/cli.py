@@ -444,8 +444,9 @@ BOARDS_OWN = "the board's own: lean on the ULX3S-85F"
 def _generator_option(parser, what, default="legal"):
     parser.add_argument("--generator", choices=GENERATORS, default=default,
                         help=f"{what}: legal (legal moves; perft counts its last ply unmade) or lean (the "
-                             f"smaller build: pins left to the search, which makes and tests those moves; a search "
-                             f"takes the same nodes) ({default or BOARDS_OWN})")
+                             f"smaller build: pins left to the search, which makes and tests a pinned piece's "
+                             f"moves; perft counts the rest unmade; a search takes the same nodes) "
+                             f"({default or BOARDS_OWN})")
 
 
 def _trace_options(parser):

@@ -168,6 +168,19 @@ class MoverFrame:
         own[to], own[origin], enemy[to] = own[origin], 0, 0
         return not _attacked(self.own_king, own, enemy, self.checkers)
 
+    @functools.cached_property
+    def pinned(self):
+        """Whether an own piece is pinned to the own king: first on one of the king's lines with
+        an enemy slider of the line next (never in antichess)."""
+        if self.antichess or self.own_king is None:
+            return False
+        for _, df, dr in DIRECTIONS:
+            sliders = (BISHOP, QUEEN) if df != 0 and dr != 0 else (ROOK, QUEEN)
+            pieces = [sq for sq in ray_squares(self.own_king, df, dr) if not self.empty(sq)][:2]
+            if len(pieces) == 2 and self.own[pieces[0]] and self.enemy[pieces[1]] in sliders:
+                return True
+        return False
+
     def _king_lines(self):
         """``({diagonal?: squares on the enemy king's lines, each line up to and including its
         first piece}, discoverers)``: the discoverers are own pieces first on such a line with an
@@ -385,10 +398,13 @@ def ply_moves(position, side, modes, config=CHESS, legal=True):
     return answers
 
 
-def count_moves(position, side, config=CHESS):
-    """The generator's COUNT: ``(the moves but en passant, whether there is an en passant)``."""
-    moves = candidate_moves(position, side, config)
-    return sum(not m.en_passant for m in moves), any(m.en_passant for m in moves)
+def count_moves(position, side, config=CHESS, legal=True):
+    """The generator's COUNT: ``(the moves but en passant, whether that is not the number of
+    legal moves)``: there is an en passant, or (the lean generator, ``legal=False``) a pinned
+    piece, whose moves off its line are counted too."""
+    moves = candidate_moves(position, side, config, legal)
+    inexact = any(m.en_passant for m in moves) or not legal and MoverFrame(position, side, config).pinned
+    return sum(not m.en_passant for m in moves), inexact
 
 
 def next_move(position, side, last_key=None, mode=GenMode.ALL, config=CHESS):

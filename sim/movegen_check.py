@@ -5,6 +5,7 @@ lines (empty when everything agrees).
 """
 
 import chess
+import chess.variant
 
 from hdl.movegen.layouts import GenMode, GenOp, VictimOrder
 from models.movegen import captures_open, config_for, count_moves, forced, moveless, ordered_moves, ply_moves
@@ -67,7 +68,7 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     An ``AntichessBoard`` is compared in antichess (python-chess's rules of the variant);
     ``victim_order`` is the generator's capture order. The lean generator (``hw.legal_moves``
     false) is held to the legal moves and a pinned piece's others (``answers_checks``), and its
-    COUNT to "go through the moves"."""
+    COUNT to "go through the moves" where a piece is pinned."""
     config = config_for(board, victim_order)
     hw.set_config(config)
     hw.set_position(board)
@@ -99,12 +100,14 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
         if not needed <= got_set <= allowed:
             diffs.append(f"{mode.name.lower()}: the set differs from python-chess's: missing "
                          f"{sorted(needed - got_set)}, extra {sorted(got_set - allowed)}")
-    # COUNT: the moves at once, en passant aside.
-    got_count, want_count = hw.count(), count_moves(pos, side, config)
+    # COUNT: the moves at once, en passant aside; the legal moves' number unless it says not.
+    got_count, want_count = hw.count(), count_moves(pos, side, config, hw.legal_moves)
     legal_count = sum(not board.is_en_passant(m) for m in board.legal_moves)
-    if not hw.legal_moves:          # not counted: go through the moves
-        want_count, legal_count = (0, True), 0
-    if got_count != want_count or want_count[0] != legal_count:
+    if not hw.legal_moves and not isinstance(board, chess.variant.AntichessBoard):
+        pinned = any(board.is_pinned(board.turn, sq) for sq in chess.SquareSet(board.occupied_co[board.turn]))
+        if want_count[1] != (pinned or any(board.is_en_passant(m) for m in board.pseudo_legal_moves)):
+            diffs.append(f"count {'in' if want_count[1] else ''}exact, python-chess: a pin {pinned}")
+    if got_count != want_count or not want_count[1] and want_count[0] != legal_count:
         diffs.append(f"count {got_count}, model {want_count}, python-chess {legal_count} (en passant aside)")
     # A ply that turns to CHECKS halfway (a search node pruning its late moves from then on),
     # KEEP before (the search's PREFETCH).

@@ -158,6 +158,8 @@ class SquareCells(wiring.Component):
         give check (a subset of ``slots``; a promotion's or en passant's is not decided here:
         those always may).
     movable_checks : Out(plane), cells with a move that may give check (``GenMode.CHECKS``).
+    pinned : Out(plane), mover's frame: the pieces of the side to move pinned to its king
+        (chess; with ``legal=False`` the slots hold their moves off their lines too).
     forced : Out(1), antichess: the side to move has a capture (its captures are its moves).
     moveless : Out(1), antichess: the side to move has no move (it wins).
     board : Out(Planes), the stored state (absolute frame), for tests and debugging.
@@ -181,6 +183,7 @@ class SquareCells(wiring.Component):
             "king_attacked": Out(2),
             "checking": Out(64).array(SLOT_COUNT),
             "movable_checks": Out(64),
+            "pinned": Out(64),
             "forced": Out(1),
             "moveless": Out(1),
             "board": Out(Planes),
@@ -255,7 +258,7 @@ class SquareCells(wiring.Component):
                 bb = self._castling(m, own_of, markers, empty, enemy_attacks) & chess_only
             slot_planes[index] = plane(m, name, bb)
         own_king = plane(m, "own_king", own_of[6] & chess_only)     # antichess: no king to keep safe
-        slot_planes = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
+        slot_planes, pinned = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
                                   enemy_attacks & chess_only, enemy_rays, pins=self._legal_moves)
         own_rays = {}       # per direction, the squares the own sliders of its line reach going that way
         for index, slot in enumerate(SLOTS):
@@ -315,6 +318,7 @@ class SquareCells(wiring.Component):
             self.king_attacked[1].eq((kings_abs & black_abs & attacked_by_white).any()),
             *(self.checking[index].eq(checking[index]) for index in range(SLOT_COUNT)),
             self.movable_checks.eq(or_all(checking)),
+            self.pinned.eq(pinned),
             self.forced.eq(forced),
             self.moveless.eq(antichess & ~movable.any() & ~ep_open),
         ]
@@ -360,7 +364,8 @@ class SquareCells(wiring.Component):
         line next) moves only along its line. Castling's own test is exact already. En passant
         is not decided here (its cell is apart, and the search makes it and tests the king);
         nor, with ``pins`` false (the smaller build), are pins: a pinned piece's moves off its
-        line are emitted too (the search makes and tests them)."""
+        line are emitted too (the search makes and tests them). Returns the legal slot planes and
+        the plane of the pinned pieces."""
         def orientation(df, dr):        # a direction and its opposite: one line through a square
             return (df, dr) if dr > 0 or (dr == 0 and df > 0) else (-df, -dr)
 
@@ -374,8 +379,8 @@ class SquareCells(wiring.Component):
             check_lines.append(Mux(along, ray, 0))
             line = orientation(df, dr)
             pinned_along[line] = pinned_along.get(line, 0) | shield
+        pinned = plane(m, "pinned", or_all(pinned_along.values()))
         if pins:
-            pinned = plane(m, "pinned", or_all(pinned_along.values()))
             # Pinned pieces that would leave their line going (df, dr).
             straying = {line: plane(m, f"straying_{line[0]}{line[1]}".replace("-", "m"), pinned & ~along)
                         for line, along in pinned_along.items()}
@@ -420,7 +425,7 @@ class SquareCells(wiring.Component):
                 step = slot.step if slot.kind == "pawn_capture" else (0, 1)
                 legal_bb = bb & ~shift(straying[orientation(*step)], *slot.step) & evading
             legal[index] = plane(m, f"legal_{slot.name}", legal_bb)
-        return legal
+        return legal, pinned
 
     def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
         """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame, and per

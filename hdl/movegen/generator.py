@@ -9,6 +9,7 @@ from ..encoding import HalfmovePair, MoveWord
 from ..handshake import Pulse
 from .arbiter import DestinationArbiter
 from .attacker import AttackerSelect
+from .bitboard import flip_ranks
 from .cells import Planes, SquareCells
 from .counter import MoveCounter
 from .geometry import CHESS_PROMOTIONS, SLOT_COUNT, TOP_PROMOTION
@@ -30,7 +31,7 @@ GeneratorInterface = wiring.Signature({
     "king_attacked": In(2),
     "forced": In(1),
     "moveless": In(1),
-    "counts": In(1),
+    "pinned": In(64),
 })
 
 
@@ -55,14 +56,14 @@ class MoveGenerator(wiring.Component):
       the same when it resumes.
     * ``LEGAL``: whether ``move`` is a move the generator would emit here, flags included.
     * ``COUNT``: how many moves a fresh ply would emit in ALL mode, en passant aside (popcounts
-      of the slot planes; ``found``: there is an en-passant capture besides). No context changes.
-      Only a legal generator counts (``counts`` = 1); one built with ``legal=False`` answers
-      COUNT as it answers LEGAL, with ``found`` and a count of 0: go through the moves.
+      of the slot planes; ``MoveCounter``), and ``found`` when that is not the number of legal
+      moves: there is an en-passant capture besides, or (``legal=False``) a piece is pinned, whose
+      moves off its line are counted too. Then go through the moves. No context changes.
 
     ``legal=False`` builds the lean generator, for a board that cannot hold the legal one
     (docs/architecture.md §5.1): it leaves pins to the search (a pinned piece's moves off its
-    line are emitted too, and the search makes and tests them as it does en passant) and has no
-    counter. Its legal moves are the legal generator's in the same order, so a search takes the
+    line are emitted too, and the search makes and tests them as it does en passant); it counts
+    a position without a pinned piece as the legal generator does. Its legal moves are the legal generator's in the same order, so a search takes the
     same nodes on either.
 
     How: the arbiter (two pipeline stages) finds a ply's best cell; the attacker select (two
@@ -97,8 +98,10 @@ class MoveGenerator(wiring.Component):
         always 0 in antichess, which has no check), ``forced`` and ``moveless`` (antichess: the
         side to move has a capture, has no move; always 0 in chess), ``captures_open`` (a FIRST
         in CAPTURES mode would find a move: a cell with a capture or promoting push, or an en
-        passant; so a search need not ask), ``counts`` (a constant: COUNT counts, the moves
-        are legal).
+        passant; so a search need not ask), ``pinned`` (the squares, absolute, of the pieces
+        pinned to the king of the side to move as the last COUNT found them: the lean
+        generator's moves from there may leave the king attacked, and were counted; always 0
+        for the legal generator).
     attacks : Out(array of 2 planes), squares attacked by white, by black.
     board : Out(Planes), the stored state, for tests.
     """
@@ -122,7 +125,7 @@ class MoveGenerator(wiring.Component):
 
     @property
     def legal(self):
-        """Whether the moves are legal (en passant aside) and COUNT counts them."""
+        """Whether the moves are legal (en passant aside); else pins are left to the search."""
         return self._legal
 
     def elaborate(self, platform):
@@ -130,12 +133,8 @@ class MoveGenerator(wiring.Component):
         m.submodules.cells = cells = SquareCells(legal=self._legal)
         m.submodules.arbiter = arbiter = DestinationArbiter()
         m.submodules.attacker = attacker = AttackerSelect()
-        if self._legal:
-            m.submodules.counter = counter = MoveCounter()
-            count_busy, count_done = counter.busy, counter.done
-        else:                           # COUNT answered as LEGAL is: "go through the moves"
-            count_done = Signal()
-            count_busy = count_done
+        m.submodules.counter = counter = MoveCounter()
+        count_busy, count_done = counter.busy, counter.done
         # Distributed RAM: each is read a cycle ahead into a register (below), which Yosys would
         # otherwise merge into a block RAM's read port, whose clock-to-out is the longer.
         distributed = {"ram_style": "distributed"}
@@ -181,7 +180,6 @@ class MoveGenerator(wiring.Component):
             cells.config.eq(config),
             arbiter.victim_order.eq(config.victim_order),
             attacker.config.eq(config),
-            self.search.counts.eq(self._legal),
             self.search.request.ready.eq(~busy & ~changing & ~changed & ply_held),
             self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),
             self.search.king_attacked.eq(Mux(antichess, 0, cells.king_attacked)),
@@ -362,19 +360,21 @@ class MoveGenerator(wiring.Component):
                 self.search.response.payload.count.eq(0),
             ]
         # COUNT: the moves of a fresh ply (MoveCounter, a rank a cycle); busy until it is done.
-        if self._legal:
-            m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
-                         counter.antichess.eq(antichess), counter.destinations.eq(destinations),
-                         *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
-            counted, en_passant_open = counter.count, counter.en_passant_open
-        else:
-            m.d.sync += count_done.eq(taken & is_count)
-            counted, en_passant_open = 0, 1
+        # The lean cells' slots are the legal moves when no piece is pinned; the pinned pieces
+        # are kept, for the search to test their moves only.
+        pinned = Signal(64)
+        m.d.comb += pinned.eq(0 if self._legal else Mux(side, flip_ranks(cells.pinned), cells.pinned))
+        with m.If(taken & is_count):
+            m.d.sync += self.search.pinned.eq(pinned)
+        m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
+                     counter.pinned.eq(pinned.any()),
+                     counter.antichess.eq(antichess), counter.destinations.eq(destinations),
+                     *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
         with m.If(count_done):
             m.d.sync += [
                 self.search.response.payload.eq(0),
-                self.search.response.payload.found.eq(en_passant_open),
-                self.search.response.payload.count.eq(counted),
+                self.search.response.payload.found.eq(counter.inexact),
+                self.search.response.payload.count.eq(counter.count),
             ]
 
         # After a move: the same slot again with the next promotion piece (capture-only mode:

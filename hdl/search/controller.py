@@ -204,8 +204,10 @@ STATUSES = [
     "skipped",      # ... or the move is pruned: a quiet move not giving check from a futile node
                     # or from a node pruning late moves (features.py)
     "at_leaf",      # perft: ply == depth limit
-    "above_leaf",   # perft: ply + 1 == depth limit (the node's children are leaves) and the
-                    # generator counts legal moves (else every move is made and tested)
+    "above_leaf",   # perft: ply + 1 == depth limit (the node's children are leaves: COUNT)
+    "legal_leaf",   # ... and the last response is legal, en passant aside: a leaf counted
+                    # unmade (not the move of a piece the lean generator's COUNT found pinned:
+                    # that one, and en passant, are made and tested)
     "en_passant",   # the last response is an en-passant capture (the generator emits it legal
                     # or not: it must be made and tested)
     "at_root",      # ply == 0
@@ -724,7 +726,7 @@ class Controller(wiring.Component):
         status = {
             "start": requested, "search": searching, "found": found,
             "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth,
-            "above_leaf": (ply + 1 == depth) & self.gen.counts,
+            "above_leaf": ply + 1 == depth, "legal_leaf": (ply + 1 == depth) & ~self.gen.pinned.bit_select(latest.move.from_sq, 1),
             "en_passant": latest.move.flags.en_passant, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": quiescent,
             "pressed": pressed,

@@ -4,7 +4,8 @@ hardware perft or the search.
 
 Hardware perft: depth-first over the generator's moves; each move is made, kept if the mover's
 king is not attacked, counted at the depth limit, and unmade — above the depth limit the moves
-are counted at once, unmade (the generator's are legal, en passant excepted). The ply is the
+are counted at once, unmade (the generator's are legal, en passant excepted, and the lean
+generator's pinned pieces' moves). The ply is the
 generator's context index and the maker's undo index, so no recursion stack is needed: while
 a move is made its ply's NEXT move is prefetched, and taken when the move is unmade.
 """
@@ -20,13 +21,14 @@ def perft(p, count_interior=False):
     the leaves (the node count of the whole perft tree).
 
     A node whose children are leaves (``above_leaf``) counts its moves at once (COUNT: the
-    generator emits only legal moves, and counts them by popcounts) — unless it has an en
-    passant, which the generator emits legal or not: then it goes through its moves one by one,
-    counting each unmade but the en passant, which is made and tested as the moves of the
-    other nodes are."""
-    # A move from the generator (bit 0 found, bit 1 the children are leaves, bit 2 en passant):
+    generator counts its moves by popcounts) — unless the count is not the legal moves': an en
+    passant, which the generator emits legal or not, or with the lean generator a pinned piece,
+    whose moves off its line it emits too. Then the node goes through its moves one by one, each
+    counted unmade but the en passant and the pinned pieces' moves, which are made and tested as
+    the moves of the other nodes are."""
+    # A move from the generator (bit 0 found, bit 1 a leaf counted unmade, bit 2 en passant):
     # made, counted, or the node is done.
-    answer = dict(branch=["found", "above_leaf", "en_passant"],
+    answer = dict(branch=["found", "legal_leaf", "en_passant"],
                   targets=["perft_exhausted", "perft_make", "perft_exhausted", "perft_count",
                            "perft_exhausted", "perft_make", "perft_exhausted", "perft_make"])
     p.label("perft")
