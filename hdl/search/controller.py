@@ -42,7 +42,8 @@ Control fields (``CONTROL``):
   move's view, clamped to +-EVAL_LIMIT) or the negated value the last child returned;
   ``update`` takes the candidate as the node's best (and its move) when greater, raises
   alpha, and marks a legal move when it came from a child; ``result`` sets the value the node
-  returns (its best, the candidate, a draw, or the transposition table's value). With UP,
+  returns (its best, the candidate, a draw, or the transposition table's value; STAND_PAT: the
+  candidate, and only when it reaches beta — else the node stays). With UP,
   ``update`` applies to the parent's frame as it is popped, its candidate the value being
   returned (this microinstruction's ``result``, or the last one set) negated, and ``cutoff``
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
@@ -186,6 +187,10 @@ class Result(enum.Enum, shape=3):
     MATE_DISTANCE = 5   # alpha, or the worst the node can score if that is more (mate-distance
                         # pruning's cut: mated here; antichess, lost at the next ply)
     WIN = 6         # antichess: the side to move has no move, and wins here
+    STAND_PAT = 7   # the candidate, if it reaches the node's beta (``stood``): a quiescence
+                    # node standing pat returns in the cycle its value arrives; else the node
+                    # stays (the UP, UNMAKE, POP and ``take`` do nothing, and ``update`` takes
+                    # the candidate into its own frame)
 
 
 CONTROL = data.StructLayout({
@@ -240,6 +245,7 @@ STATUSES = [
                     # null window, not reached by a null move nor verifying one (nor verified),
                     # a piece besides pawns and king
     "strong",       # the candidate value (STATIC) reaches beta
+    "stood",        # ... or the job is being stopped: a ``result`` STAND_PAT returns
     "null_done",    # the node's last move made was the null move
     "research",     # with ``retry``: the value being returned calls for the node to be searched
                     # again (deeper after a reduction, or with the full window after a null one;
@@ -527,22 +533,30 @@ class Controller(wiring.Component):
         # the node's frame is loaded again instead, deeper or with the parent's full window.
         at_root = Signal()
         m.d.comb += at_root.eq(ply == 0)
+        # A STAND_PAT result returns only when the node's stand pat reaches its beta (or the job
+        # is being stopped); else the node stays: the microinstruction does what it would do
+        # without UP (its update applies to the node's own frame).
+        stood = Signal()
+        staying = Signal()
+        m.d.comb += [stood.eq((candidate >= frame.beta) | self.job.stopped),
+                     staying.eq((control.result == Result.STAND_PAT) & ~stood)]
         one_move_root = Signal()        # the root, restricted by START to one move
         m.d.comb += one_move_root.eq(at_root & (root_move.as_value() != 0))
         root_return = Signal()
         m.d.comb += root_return.eq((control.ply == PlyStep.UP) & at_root)
         ascending = Signal()
-        m.d.comb += ascending.eq((control.ply == PlyStep.UP) & ~at_root)
+        m.d.comb += ascending.eq((control.ply == PlyStep.UP) & ~at_root & ~staying)
         research = Signal()
-        holding = Signal()              # UP, UNMAKE, POP, ``take`` and the update do nothing
-        m.d.comb += holding.eq(root_return | research)
+        void_return = Signal()          # UP, UNMAKE, POP, ``take`` and the update do nothing
+        holding = Signal()              # ... or all but the update (on the node's own frame)
+        m.d.comb += [void_return.eq(root_return | research), holding.eq(void_return | staying)]
         stepping_up = Signal()
         m.d.comb += stepping_up.eq(ascending & ~research)
         result_value = Signal(signed(16))
         with m.Switch(control.result):
             with m.Case(Result.BEST):
                 m.d.comb += result_value.eq(frame.best)
-            with m.Case(Result.CANDIDATE):
+            with m.Case(Result.CANDIDATE, Result.STAND_PAT):
                 m.d.comb += result_value.eq(candidate)
             with m.Case(Result.DRAW):
                 m.d.comb += result_value.eq(0)
@@ -743,7 +757,7 @@ class Controller(wiring.Component):
             "nullable": features.null & ~at_root & ~frame.pressed & (frame.depth >= NULL_MIN_DEPTH) & ~wide
                         & ~frames.parent.null_done & ~frame.verifying & ~frame.verified
                         & (self.pieces[self.side] != 0),
-            "strong": candidate >= frame.beta,
+            "strong": candidate >= frame.beta, "stood": stood,
             "null_done": frame.null_done,
             "frontier": features.futility & (frame.depth == 1) & ~frame.pressed & ~at_root,
             "futile": candidate <= frame.alpha,
@@ -877,7 +891,7 @@ class Controller(wiring.Component):
             prefetch_write.data.safe.eq(kept_in.key.safe), prefetch_write.data.may_check.eq(kept_in.may_check),
             prefetch_read.addr.eq(Mux(stepping_up, ply - 1, ply)),
         ]
-        with m.If(control.take & ~stall & ~research):
+        with m.If(control.take & ~stall & ~research & ~staying):
             kept = prefetch_read.data
             m.d.sync += [response.eq(0), response.found.eq(kept.found), response.move.eq(kept.move),
                          response.piece.eq(kept.piece), response.victim.eq(kept.victim),
@@ -1035,7 +1049,7 @@ class Controller(wiring.Component):
             # searched in full before the stop (a child cut short brings nothing back).
             # The null move's value is only a cutoff: below beta it changes nothing.
             null_fails = stepping_up & frames.parent.null_done & ~reaches_beta
-            with m.If(control.update & ~holding & ~self.job.stopped & ~null_fails):
+            with m.If(control.update & ~void_return & ~self.job.stopped & ~null_fails):
                 with m.If(update_candidate > base.best):
                     m.d.comb += [updated.best.eq(update_candidate), updated.best_move.eq(base.move)]
                 with m.If(update_candidate > base.alpha):

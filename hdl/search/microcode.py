@@ -163,9 +163,14 @@ def search(p):
     p.op(wait="EVAL", gen="FIRST", cand="STATIC", update=1, branch=["cutoff"],
          targets=["first_answer", "return_best"])
     p.label("stand_pat_asked")  # a child's, its captures asked for as its position settled (if
-    # it has any: else it has searched all it will)
-    p.op(wait="EVAL", cand="STATIC", update=1, branch=["cutoff", "captures_open"],
-         targets=["return_best", "return_best", "first_answer", "return_best"])
+    # it has any: else it has searched all it will). Its stand pat at beta returns at once
+    # (STAND_PAT; never to be searched again: the value is at most the parent's alpha); else
+    # it stays, its best the static value. Bit 0 stood (returned), bit 1 cutoff (returned: the
+    # parent's, or the job is stopping), bit 2 captures open.
+    p.op(wait="EVAL", cand="STATIC", update=1, result="STAND_PAT", maker="UNMAKE", ply="UP", path="POP",
+         take=1, branch=["stood", "cutoff", "captures_open"],
+         targets=["return_best", "resume", "return_best", "return_best",
+                  "first_answer", "resume", "first_answer", "return_best"])
     p.label("first")
     p.op(gen="FIRST")
     p.label("first_answer")
