@@ -43,7 +43,7 @@ Control fields (``CONTROL``):
   ``update`` takes the candidate as the node's best (and its move) when greater, raises
   alpha, and marks a legal move when it came from a child; ``result`` sets the value the node
   returns (its best, the candidate, a draw, or the transposition table's value; STAND_PAT: the
-  candidate, and only when it reaches beta — else the node stays). With UP,
+  candidate, and only when it reaches beta or no capture is open — else the node stays). With UP,
   ``update`` applies to the parent's frame as it is popped, its candidate the value being
   returned (this microinstruction's ``result``, or the last one set) negated, and ``cutoff``
   tests it against the parent's beta: a child returns and its parent takes the value in one cycle;
@@ -187,10 +187,10 @@ class Result(enum.Enum, shape=3):
     MATE_DISTANCE = 5   # alpha, or the worst the node can score if that is more (mate-distance
                         # pruning's cut: mated here; antichess, lost at the next ply)
     WIN = 6         # antichess: the side to move has no move, and wins here
-    STAND_PAT = 7   # the candidate, if it reaches the node's beta (``stood``): a quiescence
-                    # node standing pat returns in the cycle its value arrives; else the node
-                    # stays (the UP, UNMAKE, POP and ``take`` do nothing, and ``update`` takes
-                    # the candidate into its own frame)
+    STAND_PAT = 7   # the candidate, if the node has nothing more to search (``stood``): a
+                    # quiescence node standing pat returns in the cycle its value arrives;
+                    # else the node stays (the UP, UNMAKE, POP and ``take`` do nothing, and
+                    # ``update`` takes the candidate into its own frame)
 
 
 CONTROL = data.StructLayout({
@@ -245,7 +245,8 @@ STATUSES = [
                     # null window, not reached by a null move nor verifying one (nor verified),
                     # a piece besides pawns and king
     "strong",       # the candidate value (STATIC) reaches beta
-    "stood",        # ... or the job is being stopped: a ``result`` STAND_PAT returns
+    "stood",        # ... or no capture is open, or the job is being stopped: a ``result``
+                    # STAND_PAT returns
     "null_done",    # the node's last move made was the null move
     "research",     # with ``retry``: the value being returned calls for the node to be searched
                     # again (deeper after a reduction, or with the full window after a null one;
@@ -533,12 +534,13 @@ class Controller(wiring.Component):
         # the node's frame is loaded again instead, deeper or with the parent's full window.
         at_root = Signal()
         m.d.comb += at_root.eq(ply == 0)
-        # A STAND_PAT result returns only when the node's stand pat reaches its beta (or the job
-        # is being stopped); else the node stays: the microinstruction does what it would do
-        # without UP (its update applies to the node's own frame).
+        # A STAND_PAT result returns only when the node's stand pat reaches its beta or it has no
+        # capture to search (or the job is being stopped); else the node stays: the
+        # microinstruction does what it would do without UP (its update applies to the node's
+        # own frame).
         stood = Signal()
         staying = Signal()
-        m.d.comb += [stood.eq((candidate >= frame.beta) | self.job.stopped),
+        m.d.comb += [stood.eq((candidate >= frame.beta) | ~self.gen.captures_open | self.job.stopped),
                      staying.eq((control.result == Result.STAND_PAT) & ~stood)]
         one_move_root = Signal()        # the root, restricted by START to one move
         m.d.comb += one_move_root.eq(at_root & (root_move.as_value() != 0))

@@ -163,14 +163,14 @@ def search(p):
     p.op(wait="EVAL", gen="FIRST", cand="STATIC", update=1, branch=["cutoff"],
          targets=["first_answer", "return_best"])
     p.label("stand_pat_asked")  # a child's, its captures asked for as its position settled (if
-    # it has any: else it has searched all it will). Its stand pat at beta returns at once
-    # (STAND_PAT; never to be searched again: the value is at most the parent's alpha); else
-    # it stays, its best the static value. Bit 0 stood (returned), bit 1 cutoff (returned: the
-    # parent's, or the job is stopping), bit 2 captures open.
+    # it has any: else it has searched all it will). Its stand pat returns at once when it
+    # reaches beta or no capture is open (STAND_PAT), and may call for a search again (its
+    # value inside the parent's window); else the node stays, its best the static value, and
+    # goes on to its captures. Bit 0 stood (returned), bit 1 cutoff (returned: the parent's, or
+    # the job is stopping), bit 2 research.
     p.op(wait="EVAL", cand="STATIC", update=1, result="STAND_PAT", maker="UNMAKE", ply="UP", path="POP",
-         take=1, branch=["stood", "cutoff", "captures_open"],
-         targets=["return_best", "resume", "return_best", "return_best",
-                  "first_answer", "resume", "first_answer", "return_best"])
+         take=1, retry=1, branch=["stood", "cutoff", "research"],
+         targets=["first_answer", "resume", "first_answer", "return_best"] + ["first_answer", "reenter"] * 2)
     p.label("first")
     p.op(gen="FIRST")
     p.label("first_answer")
