@@ -114,7 +114,8 @@ def main(argv=None):
     wrong = 0
     print("| position | depth | leaves | cycles | cycles per leaf | leaves/s at Fmax | wall s |")
     print("|---|---|---|---|---|---|---|")
-    with VerilatedMachine(CONFIGS[args.config], legal_moves=legal_moves) as hw, ProcessPoolExecutor(max(1, args.jobs)) as pool:
+    with (VerilatedMachine(CONFIGS[args.config], legal_moves=legal_moves) as hw,
+          ProcessPoolExecutor(max(1, args.jobs)) as pool):
         for number, record in enumerate(records, 1):
             if number not in chosen:
                 continue
@@ -123,7 +124,8 @@ def main(argv=None):
                 if not published or published > args.max_leaves:
                     continue
                 if published > args.split_above and depth >= 2:
-                    leaves, cycles, wall = split_perft(pool, args.config, args.generator, number, record, depth, progress)
+                    leaves, cycles, wall = split_perft(pool, args.config, args.generator, number, record, depth,
+                                                       progress)
                 else:
                     hw.set_position(record.board)
                     start = time.perf_counter()

@@ -30,8 +30,8 @@ class MoveCounter(wiring.Component):
     Interface attributes
     --------------------
     slots, en_passant : In, from ``SquareCells``.
-    pinned : In(1), taken with the slots: they hold moves that may be illegal (a lean cells'
-        pinned piece's moves off its line).
+    pinned : In(1), taken with the slots: they hold moves that may be illegal (the lean
+        cells' pinned pieces' moves off their lines).
     load : In(1).
     antichess : In(1), promotions to a king count too.
     destinations : In(plane), taken with the slots: only the slots onto these cells count

@@ -63,8 +63,8 @@ class MoveGenerator(wiring.Component):
     ``legal=False`` builds the lean generator, for a board that cannot hold the legal one
     (docs/architecture.md §5.1): it leaves pins to the search (a pinned piece's moves off its
     line are emitted too, and the search makes and tests them as it does en passant); it counts
-    a position without a pinned piece as the legal generator does. Its legal moves are the legal generator's in the same order, so a search takes the
-    same nodes on either.
+    a position without a pinned piece as the legal generator does. Its legal moves are the legal
+    generator's in the same order, so a search takes the same nodes on either.
 
     How: the arbiter (two pipeline stages) finds a ply's best cell; the attacker select (two
     stages) takes the move inside a cell. ``FIRST`` runs both; after that the arbiter works one

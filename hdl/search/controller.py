@@ -742,7 +742,8 @@ class Controller(wiring.Component):
         status = {
             "start": requested, "search": searching, "found": found,
             "illegal": mover_attacked, "skipped": skipped, "at_leaf": ply == depth,
-            "above_leaf": ply + 1 == depth, "legal_leaf": (ply + 1 == depth) & ~self.gen.pinned.bit_select(latest.move.from_sq, 1),
+            "above_leaf": ply + 1 == depth,
+            "legal_leaf": (ply + 1 == depth) & ~self.gen.pinned.bit_select(latest.move.from_sq, 1),
             "en_passant": latest.move.flags.en_passant, "at_root": at_root,
             "depth_zero": depth == 0, "quiescence": quiescent,
             "pressed": pressed,
