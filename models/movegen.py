@@ -174,35 +174,38 @@ class MoverFrame:
         an enemy slider of the line next (never in antichess)."""
         if self.antichess or self.own_king is None:
             return False
-        for _, df, dr in DIRECTIONS:
-            sliders = (BISHOP, QUEEN) if df != 0 and dr != 0 else (ROOK, QUEEN)
-            pieces = [sq for sq in ray_squares(self.own_king, df, dr) if not self.empty(sq)][:2]
-            if len(pieces) == 2 and self.own[pieces[0]] and self.enemy[pieces[1]] in sliders:
-                return True
-        return False
+        return any(shield is not None for _, _, shield in self._lines(self.own_king, self.enemy))
 
-    def _king_lines(self):
-        """``({diagonal?: squares on the enemy king's lines, each line up to and including its
-        first piece}, discoverers)``: the discoverers are own pieces first on such a line with an
-        own slider of the line next on it (bishop or queen diagonally, rook or queen
-        orthogonally)."""
-        lines, discoverers = {True: set(), False: set()}, set()
-        king = self.enemy_king
-        if king is None:
-            return lines, discoverers
+    def _lines(self, king, behind):
+        """Per direction from ``king``: ``(diagonal?, the line up to and including its first
+        piece, shield)``, the shield being that piece if it is an own one with a slider of the
+        line (bishop or queen diagonally, rook or queen orthogonally) of ``behind`` (own or
+        enemy pieces by square) next on the line, else None: the cells' ``_king_lines``."""
         for _, df, dr in DIRECTIONS:
             diagonal = df != 0 and dr != 0
-            pieces = []         # the first two pieces on the line
+            line, pieces = [], []       # the first two pieces on the line
             for sq in ray_squares(king, df, dr):
-                if len(pieces) == 0:
-                    lines[diagonal].add(sq)
+                if not pieces:
+                    line.append(sq)
                 if not self.empty(sq):
                     pieces.append(sq)
                     if len(pieces) == 2:
                         break
             sliders = (BISHOP, QUEEN) if diagonal else (ROOK, QUEEN)
-            if len(pieces) == 2 and self.own[pieces[0]] and self.own[pieces[1]] in sliders:
-                discoverers.add(pieces[0])
+            shielding = len(pieces) == 2 and self.own[pieces[0]] and behind[pieces[1]] in sliders
+            yield diagonal, line, pieces[0] if shielding else None
+
+    def _king_lines(self):
+        """``({diagonal?: squares on the enemy king's lines, each line up to and including its
+        first piece}, discoverers)``: the discoverers are own pieces first on such a line with an
+        own slider of the line next on it."""
+        lines, discoverers = {True: set(), False: set()}, set()
+        if self.enemy_king is None:
+            return lines, discoverers
+        for diagonal, line, shield in self._lines(self.enemy_king, self.own):
+            lines[diagonal].update(line)
+            if shield is not None:
+                discoverers.add(shield)
         return lines, discoverers
 
     def may_check(self, slot, origin, to, promotion, en_passant):

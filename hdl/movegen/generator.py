@@ -134,7 +134,6 @@ class MoveGenerator(wiring.Component):
         m.submodules.arbiter = arbiter = DestinationArbiter()
         m.submodules.attacker = attacker = AttackerSelect()
         m.submodules.counter = counter = MoveCounter()
-        count_busy, count_done = counter.busy, counter.done
         # Distributed RAM: each is read a cycle ahead into a register (below), which Yosys would
         # otherwise merge into a block RAM's read port, whose clock-to-out is the longer.
         distributed = {"ram_style": "distributed"}
@@ -169,7 +168,7 @@ class MoveGenerator(wiring.Component):
         lookahead_at_x2 = Signal()
         busy = Signal()
         ply_held = Signal()             # the request's ply was on the port a cycle before
-        m.d.comb += busy.eq(attacker_busy | count_busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
+        m.d.comb += busy.eq(attacker_busy | counter.busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
 
         m.d.comb += [
             self.halfmove.ready.eq(1),
@@ -348,7 +347,7 @@ class MoveGenerator(wiring.Component):
         checking = b_job.op == GenOp.LEGAL
         found = Signal()
         m.d.comb += found.eq(attacker.found & b_job.valid_cell)
-        m.d.sync += self.search.response.valid.eq(attacker_busy | count_done)
+        m.d.sync += self.search.response.valid.eq(attacker_busy | counter.done)
         with m.If(attacker_busy):
             m.d.sync += [
                 self.search.response.payload.found.eq(found),
@@ -370,7 +369,7 @@ class MoveGenerator(wiring.Component):
                      counter.pinned.eq(pinned.any()),
                      counter.antichess.eq(antichess), counter.destinations.eq(destinations),
                      *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
-        with m.If(count_done):
+        with m.If(counter.done):
             m.d.sync += [
                 self.search.response.payload.eq(0),
                 self.search.response.payload.found.eq(counter.inexact),
