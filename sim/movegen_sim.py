@@ -116,6 +116,17 @@ class VerilatedMovegen(HarnessProcess):
     def next(self, ply=0, mode=GenMode.ALL):
         return self.request(GenOp.NEXT, ply, mode)
 
+    def held_next(self, gap, ply, before, after):
+        """A PREFETCH's NEXT (KEEP mode) at ``ply`` offered while the board changes: the
+        halfmoves ``before`` (``models.position.Halfmove``) one a cycle, the request ``gap``
+        (0 or 1) cycles after the last of them, then the side toggled and the halfmoves ``after``
+        one a cycle. The answer is for the board after ``before``; its ``cycles`` count from
+        the request's offer."""
+        bits = pack(GenRequest, op=GenOp.NEXT, ply=ply, mode=GenMode.KEEP, move=unpack(MoveWord, 0))
+        words = [str(h.bits) for h in before] + ["/"] + [str(h.bits) for h in after]
+        self._send(f"held {gap} {bits} " + " ".join(words))
+        return self._response(self._read())
+
     def count(self):
         """COUNT: ``(moves but en passant, whether there is an en passant besides)``."""
         response = self.request(GenOp.COUNT)

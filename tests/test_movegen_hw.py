@@ -11,7 +11,7 @@ import pytest
 
 from hdl.encoding import MoveWord, pack
 from models.movegen import candidate_moves, ordered_moves
-from models.position import MachinePosition
+from models.position import MachinePosition, inverse, move_halfmoves
 from sim.movegen_check import compare_position, order_difference
 from sim.movegen_sim import make, unmake
 from sim.testing import reference_positions
@@ -89,6 +89,37 @@ def test_each_request_answers_in_its_documented_cycles(movegen_hw):
     assert elsewhere.found and elsewhere.word == first.word and back.word == following.word
     assert (first.cycles, following.cycles, legal.cycles, count.cycles) == (4, 2, 2, COUNT_LATENCY + 1)
     assert (elsewhere.cycles, back.cycles) == (4 + 1, 2 + 1)
+
+
+def test_a_prefetch_offered_as_the_board_changes_answers_for_the_board_of_its_cycle(movegen_hw):
+    """The search's PREFETCH (NEXT in KEEP mode) comes with the MAKE that follows an UNMAKE,
+    offered as the UNMAKE's last halfmove is taken or a cycle after: the generator holds it
+    until that board reaches its cells (two cycles, or one), so it answers for the board of its
+    cycle, not the child's, whose halfmoves follow at once; and the ply goes on from there."""
+    positions = ["r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                 "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                 "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"]
+    for fen in positions:
+        board = chess.Board(fen)
+        for gap in (0, 1):
+            movegen_hw.set_position(board)
+            quiet, _ = movegen_hw.generate(ply=0)
+            movegen_hw.set_position(board)
+            side = movegen_hw.side
+            m1 = movegen_hw.first(ply=0)
+            m2 = movegen_hw.next(ply=0)                         # a PREFETCH on a settled board
+            made = make(movegen_hw, board, chess.Move.from_uci(m1.uci))
+            movegen_hw.first(ply=1)                             # the child's own ply
+            board.pop()
+            movegen_hw.set_side(side)
+            second = move_halfmoves(board, chess.Move.from_uci(m2.uci))
+            m3 = movegen_hw.held_next(gap, 0, inverse(made), second)
+            assert same([m1, m2, m3], quiet[:3]), describe(board, [m1, m2, m3], quiet[:3])
+            assert m3.cycles == 2 + 2 - gap
+            movegen_hw.apply(inverse(second))                  # the child returns: the ply goes on
+            movegen_hw.set_side(side)
+            m4 = movegen_hw.next(ply=0)
+            assert same([m4], quiet[3:4]), describe(board, [m4], quiet[3:4])
 
 
 STANDARD_DEPTH = 3

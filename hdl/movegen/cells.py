@@ -60,10 +60,10 @@ class BoardPlanes(wiring.Component):
         m = Module()
         transfer = self.halfmove.payload
         # One register per plane (not one wide register), so that simulation updates whole words.
-        for k, name in enumerate(PLANE_NAMES):
+        for name in PLANE_NAMES:
             stored = Signal(64, name=f"plane_{name}")
-            after_first = self._apply(m, f"{name}_first", stored, k, name, transfer.first)
-            after_both = self._apply(m, f"{name}_second", after_first, k, name, transfer.second)
+            after_first = self.apply(m, f"{name}_first", stored, name, transfer.first)
+            after_both = self.apply(m, f"{name}_second", after_first, name, transfer.second)
             with m.If(self.clear):
                 m.d.sync += stored.eq(0)
             with m.Elif(self.halfmove.valid):
@@ -72,8 +72,10 @@ class BoardPlanes(wiring.Component):
         return m
 
     @staticmethod
-    def _apply(m, name, stored, k, plane_name, halfmove):
-        """Plane ``plane_name`` (bit ``k`` of the piece code, or the markers) after ``halfmove``."""
+    def apply(m, name, stored, plane_name, halfmove):
+        """Plane ``plane_name`` (one of :data:`PLANE_NAMES`: a bit of the piece code, or the
+        markers), as ``stored``, after ``halfmove``."""
+        k = PLANE_NAMES.index(plane_name)
         square_bit = Signal(64, name=f"square_bit_{name}")
         m.d.comb += square_bit.eq(Const(1, 1) << halfmove.square)
         is_marker = halfmove.piece.as_value() == MARKER

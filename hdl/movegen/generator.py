@@ -85,7 +85,14 @@ class MoveGenerator(wiring.Component):
     request); a request is taken from the second cycle after the last halfmove or change of
     ``side``, which is also when ``attacks``, ``king_attacked`` and ``in_check`` show the new
     position, and only if the request port showed its ply in the cycle before (a ply's context
-    is read a cycle ahead: a request at a ply the port did not show waits a cycle).
+    is read a cycle ahead: a request at a ply the port did not show waits a cycle). A NEXT in
+    ``KEEP`` mode (the search's PREFETCH, offered with the MAKE that may follow an UNMAKE at
+    once) is taken even while the board changes, and answers for the board and side as they
+    stand at the end of its cycle: it is held until they reach the cells' outputs — two
+    cycles after a halfmove or change of side in its own cycle, one after one in the cycle
+    before — so its answer comes 2 + 2 or 2 + 1 cycles after it is taken, and the halfmoves
+    taken meanwhile (the MAKE's) reach the outputs only after its job has read them. It must
+    be at a ply that has started (a FIRST answered there), so that it never arbitrates afresh.
 
     Interface attributes
     --------------------
@@ -154,21 +161,36 @@ class MoveGenerator(wiring.Component):
         m.d.comb += changing.eq(self.halfmove.valid | self.clear | (self.side != side)
                                 | (self.search.config.as_value() != config.as_value()))
         m.d.sync += [side.eq(self.side), config.eq(self.search.config), changed.eq(changing)]
+        # The cells' outputs in a cycle reflect the side of the cycle before: a job reads them
+        # with that side (the current one, but for a held request's job: see ``keep_next``).
+        cells_side = Signal()
+        m.d.sync += cells_side.eq(side)
         antichess = Signal()
         m.d.comb += antichess.eq(config.variant == Variant.ANTICHESS)
-        flip = Mux(side, 56, 0)
+        flip = Mux(cells_side, 56, 0)
+        # A NEXT in KEEP mode (the search's PREFETCH) answers for the board as it stands at the
+        # end of the cycle it is taken in, and may be taken while that board is still arriving:
+        # it is held until the board reaches the cells' outputs (one cycle after a transfer the
+        # cycle before, two after one in its own cycle), and halfmoves taken meanwhile (its
+        # MAKE's) reach them only after its job has read them.
+        keep_next = Signal()
+        m.d.comb += keep_next.eq((self.search.request.payload.op == GenOp.NEXT)
+                                 & (self.search.request.payload.mode == GenMode.KEEP))
 
         # Pipeline occupancy. The cells are read by the arbiter's and the attacker's first
-        # stages: in the request's cycle, and a FIRST's attacker stage two cycles later. A
+        # stages: in the job's first cycle, and a FIRST's attacker stage two cycles later. A
         # halfmove taken in cycle t reaches the cells' outputs in t+2, and none is taken in a
-        # request's cycle (the request waits), so a halfmove never changes what a job reads.
+        # request's cycle (the request waits; a held request's job starts two cycles after the
+        # last halfmove of its board at the latest), so a halfmove never changes what a job reads.
         attacker_busy = Signal()        # a job in the attacker's second stage
         fresh_at_x2 = Signal()          # a fresh ply's arbitration in the arbiter's second stage
         fresh_at_s1 = Signal()          # ... and, its cell known, entering the attacker
         lookahead_at_x2 = Signal()
+        held_wait = Signal(2)           # a held request's job starts in this many cycles (below)
         busy = Signal()
         ply_held = Signal()             # the request's ply was on the port a cycle before
-        m.d.comb += busy.eq(attacker_busy | counter.busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2)
+        m.d.comb += busy.eq(attacker_busy | counter.busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2
+                            | (held_wait != 0))
 
         m.d.comb += [
             self.halfmove.ready.eq(1),
@@ -179,7 +201,7 @@ class MoveGenerator(wiring.Component):
             cells.config.eq(config),
             arbiter.victim_order.eq(config.victim_order),
             attacker.config.eq(config),
-            self.search.request.ready.eq(~busy & ~changing & ~changed & ply_held),
+            self.search.request.ready.eq(~busy & ply_held & (~changing & ~changed | keep_next)),
             self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),
             self.search.king_attacked.eq(Mux(antichess, 0, cells.king_attacked)),
             self.search.forced.eq(cells.forced),
@@ -215,23 +237,41 @@ class MoveGenerator(wiring.Component):
                     m.d.comb += sink.eq(source)
 
         # --- the request cycle ------------------------------------------------------------------
-        req = self.search.request.payload
+        port = self.search.request.payload
         taken = Signal()
         m.d.comb += taken.eq(self.search.request.valid & self.search.request.ready)
-        # The ply's context, taken cells and next cell as read at the request port's ply in the
+        # A KEEP-mode NEXT taken before the board has settled is held (``keep_next`` above):
+        # its job starts when the board of its cycle has reached the cells' outputs.
+        holding = Signal()
+        m.d.comb += holding.eq(taken & keep_next & (changing | changed))
+        held = Signal(GenRequest)
+        held_due = Signal()             # the held request's job starts now
+        m.d.comb += held_due.eq(held_wait == 1)
+        with m.If(holding):
+            m.d.sync += [held.eq(port), held_wait.eq(Mux(changing, 2, 1))]
+        with m.Elif(held_wait != 0):
+            m.d.sync += held_wait.eq(held_wait - 1)
+        # The request whose job starts now (``starting``): the port's, or the held one.
+        req = Signal(GenRequest)
+        starting = Signal()
+        m.d.comb += [req.eq(Mux(held_due, held, port)), starting.eq(taken & ~holding | held_due)]
+        # The ply's context, taken cells and next cell as read at the request's ply in the
         # cycle before, the writes of that cycle forwarded: the memories' reads stay off the
         # request's path into the job and the attacker. A request is taken only when its ply
         # was on the port a cycle before (``ply_held``) -- as the search's always are: its ply
-        # changes with the side to move, which the generator waits two cycles for anyway.
-        m.d.comb += [ctx_read.addr.eq(req.ply), taken_read.addr.eq(req.ply), next_read.addr.eq(req.ply)]
+        # changes with the side to move, which the generator waits two cycles for anyway. A
+        # request held for two cycles has its ply read in the second.
+        read_addr = Signal(range(self._max_ply))
+        m.d.comb += read_addr.eq(Mux(held_wait == 2, held.ply, port.ply))
+        m.d.comb += [ctx_read.addr.eq(read_addr), taken_read.addr.eq(read_addr), next_read.addr.eq(read_addr)]
         def read_ahead(read, write, shape, name):
-            held = Signal(shape, name=name)
-            m.d.sync += held.eq(Mux(write.en & (write.addr == req.ply), write.data, read.data))
-            return held
+            ahead = Signal(shape, name=name)
+            m.d.sync += ahead.eq(Mux(write.en & (write.addr == read_addr), write.data, read.data))
+            return ahead
 
         read_ply = Signal(range(self._max_ply))
-        m.d.sync += read_ply.eq(req.ply)
-        m.d.comb += ply_held.eq(read_ply == req.ply)
+        m.d.sync += read_ply.eq(read_addr)
+        m.d.comb += ply_held.eq(read_ply == port.ply)
         ctx = read_ahead(ctx_read, ctx_write, Context, "ctx")
         nxt = read_ahead(next_read, next_write, NextCell, "nxt")
         taken_cells_read = read_ahead(taken_read, taken_write, 64, "taken_cells_read")
@@ -263,7 +303,7 @@ class MoveGenerator(wiring.Component):
         m.d.comb += next_cell_taken.eq(taken_cells_read | Mux(nxt.en_passant_cell, 0, Const(1, 1) << nxt.square))
         # Only the valid bit waits for the handshake: the job's fields follow the request port
         # whether or not it is taken, which keeps the handshake off the data path.
-        m.d.comb += job_valid.eq(fresh_at_s1 | (taken & ~fresh & ~is_count))
+        m.d.comb += job_valid.eq(fresh_at_s1 | (starting & ~fresh & ~is_count))
         with m.If(fresh_at_s1):
             m.d.comb += job.eq(fresh_job)
         with m.Else():
@@ -285,7 +325,7 @@ class MoveGenerator(wiring.Component):
                              job.en_passant_cell.eq(nxt.en_passant_cell), job.taken.eq(next_cell_taken),
                              job.en_passant_done.eq(ctx.en_passant_done | nxt.en_passant_cell)]
         m.d.comb += [
-            attacker.side.eq(side),
+            attacker.side.eq(cells_side),
             attacker.square.eq(job.square),
             attacker.en_passant_cell.eq(job.en_passant_cell & (job.op != GenOp.LEGAL)),
             attacker.slot_floor.eq(job.slot),
@@ -302,7 +342,7 @@ class MoveGenerator(wiring.Component):
         m.d.comb += entering_new_cell.eq(job_valid & (job.op != GenOp.LEGAL) & job.valid_cell
                                          & (fresh_at_s1 | ~stay))
         launch_fresh = Signal()
-        m.d.comb += launch_fresh.eq(taken & fresh)
+        m.d.comb += launch_fresh.eq(starting & fresh)
         # A switching ply keeps the cells it has taken.
         kept_taken = Signal(64)
         kept_en_passant_done = Signal()

@@ -20,12 +20,14 @@ Control fields (``CONTROL``):
 * ``maker`` NULL makes the null move (null-move pruning): the maker passes, the child's depth
   is reduced by ``null_reduction`` more, the frame pushed marks ``null_done``; the value the
   child returns updates the node only if it reaches beta.
-* ``gen`` PREFETCH with ``maker`` MAKE asks for the node's next move (NEXT) in the cycle the
-  maker takes the move, while the board is still the node's; the answer is kept per ply and
-  ``take`` makes it the last response when the node resumes, so the next move is known the
-  moment the child returns. The two are offered together and taken together. Only a node
-  that is generating may PREFETCH: a FIRST would still be reading the board when the step
-  down changes the side.
+* ``gen`` PREFETCH with ``maker`` MAKE asks for the node's next move (NEXT in KEEP mode) in
+  the cycle the maker takes the move, the generator answering for the board as it stands at
+  the end of that cycle — the node's, even while the last transfer of the UNMAKE before is on
+  the bus (the generator holds the request until that board reaches its cells); the answer
+  is kept per ply and ``take`` makes it the last response when the node resumes, so the next
+  move is known the moment the child returns. The two are offered together and taken
+  together. Only a node that is generating may PREFETCH: a FIRST would still be reading the
+  board when the step down changes the side.
 * ``path`` pushes the position (its Zobrist key, whether its move was irreversible) on the
   repetition detector, or pops it; a command in the same microinstruction waits for the
   detector too, so both happen together.
@@ -806,7 +808,9 @@ class Controller(wiring.Component):
         stepping_path = Signal()
         m.d.comb += [stepping_path.eq((control.path != PathStep.NONE) & ~holding),
                      pushing.eq(control.path == PathStep.PUSH)]
-        # A request waits for the maker: the generator must see whole moves only. A command goes
+        # A request waits for the maker: the generator must see whole moves only (a PREFETCH,
+        # answered for the board as it stands at the end of its cycle, only for the maker to
+        # take its MAKE: as the last transfer of an UNMAKE leaves). A command goes
         # with a path step in one indivisible action: it is offered only when the repetition
         # detector can take the step too, and once the wait is over. A request and a command in
         # one microinstruction (PREFETCH with MAKE) are offered only when both can be taken.
@@ -818,7 +822,7 @@ class Controller(wiring.Component):
         gen_offered = Signal()
         maker_offered = Signal()
         m.d.comb += [
-            gen_offered.eq(issuing & self.maker.idle),
+            gen_offered.eq(issuing & Mux(control.gen == GenIssue.PREFETCH, self.maker.command.ready, self.maker.idle)),
             maker_offered.eq(commanding & ~wait_condition & (~stepping_path | self.path.push.ready)),
             self.gen.request.valid.eq(gen_offered & (~commanding | (maker_offered & self.maker.command.ready))),
             self.maker.command.valid.eq(maker_offered & (~issuing | (gen_offered & self.gen.request.ready))),
@@ -957,7 +961,7 @@ class Controller(wiring.Component):
             capture_skip.eq(quiescence_skip | deferring | (frame.revisiting & ~losing)),
         ]
         material_after = Signal(signed(9))
-        m.d.comb += material_after.eq(Mux(self.side, self.material - gained, self.material + gained))
+        m.d.comb += material_after.eq(Mux(self.side, frame.material - gained, frame.material + gained))
         recapture = Signal()
         m.d.comb += recapture.eq(move.flags.capture & (material_after == root_material))
         # Features (features.py): after a full-width node's first legal move, PVS gives the null
@@ -1021,7 +1025,7 @@ class Controller(wiring.Component):
             with m.If(control.done):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
-                m.d.comb += [updated.pressed.eq(pressed), *_new_pass(updated, mated),
+                m.d.comb += [updated.pressed.eq(pressed), updated.material.eq(self.material), *_new_pass(updated, mated),
                              updated.singular_candidate.eq(singular_candidate),
                              updated.singular_beta.eq(hash_value - SINGULAR_MARGIN),
                              updated.excluding.eq(0), updated.excluded.eq(0), updated.singular.eq(0),

@@ -39,6 +39,9 @@ Frame = data.StructLayout({
     "depth": 6,              # plies left; 0 is a quiescence node
     "pressed": 1,            # the node may not stand pat: in check (chess); it must capture, or
                              # it has no move (antichess)
+    "material": signed(8),   # the position's material balance (MaterialCounter's), for the
+                             # recapture extension of its moves: the board's may be a transfer
+                             # behind when a move is made (an UNMAKE's last transfer on the bus)
     "tried": range(TRIED_LIMIT + 1),  # legal moves searched, counted up to TRIED_LIMIT
     "scout": 1,              # searched with a null window its parent narrowed (PVS, LMR)
     "reduced": 1,            # searched shallower than its parent's depth gives (LMR)

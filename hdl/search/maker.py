@@ -9,8 +9,9 @@ undo record per ply, so UNMAKE needs only the ply: it emits the same halfmoves i
 reverse order. A MAKE without a piece (``piece`` empty: the search's null move) passes: only an
 en-passant marker is lost (``models/position.move_halfmoves`` of ``chess.Move.null()``).
 
-Timing: a command is taken when the maker is idle (an UNMAKE also in the cycle the last
-transfer of the command before leaves); the halfmoves go out two at a time
+Timing: a command is taken when the maker is idle or in the cycle the last transfer of the
+command before leaves (a MAKE then reads the marker plane with that transfer applied: the
+board has it a cycle later); the halfmoves go out two at a time
 (:data:`~hdl.encoding.HalfmovePair`, the last alone when their number is odd), from an output
 register: the first transfer is offered in the cycle after the command, and one follows every
 cycle the bus takes one (1 to 5 transfers per move: a quiet move is one, a capture two). The
@@ -25,6 +26,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..encoding import MARKER, Colour, Halfmove, HalfmoveOp, HalfmovePair, MoveWord, Piece, PieceType
+from ..movegen.cells import BoardPlanes
 
 __all__ = ["MakerOp", "MakerCommand", "MakerInterface", "MoveMaker"]
 
@@ -91,6 +93,13 @@ class MoveMaker(wiring.Component):
         command = self.search.command.payload
 
         # --- MAKE: the undo record, from the command and the marker plane ----------------------
+        # A MAKE may be taken as the last transfer of the command before leaves: the markers
+        # are the board's with the transfer on the bus applied (the board has it a cycle later).
+        out = self.halfmove
+        markers = Signal(64)
+        after_first = BoardPlanes.apply(m, "forward_first", self.markers, "markers", out.payload.first)
+        after_both = BoardPlanes.apply(m, "forward_second", after_first, "markers", out.payload.second)
+        m.d.comb += markers.eq(Mux(out.valid, Mux(out.payload.both, after_both, after_first), self.markers))
         move = command.move
         passing = command.piece.type == PieceType.EMPTY         # the null move
         king_move = (command.piece.type == PieceType.KING) & ((move.from_sq == 4) | (move.from_sq == 60))
@@ -99,15 +108,15 @@ class MoveMaker(wiring.Component):
         for home in _CASTLING_HOMES:
             rank_of_home = home >> 3
             touched = (move.from_sq == home) | (move.to_sq == home) | (king_move & (move.from_sq[3:] == rank_of_home))
-            lost_castling.append(self.markers[home] & touched & ~passing)
-        en_passant_plane = self.markers & 0x0000FF0000FF0000
+            lost_castling.append(markers[home] & touched & ~passing)
+        en_passant_plane = markers & 0x0000FF0000FF0000
         m.d.comb += [
             record.move.eq(move), record.piece.eq(command.piece), record.victim.eq(command.victim),
             record.lost_castling.eq(Cat(*lost_castling)),
             record.lost_en_passant.eq(en_passant_plane != 0),
         ]
         for square in list(range(16, 24)) + list(range(40, 48)):
-            with m.If(self.markers[square]):
+            with m.If(markers[square]):
                 m.d.comb += record.en_passant_square.eq(square)
 
         taken = self.search.command.valid & self.search.command.ready
@@ -129,15 +138,14 @@ class MoveMaker(wiring.Component):
             m.d.sync += self.search.irreversible.eq((record.victim.type != PieceType.EMPTY)
                                              | (command.piece.type == PieceType.PAWN)
                                              | (record.lost_castling != 0) | passing)
-        # An UNMAKE (its record is its own: no markers read from the board) is taken as the
-        # last transfer leaves, so returns from several plies unmake one a cycle; a MAKE waits
-        # for the board to have the last transfer.
+        # A command is taken as the last transfer of the one before leaves, so returns from
+        # several plies unmake one a cycle, and a MAKE follows an UNMAKE without a gap (its
+        # markers forwarded, above).
         remaining = Signal(_SLOTS)
-        out = self.halfmove
         leaving = out.valid & out.ready & (remaining == 0)
         taking = Signal()       # a command offered now is taken (``ready``)
         m.d.comb += [self.search.idle.eq(~out.valid & (remaining == 0)),
-                     taking.eq(self.search.idle | (leaving & ~is_make)),
+                     taking.eq(self.search.idle | leaving),
                      self.search.command.ready.eq(taking)]
         current = Signal(UndoRecord)
         backward = Signal()

@@ -11,6 +11,12 @@
 //   config <bits>         set the rules and capture order, a GenConfig (no answer)
 //   req <bits>            one request; answers "<found> <move> <key> <piece> <victim> <may_check>
 //                         <count> <cycles>"
+//   held <gap> <bits> <hm>... / <hm>...
+//                         a request offered while the board changes (the search's PREFETCH
+//                         with its MAKE after an UNMAKE): the halfmoves before "/" one a cycle,
+//                         the request offered <gap> (0 or 1) cycles after the last of them and
+//                         taken at once, then the side toggled and the halfmoves after "/" one
+//                         a cycle; answers as req (cycles from the request's offer)
 //   gen <ply> <mode>      FIRST then NEXT until exhausted; a line per move as for req, then
 //                         "end <moves> <cycles>"
 //   state                 "<in_check> <king_attacked> <attacks white> <attacks black> <planes...>
@@ -64,11 +70,7 @@ static void settle() {
 
 struct Response { int found; uint64_t move, key; int piece, victim, may_check, count; uint64_t cycles; };
 
-static Response request(uint64_t bits) {
-    uint64_t start = cycles;
-    top->search___05Frequest___05Fpayload = bits;
-    transfer(top->search___05Frequest___05Fvalid, top->search___05Frequest___05Fready);
-    while (!top->search___05Fresponse___05Fvalid) { tick(); }
+static Response read_response(uint64_t start) {
     uint64_t r = top->search___05Fresponse___05Fpayload;
     Response out;
     out.found = field(r, GENRESPONSE_FOUND_OFFSET, GENRESPONSE_FOUND_WIDTH);
@@ -80,6 +82,45 @@ static Response request(uint64_t bits) {
     out.count = field(r, GENRESPONSE_COUNT_OFFSET, GENRESPONSE_COUNT_WIDTH);
     out.cycles = cycles - start;
     return out;
+}
+
+static Response request(uint64_t bits) {
+    uint64_t start = cycles;
+    top->search___05Frequest___05Fpayload = bits;
+    transfer(top->search___05Frequest___05Fvalid, top->search___05Frequest___05Fready);
+    while (!top->search___05Fresponse___05Fvalid) { tick(); }
+    return read_response(start);
+}
+
+// One cycle of the schedule of ``held``: a halfmove offered if any, the request if asked.
+static bool held_cycle(const uint64_t *halfmove_bits, bool offer_request, uint64_t request_bits, uint64_t start,
+                       Response &answer, bool &answered) {
+    top->halfmove___05Fvalid = halfmove_bits != nullptr;
+    if (halfmove_bits) top->halfmove___05Fpayload = *halfmove_bits;
+    top->search___05Frequest___05Fvalid = offer_request;
+    top->search___05Frequest___05Fpayload = request_bits;
+    top->eval();
+    bool taken = !offer_request || top->search___05Frequest___05Fready;
+    tick();
+    top->halfmove___05Fvalid = 0; top->search___05Frequest___05Fvalid = 0;
+    top->eval();
+    if (!answered && top->search___05Fresponse___05Fvalid) { answer = read_response(start); answered = true; }
+    return taken;
+}
+
+static Response held(int gap, uint64_t bits, const std::vector<uint64_t> &before, const std::vector<uint64_t> &after) {
+    Response answer{};
+    bool answered = false;
+    uint64_t start = 0;
+    for (size_t i = 0; i + 1 < before.size(); i++) held_cycle(&before[i], false, 0, 0, answer, answered);
+    if (gap == 1) held_cycle(&before.back(), false, 0, 0, answer, answered);
+    start = cycles;
+    bool taken = held_cycle(gap == 0 ? &before.back() : nullptr, true, bits, start, answer, answered);
+    if (!taken) { std::fprintf(stderr, "error: held request refused\n"); std::exit(1); }
+    top->side ^= 1;
+    for (auto &h : after) held_cycle(&h, false, 0, start, answer, answered);
+    while (!answered) held_cycle(nullptr, false, 0, start, answer, answered);
+    return answer;
 }
 
 static uint64_t gen_request(int op, int ply, int mode) {
@@ -181,6 +222,16 @@ int main(int argc, char **argv) {
         else if (cmd == "side") { int s; in >> s; set_side(s); }
         else if (cmd == "config") { int c; in >> c; top->search___05Fconfig = c; top->eval(); }
         else if (cmd == "req") { uint64_t b; in >> b; print_response(request(b)); std::fflush(stdout); }
+        else if (cmd == "held") {
+            int gap; uint64_t bits; in >> gap >> bits;
+            std::vector<uint64_t> before, after;
+            std::string word; bool second = false;
+            while (in >> word) {
+                if (word == "/") second = true;
+                else (second ? after : before).push_back(std::stoull(word));
+            }
+            print_response(held(gap, bits, before, after)); std::fflush(stdout);
+        }
         else if (cmd == "gen") {
             int ply, mode; in >> ply >> mode;
             uint64_t start = cycles; int n = 0; int op = 0;
