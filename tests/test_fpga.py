@@ -50,16 +50,19 @@ def test_ulx3s_top_pins_clocks_and_pll():
     rtlil = plan.files["suprem.il"]
     assert "EHXPLLL" in rtlil and (top.pll.clki_div, top.pll.clkfb_div, top.pll.clkop_div) == (5, 4, 30)
     assert "--report suprem.report.json" in plan.files["build_suprem.sh"]
-    assert "--router" not in plan.files["build_suprem.sh"]          # nextpnr's default
+    assert "--router" not in plan.files["build_suprem.sh"]          # nextpnr's defaults
+    assert "--placer" not in plan.files["build_suprem.sh"]
 
 
-def test_the_router_reaches_nextpnr_and_a_wrong_one_is_refused():
+def test_the_router_and_placer_reach_nextpnr_and_a_wrong_one_is_refused():
     spec = BOARDS["ulx3s-85f"]
-    plan = build_plan(spec.make_platform(), BoardTop(spec), router="router2")
-    assert "--router router2" in plan.files["build_suprem.sh"]
+    plan = build_plan(spec.make_platform(), BoardTop(spec), router="router2", placer="static")
+    assert "--router router2 --placer static" in plan.files["build_suprem.sh"]
     assert SCRIPT_AFTER_READ in plan.files["suprem.ys"]          # the table memories' marking
     with pytest.raises(BuildFailed, match="no router 'router3'"):
         build_plan(spec.make_platform(), BoardTop(spec), router="router3")
+    with pytest.raises(BuildFailed, match="no placer 'anneal'"):
+        build_plan(spec.make_platform(), BoardTop(spec), placer="anneal")
 
 
 def test_icebreaker_top_pins_clock_and_the_station():
@@ -96,7 +99,7 @@ def test_the_evaluator_configuration_reaches_the_board_top(tmp_path, monkeypatch
     from hdl.eval.tables import FULL, HITECH
     seen = []
 
-    def plan_only(platform, top, router=None):
+    def plan_only(platform, top, router=None, placer=None):
         seen.append(top.board.eval_params)
         raise ValueError("stop here")
 
