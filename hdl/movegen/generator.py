@@ -251,10 +251,13 @@ class MoveGenerator(wiring.Component):
             m.d.sync += [held.eq(port), held_wait.eq(Mux(changing, 2, 1))]
         with m.Elif(held_wait != 0):
             m.d.sync += held_wait.eq(held_wait - 1)
-        # The request whose job starts now (``starting``): the port's, or the held one.
+        # The request whose job starts now (``starting``): the port's, or the held one -- whose
+        # move is never read (a NEXT's), so a move comes from the port alone, without a
+        # multiplexer on the LEGAL query's path into the attacker.
         req = Signal(GenRequest)
         starting = Signal()
-        m.d.comb += [req.eq(Mux(held_due, held, port)), starting.eq(taken & ~holding | held_due)]
+        m.d.comb += [req.eq(Mux(held_due, held, port)), req.move.eq(port.move),
+                     starting.eq(taken & ~holding | held_due)]
         # The ply's context, taken cells and next cell as read at the request's ply in the
         # cycle before, the writes of that cycle forwarded: the memories' reads stay off the
         # request's path into the job and the attacker. A request is taken only when its ply
