@@ -1025,7 +1025,8 @@ class Controller(wiring.Component):
             with m.If(control.done):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
-                m.d.comb += [updated.pressed.eq(pressed), updated.material.eq(self.material), *_new_pass(updated, mated),
+                m.d.comb += [updated.pressed.eq(pressed), updated.material.eq(self.material),
+                             *_new_pass(updated, mated),
                              updated.singular_candidate.eq(singular_candidate),
                              updated.singular_beta.eq(hash_value - SINGULAR_MARGIN),
                              updated.excluding.eq(0), updated.excluded.eq(0), updated.singular.eq(0),
