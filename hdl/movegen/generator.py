@@ -244,20 +244,20 @@ class MoveGenerator(wiring.Component):
         # its job starts when the board of its cycle has reached the cells' outputs.
         holding = Signal()
         m.d.comb += holding.eq(taken & keep_next & (changing | changed))
-        held = Signal(GenRequest)
+        held_ply = Signal(range(self._max_ply))     # a held request is a KEEP-mode NEXT: its ply
         held_due = Signal()             # the held request's job starts now
         m.d.comb += held_due.eq(held_wait == 1)
         with m.If(holding):
-            m.d.sync += [held.eq(port), held_wait.eq(Mux(changing, 2, 1))]
+            m.d.sync += [held_ply.eq(port.ply), held_wait.eq(Mux(changing, 2, 1))]
         with m.Elif(held_wait != 0):
             m.d.sync += held_wait.eq(held_wait - 1)
-        # The request whose job starts now (``starting``): the port's, or the held one -- whose
-        # move is never read (a NEXT's), so a move comes from the port alone, without a
-        # multiplexer on the LEGAL query's path into the attacker.
+        # The request whose job starts now (``starting``): the port's, or the held one (whose
+        # move is never read: the LEGAL query's path into the attacker has no multiplexer).
         req = Signal(GenRequest)
         starting = Signal()
-        m.d.comb += [req.eq(Mux(held_due, held, port)), req.move.eq(port.move),
-                     starting.eq(taken & ~holding | held_due)]
+        m.d.comb += [req.eq(port), starting.eq(taken & ~holding | held_due)]
+        with m.If(held_due):
+            m.d.comb += [req.op.eq(GenOp.NEXT), req.mode.eq(GenMode.KEEP), req.ply.eq(held_ply)]
         # The ply's context, taken cells and next cell as read at the request's ply in the
         # cycle before, the writes of that cycle forwarded: the memories' reads stay off the
         # request's path into the job and the attacker. A request is taken only when its ply
@@ -265,7 +265,7 @@ class MoveGenerator(wiring.Component):
         # changes with the side to move, which the generator waits two cycles for anyway. A
         # request held for two cycles has its ply read in the second.
         read_addr = Signal(range(self._max_ply))
-        m.d.comb += read_addr.eq(Mux(held_wait == 2, held.ply, port.ply))
+        m.d.comb += read_addr.eq(Mux(held_wait == 2, held_ply, port.ply))
         m.d.comb += [ctx_read.addr.eq(read_addr), taken_read.addr.eq(read_addr), next_read.addr.eq(read_addr)]
         def read_ahead(read, write, shape, name):
             ahead = Signal(shape, name=name)
