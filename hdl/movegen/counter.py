@@ -1,6 +1,6 @@
 """COUNT: how many moves a position has, from the cells' legal slot planes, a rank a cycle."""
 
-from amaranth.hdl import Module, Mux, Signal
+from amaranth.hdl import Array, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -10,7 +10,12 @@ from .geometry import CHESS_PROMOTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_C
 
 __all__ = ["MoveCounter", "COUNT_LATENCY"]
 
-#: Cycles from ``load`` to the cycle ``done`` is high: one to take the planes, one a rank.
+
+def _times(value, factor):
+    """``value * factor`` for a constant ``factor``, as shifted copies added: no multiplier."""
+    return add_all(value << bit for bit in range(factor.bit_length()) if factor >> bit & 1)
+
+#: Cycles from ``load`` to the cycle ``done`` is high: one to count each cell, one a rank.
 COUNT_LATENCY = 9
 
 
@@ -20,12 +25,12 @@ class MoveCounter(wiring.Component):
     bishop (five in antichess: and king). The count is the legal moves' when the slots are the
     legal moves (the legal cells'; the lean cells' when no piece is ``pinned``).
 
-    ``load`` in cycle t takes the slot planes (the cells' outputs of cycle t) into a register
-    (the planes may change from t+1); then one rank a cycle — the 37 planes' 8 bits of it, 296
-    bits — is added to the total, so that a few hundred adders count the 2,368 bits rather than
-    an adder tree as wide as the board. ``done`` is high in cycle t + ``COUNT_LATENCY`` (t+9);
-    ``count`` and ``inexact`` hold from then until the next ``load``. A ``load`` while counting
-    starts again.
+    ``load`` in cycle t counts each cell's moves where its slots are (the cells' outputs of
+    cycle t: the planes may change from t+1): 64 counts of 6 bits, 384 bits, are registered,
+    where the 2,368 slot bits themselves would have to be gathered from the whole board. Then
+    one rank a cycle — eight counts — is added to the total. ``done`` is high in cycle t +
+    ``COUNT_LATENCY`` (t+9); ``count`` and ``inexact`` hold from then until the next ``load``. A
+    ``load`` while counting starts again.
 
     Interface attributes
     --------------------
@@ -59,24 +64,28 @@ class MoveCounter(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        held = [Signal(64, name=f"held_{i}") for i in range(SLOT_COUNT)]
-        held_destinations = Signal(64)
+        # Each cell's moves: its open slots, a promoting one 4 times (5 in antichess) on the
+        # last rank, none off the destinations. At most 37 + 3 * 4 = 49: 6 bits.
+        chess_extra, antichess_extra = CHESS_PROMOTIONS - 1, len(PROMOTION_ORDER) - 1
+        cell_counts = [Signal(6, name=f"cell_count_{square}") for square in range(64)]
+        for square, cell_count in enumerate(cell_counts):
+            bits = [self.slots[i][square] for i in range(SLOT_COUNT)]
+            moves = add_all(bits)
+            if square // 8 == 7:
+                promotions = add_all(bits[i] for i in PROMOTING_SLOTS)
+                moves = moves + Mux(self.antichess, _times(promotions, antichess_extra),
+                                    _times(promotions, chess_extra))
+            with m.If(self.load):
+                m.d.sync += cell_count.eq(Mux(self.destinations[square], moves, 0))
+
         rank = Signal(3)
         counting = Signal()
         with m.If(self.load):
-            m.d.sync += [*(h.eq(s) for h, s in zip(held, self.slots)), held_destinations.eq(self.destinations),
-                         rank.eq(0), counting.eq(1),
-                         self.count.eq(0),
+            m.d.sync += [rank.eq(0), counting.eq(1), self.count.eq(0),
                          self.inexact.eq((self.en_passant.valid & self.en_passant.slots.any()) | self.pinned)]
         with m.Elif(counting):
-            keep = held_destinations.word_select(rank, 8)
-            row = [h.word_select(rank, 8) & keep for h in held]
-            moves = add_all(bit for r in row for bit in r)
-            # On the last rank a promotion is 4 moves (5 in antichess): the extra ones.
-            promotions = add_all(bit for i in PROMOTING_SLOTS for bit in row[i])
-            extra = Mux(self.antichess, len(PROMOTION_ORDER) - 1, CHESS_PROMOTIONS - 1)
-            m.d.sync += [self.count.eq(self.count + moves + Mux(rank == 7, extra * promotions, 0)),
-                         rank.eq(rank + 1), counting.eq(rank != 7)]
+            row = [Array(cell_counts[8 * r + file] for r in range(8))[rank] for file in range(8)]
+            m.d.sync += [self.count.eq(self.count + add_all(row)), rank.eq(rank + 1), counting.eq(rank != 7)]
         m.d.sync += self.done.eq(counting & (rank == 7) & ~self.load)
         m.d.comb += self.busy.eq(counting | self.done)
         return m
