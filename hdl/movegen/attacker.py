@@ -8,7 +8,7 @@ from amaranth.lib.wiring import In, Out
 from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
 from .bitboard import msb_index, onehot_index, or_all, plane, registered
-from .cells import EnPassantCell
+from .cells import CheckPlanes, EnPassantCell, may_check
 from .geometry import (
     DIRECTIONS,
     PROMOTING_SLOTS,
@@ -56,11 +56,11 @@ class AttackerSelect(wiring.Component):
     a slider the first occupied square back along its ray (the first stage chooses the ray;
     the second looks it up in a ROM of rays and searches it with a priority encoder). The
     second stage builds the absolute move word, its key and the piece codes, and says whether
-    the move may give check (the cell's ``checking`` bit of the slot taken).
+    the move may give check (:func:`~.cells.may_check` of the slot taken, at the cell).
 
     Interface attributes
     --------------------
-    slots, victim, safe, empty, en_passant, checking : In, from ``SquareCells``.
+    slots, victim, safe, empty, en_passant, checks : In, from ``SquareCells``.
     destinations : In(plane), the cells whose board slots are moves (all but under antichess's
         capture rule: ``MoveGenerator``); the en-passant cell's slots always are.
     side : In(1).
@@ -91,7 +91,7 @@ class AttackerSelect(wiring.Component):
             "safe": In(64),
             "empty": In(64),
             "en_passant": In(EnPassantCell),
-            "checking": In(64).array(SLOT_COUNT),
+            "checks": In(CheckPlanes),
             "destinations": In(64),
             "side": In(1),
             "square": In(6),
@@ -148,9 +148,11 @@ class AttackerSelect(wiring.Component):
         m.d.comb += query_direction.eq(Array(Const(d, 3) for d in _direction_table())
                                        [Cat(_sign_code(d_file), _sign_code(d_rank))])
 
-        # Whether each slot's move may give check (``SquareCells.checking``).
+        # Whether each slot's move may give check (``cells.may_check``): the cells' seven planes
+        # of it read at the cell (the discoverers once per step back to an origin).
         may_bits = Signal(SLOT_COUNT)
-        m.d.comb += may_bits.eq(Cat(*(self.checking[i].bit_select(sq, 1) for i in range(SLOT_COUNT))))
+        m.d.comb += may_bits.eq(Cat(*(may_check(slot, self.checks, at=lambda bb: bb.bit_select(sq, 1))
+                                      for slot in SLOTS)))
 
         # pick: the first open slot at or after the floor that the mode wants.
         allowed = Cat(*(self.slot_floor <= i for i in range(SLOT_COUNT)))

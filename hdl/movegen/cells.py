@@ -19,7 +19,7 @@ from .bitboard import (
 from .geometry import DIRECTIONS, SLOT_COUNT, SLOT_INDEX, SLOTS
 from .layouts import GenConfig, Variant, safe_field
 
-__all__ = ["SquareCells", "BoardPlanes", "Planes", "EnPassantCell", "PLANE_NAMES"]
+__all__ = ["SquareCells", "BoardPlanes", "Planes", "EnPassantCell", "PLANE_NAMES", "CheckPlanes", "may_check"]
 
 #: The board as it is stored: bit ``s`` of plane ``k`` is bit ``k`` of the piece code on square
 #: ``s`` (``type0..type2``, ``colour``), and ``markers`` holds the marker of each square.
@@ -36,6 +36,38 @@ EnPassantCell = data.StructLayout({
     "slots": 2,            # pawn_x_from_sw, pawn_x_from_se
     "safe": 1,
 })
+
+#: What decides whether a move may give check (mover's frame): the squares from which a piece of
+#: each kind would attack the enemy king (a queen: ``diagonal`` or ``straight``; a king never),
+#: the own pieces that may unmask a line to it (``discoverers``: alone between the king and an
+#: own slider of the line), and per slider type whether some discoverer is of that type.
+CheckPlanes = data.StructLayout({
+    "pawn": 64, "knight": 64, "diagonal": 64, "straight": 64, "discoverers": 64,
+    "unmasking": data.StructLayout({"bishop": 1, "rook": 1, "queen": 1}),
+})
+
+_UNMASKING = {PieceType.BISHOP.value: "bishop", PieceType.ROOK.value: "rook", PieceType.QUEEN.value: "queen"}
+
+
+def may_check(slot, checks, at=None):
+    """Where the move of ``slot`` (a ``geometry.Slot``) may give check, from ``checks`` (a
+    :data:`CheckPlanes`): its piece on the destination would attack the king, or its origin holds
+    a discoverer (a slider's: some discoverer is of its type); castling always may. A plane of
+    destinations; or, with ``at`` (a plane -> its bit at one square), that square's bit."""
+    bit_of = at or (lambda bb: bb)
+    everywhere = (lambda bit: bit) if at else (lambda bit: Mux(bit, Const(-1, 64), 0))
+    if slot.kind == "castle":
+        return everywhere(Const(1, 1))
+    direct = {PieceType.PAWN.value: [checks.pawn], PieceType.KNIGHT.value: [checks.knight],
+              PieceType.BISHOP.value: [checks.diagonal], PieceType.ROOK.value: [checks.straight],
+              PieceType.QUEEN.value: [checks.diagonal, checks.straight], PieceType.KING.value: []}[slot.piece]
+    parts = [bit_of(bb) for bb in direct]
+    if slot.kind == "ray":
+        parts.append(everywhere(checks.unmasking[_UNMASKING[slot.piece]]))
+    else:
+        parts.append(bit_of(shift(checks.discoverers, *slot.step)))
+    return or_all(parts)
+
 
 E1, F1, G1, C1, D1, B1, A1, H1 = 4, 5, 6, 2, 3, 1, 0, 7
 
@@ -124,10 +156,11 @@ class SquareCells(wiring.Component):
     * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it; in
       antichess, for an empty square but the en-passant one, the other way round: an offer);
     * the **attacks** on it by each colour, and so whether each king is attacked;
-    * per slot, whether its move may give check (``checking``): the piece on the cell would
-      attack the enemy king (the board as it stands), or its origin may unmask a line to it
-      (an own piece alone between the enemy king and an own slider; for a slider slot, some
-      such piece is of its type); castling always may.
+    * whether a move may give check (``checks``, :data:`CheckPlanes`; :func:`may_check` says it
+      per slot): the piece on the cell would attack the enemy king (the board as it stands), or
+      its origin may unmask a line to it (an own piece alone between the enemy king and an own
+      slider; for a slider slot, some such piece is of its type); castling always may. Seven
+      planes, where a plane per slot would be 37 for the attacker to gather from the board.
 
     In antichess (``config.variant``) the king is an ordinary piece: the slots are the
     pseudo-legal moves (``_legal`` has no own king to keep safe), castling is closed, no move
@@ -156,9 +189,8 @@ class SquareCells(wiring.Component):
     en_passant : Out(EnPassantCell).
     attacks : Out(2 planes), absolute frame: squares attacked by white, by black.
     king_attacked : Out(2): the white king, the black king stands attacked.
-    checking : Out(SLOT_COUNT planes), mover's frame: per slot, the open slots whose move may
-        give check (a subset of ``slots``; a promotion's or en passant's is not decided here:
-        those always may).
+    checks : Out(CheckPlanes), mover's frame: what decides whether a move may give check
+        (:func:`may_check`; a promotion's or en passant's is not decided here: those always may).
     movable_checks : Out(plane), cells with a move that may give check (``GenMode.CHECKS``).
     pinned : Out(plane), mover's frame: the pieces of the side to move pinned to its king
         (chess; with ``legal=False`` the slots hold their moves off their lines too).
@@ -183,7 +215,7 @@ class SquareCells(wiring.Component):
             "en_passant": Out(EnPassantCell),
             "attacks": Out(64).array(2),
             "king_attacked": Out(2),
-            "checking": Out(64).array(SLOT_COUNT),
+            "checks": Out(CheckPlanes),
             "movable_checks": Out(64),
             "pinned": Out(64),
             "forced": Out(1),
@@ -299,7 +331,9 @@ class SquareCells(wiring.Component):
 
         # --- checks: where a piece would attack the enemy king, who unmasks a line to it ------
         # (antichess: no enemy king to check, so no move may check: castling is closed)
-        checking = self._checking(m, slot_planes, enemy_of[6] & chess_only, own, own_of, own_rays, empty)
+        checks = self._checks(m, enemy_of[6] & chess_only, own, own_of, own_rays, empty)
+        checking = [plane(m, f"checking_{slot.name}", slot_planes[index] & may_check(slot, checks))
+                    for index, slot in enumerate(SLOTS)]
 
         # --- registered outputs -------------------------------------------------------------
         for index in range(SLOT_COUNT):
@@ -318,7 +352,7 @@ class SquareCells(wiring.Component):
             self.attacks[1].eq(attacked_by_black),
             self.king_attacked[0].eq((kings_abs & white_abs & attacked_by_black).any()),
             self.king_attacked[1].eq((kings_abs & black_abs & attacked_by_white).any()),
-            *(self.checking[index].eq(checking[index]) for index in range(SLOT_COUNT)),
+            self.checks.eq(checks),
             self.movable_checks.eq(or_all(checking)),
             self.pinned.eq(pinned),
             self.forced.eq(forced),
@@ -326,36 +360,26 @@ class SquareCells(wiring.Component):
         ]
         return m
 
-    def _checking(self, m, slot_planes, king, own, own_of, own_rays, empty):
-        """Per slot, the cells (mover's frame) where its open move may give check, from the
-        enemy king's plane ``king``: its piece there would attack the king (a queen: along the
-        bishop's or the rook's lines; a king never: it may not stand next to the other), or it
-        leaves a square from which it may unmask a line (a discoverer: an own piece first on a
-        line from the king with an own slider of the line next on it; a slider slot: some
-        discoverer is of its type). Castling always may."""
-        pawn = plane(m, "checks_pawn", shift(king, -1, -1) | shift(king, 1, -1))
-        knight = plane(m, "checks_knight", or_all(shift(king, *s.step) for s in SLOTS if s.piece == 2))
+    def _checks(self, m, king, own, own_of, own_rays, empty):
+        """The :data:`CheckPlanes` of the enemy king's plane ``king``: where a piece would attack
+        it (a king never: it may not stand next to the other), and the discoverers (an own
+        piece first on a line from the king with an own slider of the line next on it)."""
+        checks = Signal(CheckPlanes)
         lines = {True: [], False: []}       # diagonal?: the king's rays, first piece included
         discovering = []
         for df, dr, ray, shield in _king_lines(m, "king", king, own, own_rays, empty):
             lines[df != 0 and dr != 0].append(ray)
             discovering.append(shield)
-        bishop = plane(m, "checks_bishop", or_all(lines[True]))
-        rook = plane(m, "checks_rook", or_all(lines[False]))
-        discoverers = plane(m, "discoverers", or_all(discovering))
-        direct = {PieceType.PAWN.value: pawn, PieceType.KNIGHT.value: knight, PieceType.BISHOP.value: bishop,
-                  PieceType.ROOK.value: rook, PieceType.QUEEN.value: bishop | rook, PieceType.KING.value: Const(0, 64)}
-        checking = []
-        for index, slot in enumerate(SLOTS):
-            if slot.kind == "castle":
-                may = Const(-1, 64)
-            elif slot.kind == "ray":
-                unmasking = (discoverers & own_of[slot.piece]).any()
-                may = direct[slot.piece] | Mux(unmasking, Const(-1, 64), 0)
-            else:
-                may = direct[slot.piece] | shift(discoverers, *slot.step)
-            checking.append(plane(m, f"checking_{slot.name}", slot_planes[index] & may))
-        return checking
+        m.d.comb += [
+            checks.pawn.eq(shift(king, -1, -1) | shift(king, 1, -1)),
+            checks.knight.eq(or_all(shift(king, *s.step) for s in SLOTS if s.piece == PieceType.KNIGHT.value)),
+            checks.diagonal.eq(or_all(lines[True])),
+            checks.straight.eq(or_all(lines[False])),
+            checks.discoverers.eq(or_all(discovering)),
+        ]
+        for piece, name in _UNMASKING.items():
+            m.d.comb += checks.unmasking[name].eq((checks.discoverers & own_of[piece]).any())
+        return checks
 
     def _legal(self, m, slot_planes, king, own, enemy, enemy_of, empty, enemy_attacks, enemy_rays, pins=True):
         """The slots' legal moves: those that do not leave the own king (plane ``king``)
