@@ -8,7 +8,7 @@ from amaranth.lib.wiring import In, Out
 from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
 from .bitboard import msb_index, onehot_index, or_all, plane, registered
-from .cells import CheckPlanes, EnPassantCell, may_check
+from .cells import CheckPlanes, EnPassantCell, legal_slot, may_check
 from .geometry import (
     DIRECTIONS,
     PROMOTING_SLOTS,
@@ -60,7 +60,7 @@ class AttackerSelect(wiring.Component):
 
     Interface attributes
     --------------------
-    slots, victim, safe, empty, en_passant, checks : In, from ``SquareCells``.
+    slots, evading, victim, safe, empty, en_passant, checks : In, from ``SquareCells``.
     destinations : In(plane), the cells whose board slots are moves (all but under antichess's
         capture rule: ``MoveGenerator``); the en-passant cell's slots always are.
     side : In(1).
@@ -87,6 +87,7 @@ class AttackerSelect(wiring.Component):
     def __init__(self):
         super().__init__({
             "slots": In(64).array(SLOT_COUNT),
+            "evading": In(64),
             "victim": In(64).array(7),
             "safe": In(64),
             "empty": In(64),
@@ -125,7 +126,8 @@ class AttackerSelect(wiring.Component):
         use_ep = Signal()
         m.d.comb += use_ep.eq(Mux(self.check, on_ep_square, self.en_passant_cell))
         readout = Signal(SLOT_COUNT)
-        board_bits = Cat(*(self.slots[i].bit_select(sq, 1) for i in range(SLOT_COUNT)))
+        evading_here = self.evading.bit_select(sq, 1)
+        board_bits = Cat(*(legal_slot(i, self.slots[i].bit_select(sq, 1), evading_here) for i in range(SLOT_COUNT)))
         m.d.comb += readout.eq(Mux((self.en_passant_cell & ~self.check) | ~self.destinations.bit_select(sq, 1),
                                    0, board_bits)
                                | Mux(use_ep, ep.slots, 0))

@@ -19,7 +19,8 @@ from .bitboard import (
 from .geometry import DIRECTIONS, SLOT_COUNT, SLOT_INDEX, SLOTS
 from .layouts import GenConfig, Variant, safe_field
 
-__all__ = ["SquareCells", "BoardPlanes", "Planes", "EnPassantCell", "PLANE_NAMES", "CheckPlanes", "may_check"]
+__all__ = ["SquareCells", "BoardPlanes", "Planes", "EnPassantCell", "PLANE_NAMES", "CheckPlanes", "may_check",
+           "EVADING_SLOTS", "legal_slot"]
 
 #: The board as it is stored: bit ``s`` of plane ``k`` is bit ``k`` of the piece code on square
 #: ``s`` (``type0..type2``, ``colour``), and ``markers`` holds the marker of each square.
@@ -67,6 +68,18 @@ def may_check(slot, checks, at=None):
     else:
         parts.append(bit_of(shift(checks.discoverers, *slot.step)))
     return or_all(parts)
+
+
+#: The slots whose moves ``SquareCells.slots`` holds before the check evasion: those of the
+#: pieces other than the king (the king's squares, and castling, are decided in the cells).
+EVADING_SLOTS = frozenset(i for i, slot in enumerate(SLOTS) if slot.piece != PieceType.KING.value)
+
+
+def legal_slot(index, slots, evading):
+    """The legal moves of slot ``index`` from the cells' ``slots`` (its plane, or a cell's bit
+    of it) and ``evading`` (the plane, or that cell's bit): a piece other than the king lands
+    only on an evading square."""
+    return slots & evading if index in EVADING_SLOTS else slots
 
 
 E1, F1, G1, C1, D1, B1, A1, H1 = 4, 5, 6, 2, 3, 1, 0, 7
@@ -149,7 +162,11 @@ class SquareCells(wiring.Component):
       right own piece, the cell is empty or enemy, a slider's path is empty) — sliders through
       ray chains in the 8 directions, knights, kings and pawns through fixed neighbour wiring —
       and legal: the move leaves the own king unattacked (pins, check evasions, the king's
-      destinations; ``_legal``), en passant excepted (its cell is apart). With ``legal=False``
+      destinations; ``_legal``), en passant excepted (its cell is apart). The check evasion
+      is applied after the registers: a piece other than the king (:data:`EVADING_SLOTS`) moves
+      only onto an ``evading`` cell (:func:`legal_slot`), a plane that depends on the whole
+      board's checks, so that it is the last step before a register (the movable planes) or
+      after one (the attacker, the counter) rather than before the OR of every slot plane. With ``legal=False``
       (the smaller build) pins are not decided: a pinned piece's moves off its line are emitted
       too, for the search to make and test as it does en passant (the pins are half of the
       legality logic and rare in a search; check evasions and the king's squares are common);
@@ -180,7 +197,10 @@ class SquareCells(wiring.Component):
     clear : In(1), empties the board (as a halfmove, in the board the next cycle).
     side : In(1), the colour to move (1 = black); the mover's frame follows it.
     config : In(GenConfig), the rules (only ``variant`` matters here).
-    slots : Out(SLOT_COUNT planes), mover's frame.
+    slots : Out(SLOT_COUNT planes), mover's frame: legal once masked with ``evading``
+        (:func:`legal_slot`).
+    evading : Out(plane), mover's frame: where a piece other than the king may land (all cells
+        but in check: the checker and its line's squares; none in double check).
     victim : Out(7 planes): [0] empty cells, [v] cells holding an enemy of type v.
     safe : Out(plane), mover's frame.
     empty : Out(plane), mover's frame.
@@ -207,6 +227,7 @@ class SquareCells(wiring.Component):
             "side": In(1),
             "config": In(GenConfig),
             "slots": Out(64).array(SLOT_COUNT),
+            "evading": Out(64),
             "victim": Out(64).array(7),
             "safe": Out(64),
             "empty": Out(64),
@@ -292,8 +313,15 @@ class SquareCells(wiring.Component):
                 bb = self._castling(m, own_of, markers, empty, enemy_attacks) & chess_only
             slot_planes[index] = plane(m, name, bb)
         own_king = plane(m, "own_king", own_of[6] & chess_only)     # antichess: no king to keep safe
-        slot_planes, pinned = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
-                                  enemy_attacks & chess_only, enemy_rays, pins=self._legal_moves)
+        slot_planes, pinned, evading = self._legal(m, slot_planes, own_king, own, enemy, enemy_of, empty,
+                                                   enemy_attacks & chess_only, enemy_rays, pins=self._legal_moves)
+
+        def legal_or(planes):
+            """The OR of ``planes`` (slot index -> plane, as ``slot_planes``) made legal: the
+            evading slots' OR masked once."""
+            evaders = [bb for index, bb in planes.items() if index in EVADING_SLOTS]
+            kings = [bb for index, bb in planes.items() if index not in EVADING_SLOTS]
+            return (or_all(evaders) & evading) | or_all(kings)
         own_rays = {}       # per direction, the squares the own sliders of its line reach going that way
         for index, slot in enumerate(SLOTS):
             if slot.kind == "ray":
@@ -317,9 +345,12 @@ class SquareCells(wiring.Component):
         # the OR of all of them, then the mask, in front of each plane's register — the board
         # build's critical path (BENCHMARKS.md, 2026-11-27 fifth session). The generator masks
         # the cells instead (``MoveGenerator``: ``destinations``).
-        movable = plane(m, "movable", or_all(slot_planes.values()))
+        movable = plane(m, "movable", legal_or(slot_planes))
+        # Antichess has no king to keep safe, so every cell evades: its flags take the slots
+        # before the evasion, off the checks' path.
+        reachable = plane(m, "reachable", or_all(slot_planes.values()))
         forced = Signal()
-        m.d.comb += forced.eq(antichess & ((movable & enemy).any() | ep_open))
+        m.d.comb += forced.eq(antichess & ((reachable & enemy).any() | ep_open))
 
         # --- absolute attack maps and checks ------------------------------------------------
         own_abs_attacks = plane(m, "own_abs_attacks", Mux(side, flip_ranks(own_attacks), own_attacks))
@@ -332,8 +363,8 @@ class SquareCells(wiring.Component):
         # --- checks: where a piece would attack the enemy king, who unmasks a line to it ------
         # (antichess: no enemy king to check, so no move may check: castling is closed)
         checks = self._checks(m, enemy_of[6] & chess_only, own, own_of, own_rays, empty)
-        checking = [plane(m, f"checking_{slot.name}", slot_planes[index] & may_check(slot, checks))
-                    for index, slot in enumerate(SLOTS)]
+        checking = {index: plane(m, f"checking_{slot.name}", slot_planes[index] & may_check(slot, checks))
+                    for index, slot in enumerate(SLOTS)}
 
         # --- registered outputs -------------------------------------------------------------
         for index in range(SLOT_COUNT):
@@ -341,9 +372,10 @@ class SquareCells(wiring.Component):
         m.d.sync += self.victim[0].eq(empty)
         for v in range(1, 7):
             m.d.sync += self.victim[v].eq(enemy_of[v])
-        promoting_pushes = slot_planes[SLOT_INDEX["pawn_push"]] & Const(RANKS[7], 64)
+        promoting_pushes = slot_planes[SLOT_INDEX["pawn_push"]] & evading & Const(RANKS[7], 64)
         m.d.sync += [
             self.movable.eq(movable),
+            self.evading.eq(evading),
             self.movable_captures.eq((movable & enemy) | promoting_pushes),
             self.safe.eq(safe),
             self.empty.eq(empty),
@@ -353,10 +385,10 @@ class SquareCells(wiring.Component):
             self.king_attacked[0].eq((kings_abs & white_abs & attacked_by_black).any()),
             self.king_attacked[1].eq((kings_abs & black_abs & attacked_by_white).any()),
             self.checks.eq(checks),
-            self.movable_checks.eq(or_all(checking)),
+            self.movable_checks.eq(legal_or(checking)),
             self.pinned.eq(pinned),
             self.forced.eq(forced),
-            self.moveless.eq(antichess & ~movable.any() & ~ep_open),
+            self.moveless.eq(antichess & ~reachable.any() & ~ep_open),
         ]
         return m
 
@@ -390,8 +422,10 @@ class SquareCells(wiring.Component):
         line next) moves only along its line. Castling's own test is exact already. En passant
         is not decided here (its cell is apart, and the search makes it and tests the king);
         nor, with ``pins`` false (the smaller build), are pins: a pinned piece's moves off its
-        line are emitted too (the search makes and tests them). Returns the legal slot planes and
-        the plane of the pinned pieces."""
+        line are emitted too (the search makes and tests them). Returns the slot planes legal but
+        for the check evasion of the pieces other than the king, the plane of the pinned pieces,
+        and the evasion's plane (``evading``: where those pieces may land; see
+        :func:`legal_slot`)."""
         def orientation(df, dr):        # a direction and its opposite: one line through a square
             return (df, dr) if dr > 0 or (dr == 0 and df > 0) else (-df, -dr)
 
@@ -442,16 +476,16 @@ class SquareCells(wiring.Component):
             elif slot.piece == PieceType.KING.value:
                 legal_bb = bb & ~king_barred
             elif not pins:
-                legal_bb = bb & evading
+                legal_bb = bb
             elif slot.kind == "ray":
-                legal_bb = bb & ~stray_rays[slot.step] & evading
+                legal_bb = bb & ~stray_rays[slot.step]
             elif slot.piece == PieceType.KNIGHT.value:
-                legal_bb = bb & ~shift(pinned, *slot.step) & evading
+                legal_bb = bb & ~shift(pinned, *slot.step)
             else:                       # pawns: a push along the file, a capture along a diagonal
                 step = slot.step if slot.kind == "pawn_capture" else (0, 1)
-                legal_bb = bb & ~shift(straying[orientation(*step)], *slot.step) & evading
+                legal_bb = bb & ~shift(straying[orientation(*step)], *slot.step)
             legal[index] = plane(m, f"legal_{slot.name}", legal_bb)
-        return legal, pinned
+        return legal, pinned, evading
 
     def _attack_map(self, m, prefix, pieces_of, empty, pawn_rank_step):
         """All squares attacked by ``pieces_of`` (a dict type -> plane), mover's frame, and per

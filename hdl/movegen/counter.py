@@ -5,7 +5,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .bitboard import add_all
-from .cells import EnPassantCell
+from .cells import EnPassantCell, legal_slot
 from .geometry import CHESS_PROMOTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_COUNT
 
 __all__ = ["MoveCounter", "COUNT_LATENCY"]
@@ -34,7 +34,7 @@ class MoveCounter(wiring.Component):
 
     Interface attributes
     --------------------
-    slots, en_passant : In, from ``SquareCells``.
+    slots, evading, en_passant : In, from ``SquareCells``.
     pinned : In(1), taken with the slots: they hold moves that may be illegal (the lean
         cells' pinned pieces' moves off their lines).
     load : In(1).
@@ -51,6 +51,7 @@ class MoveCounter(wiring.Component):
     def __init__(self):
         super().__init__({
             "slots": In(64).array(SLOT_COUNT),
+            "evading": In(64),
             "en_passant": In(EnPassantCell),
             "pinned": In(1),
             "load": In(1),
@@ -69,7 +70,7 @@ class MoveCounter(wiring.Component):
         chess_extra, antichess_extra = CHESS_PROMOTIONS - 1, len(PROMOTION_ORDER) - 1
         cell_counts = [Signal(6, name=f"cell_count_{square}") for square in range(64)]
         for square, cell_count in enumerate(cell_counts):
-            bits = [self.slots[i][square] for i in range(SLOT_COUNT)]
+            bits = [legal_slot(i, self.slots[i][square], self.evading[square]) for i in range(SLOT_COUNT)]
             moves = add_all(bits)
             if square // 8 == 7:
                 promotions = add_all(bits[i] for i in PROMOTING_SLOTS)

@@ -228,7 +228,8 @@ class MoveGenerator(wiring.Component):
                                          | (cells.en_passant.valid & cells.en_passant.slots.any())),
         ]
         for unit, names in ((arbiter, ("victim", "safe", "movable_checks", "en_passant")),
-                            (attacker, ("slots", "victim", "safe", "empty", "en_passant", "checks"))):
+                            (attacker, ("slots", "evading", "victim", "safe", "empty", "en_passant", "checks")),
+                            (counter, ("evading",))):
             for name in names:
                 source, sink = getattr(cells, name), getattr(unit, name)
                 if isinstance(source, list):
