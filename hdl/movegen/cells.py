@@ -95,11 +95,14 @@ class BoardPlanes(wiring.Component):
     halfmove : In(stream of HalfmovePair), always ready.
     clear : In(1), empties the board (a transfer in the same cycle is lost).
     board : Out(Planes).
+    upcoming : Out(Planes), what ``board`` holds in the next cycle (this cycle's transfer or
+        ``clear`` applied), for registers that follow the board.
     """
 
     halfmove: In(stream.Signature(HalfmovePair, always_ready=True))
     clear: In(1)
     board: Out(Planes)
+    upcoming: Out(Planes)
 
     def elaborate(self, platform):
         m = Module()
@@ -109,10 +112,14 @@ class BoardPlanes(wiring.Component):
             stored = Signal(64, name=f"plane_{name}")
             after_first = self.apply(m, f"{name}_first", stored, name, transfer.first)
             after_both = self.apply(m, f"{name}_second", after_first, name, transfer.second)
+            upcoming = getattr(self.upcoming, name)
             with m.If(self.clear):
-                m.d.sync += stored.eq(0)
+                m.d.comb += upcoming.eq(0)
             with m.Elif(self.halfmove.valid):
-                m.d.sync += stored.eq(Mux(transfer.both, after_both, after_first))
+                m.d.comb += upcoming.eq(Mux(transfer.both, after_both, after_first))
+            with m.Else():
+                m.d.comb += upcoming.eq(stored)
+            m.d.sync += stored.eq(upcoming)
             m.d.comb += getattr(self.board, name).eq(stored)
         return m
 
@@ -187,15 +194,17 @@ class SquareCells(wiring.Component):
     ``destinations``), one step after these registers rather than on all the slot planes
     before them.
 
-    Latency: a transfer (one or two halfmoves) presented in cycle t is in the board at t+1;
-    every output is registered and reflects the board and ``side`` of the previous cycle, so it
-    is valid from t+2.
+    Latency: a transfer (one or two halfmoves) or a change of ``side`` presented in cycle t is
+    in the cells' state at t+1 — the board, and the board as the mover sees it (its own and
+    the enemy pieces, flipped for Black: registers, so that the side's fan-out and the flip are
+    not on the network's paths) — and every output, registered, reflects that state from t+2.
 
     Interface attributes
     --------------------
     halfmove : In(stream) of ``HalfmovePair``; always ready (the owner gates ``valid``).
     clear : In(1), empties the board (as a halfmove, in the board the next cycle).
-    side : In(1), the colour to move (1 = black); the mover's frame follows it.
+    side : In(1), the colour to move (1 = black); the mover's frame follows it (a cycle later,
+        as the board follows a halfmove).
     config : In(GenConfig), the rules (only ``variant`` matters here).
     slots : Out(SLOT_COUNT planes), mover's frame: legal once masked with ``evading``
         (:func:`legal_slot`).
@@ -250,24 +259,29 @@ class SquareCells(wiring.Component):
         m.d.comb += [planes.halfmove.valid.eq(self.halfmove.valid), planes.halfmove.payload.eq(self.halfmove.payload),
                      planes.clear.eq(self.clear), self.board.eq(planes.board)]
         b = self.board
-        side = self.side
+        side = Signal()                 # the side of the cells' state (``side`` a cycle later)
+        m.d.sync += side.eq(self.side)
         antichess = Signal()
         m.d.comb += antichess.eq(self.config.variant == Variant.ANTICHESS)
         chess_only = Signal(64)         # all ones in chess, zero in antichess
         m.d.comb += chess_only.eq(Mux(antichess, 0, Const(-1, 64)))
 
-        # --- the mover's frame -------------------------------------------------------------
+        # --- the mover's frame: registers that follow the board and the side ------------------
         occupied_abs = plane(m, "occupied_abs", b.type0 | b.type1 | b.type2)
         black_abs = plane(m, "black_abs", occupied_abs & b.colour)
         white_abs = plane(m, "white_abs", occupied_abs & ~b.colour)
+        upcoming = planes.upcoming
+        occupied_next = upcoming.type0 | upcoming.type1 | upcoming.type2
 
         def mover(name, absolute):
-            return plane(m, name, Mux(side, flip_ranks(absolute), absolute))
+            held = Signal(64, name=name)
+            m.d.sync += held.eq(Mux(self.side, flip_ranks(absolute), absolute))
+            return held
 
-        own = mover("own", Mux(side, black_abs, white_abs))
-        enemy = mover("enemy", Mux(side, white_abs, black_abs))
-        t0, t1, t2 = (mover(f"type{k}", getattr(b, f"type{k}")) for k in range(3))
-        markers = mover("markers", b.markers)
+        own = mover("own", occupied_next & Mux(self.side, upcoming.colour, ~upcoming.colour))
+        enemy = mover("enemy", occupied_next & Mux(self.side, ~upcoming.colour, upcoming.colour))
+        t0, t1, t2 = (mover(f"type{k}", getattr(upcoming, f"type{k}")) for k in range(3))
+        markers = mover("markers", upcoming.markers)
         empty = plane(m, "empty_rel", ~(own | enemy))
         type_planes = {
             PieceType.PAWN: ~t2 & ~t1 & t0, PieceType.KNIGHT: ~t2 & t1 & ~t0,

@@ -151,9 +151,10 @@ class MoveGenerator(wiring.Component):
         taken_read, taken_write = taken_cells.read_port(domain="comb"), taken_cells.write_port()
         next_read, next_write = next_cells.read_port(domain="comb"), next_cells.write_port()
 
-        # The cells see the side to move through a register, so that all their logic hangs off
-        # registers (in simulation it is then evaluated once per clock, not on every input
-        # change). A change of board or side takes two cycles to reach the cells' outputs.
+        # The cells take the side to move into registers, as they take a halfmove (the board as
+        # the mover sees it), so that all their logic hangs off registers (in simulation it is
+        # then evaluated once per clock, not on every input change). A change of board or side
+        # takes two cycles to reach the cells' outputs; ``side`` here is the cells' state's.
         side = Signal()
         config = Signal(GenConfig)
         changing = Signal()
@@ -197,7 +198,7 @@ class MoveGenerator(wiring.Component):
             cells.halfmove.valid.eq(self.halfmove.valid),
             cells.halfmove.payload.eq(self.halfmove.payload),
             cells.clear.eq(self.clear),
-            cells.side.eq(side),
+            cells.side.eq(self.side),
             cells.config.eq(config),
             arbiter.victim_order.eq(config.victim_order),
             attacker.config.eq(config),
