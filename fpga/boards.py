@@ -35,6 +35,8 @@ class BoardSpec:
     programmer: tuple = ()  # the programming command before the bitstream's path
     machine: str = "search"     # one of MACHINES
     generator: str = "legal"    # one of GENERATORS
+    placer: str = None          # nextpnr's placer and router for the board (None: nextpnr's own),
+    router: str = None          # one of fpga.build.PLACERS and ROUTERS
 
     @property
     def bitstream_name(self):
@@ -74,8 +76,12 @@ BOARDS = {
     # is the lean one (pins left to the search: the same nodes, a few more cycles). Today's
     # hardware routes with the SMALL evaluator (``--config small --clock 25``: 25.5 MHz); the
     # FULL one has not finished routing yet. 20 MHz gives 1 Mbaud at exactly 20 cycles per bit.
+    # nextpnr's own placer and router (HeAP, router1) left this design's routing unfinished
+    # after an hour; its electrostatic placer and router2 route it in half an hour (BENCHMARKS.md,
+    # 2026-11-28 sixth session).
     "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
-                           baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s"), generator="lean"),
+                           baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s"), generator="lean",
+                           placer="static", router="router2"),
     # The iCE40UP5K, at the board's 12 MHz (1 Mbaud = 12 cycles per bit): the evaluation station
     # with the SMALL evaluator, the largest configuration that fits. The searching machine (here
     # with 32 plies and a 256-entry table) needs nine times the 5,280 logic cells (BENCHMARKS.md,

@@ -100,8 +100,10 @@ SCRIPT_AFTER_READ = "setparam -set COLLISION_X_MASK 1 t:$memrd_v2 r:MEMID=*downl
 def build_plan(platform, top, router=None, placer=None):
     """Amaranth's build plan for ``top``: the design, constraints and the tools' script (with
     nextpnr writing its JSON report and leaving the timing verdict to us; ``router`` and
-    ``placer``, one of :data:`ROUTERS` and :data:`PLACERS`, or nextpnr's defaults)."""
+    ``placer``, one of :data:`ROUTERS` and :data:`PLACERS`, or the board's (``BoardSpec``),
+    or nextpnr's defaults)."""
     options = "--report suprem.report.json --timing-allow-fail"
+    router, placer = router or top.board.router, placer or top.board.placer
     for option, value, choices in (("router", router, ROUTERS), ("placer", placer, PLACERS)):
         if value is not None and value not in choices:
             raise BuildFailed(f"no {option} {value!r} (one of {', '.join(choices)})")
@@ -115,7 +117,7 @@ def build_board(board, *, clock_mhz=None, config=None, machine=None, generator=N
     """Build ``board`` (a name in ``BOARDS``), with the evaluator configuration ``config``
     ("full", "hitech", "small") as ``machine`` (one of ``MACHINES``) with ``generator`` (one of
     ``GENERATORS``), the board's own by default, placed and routed by nextpnr's ``placer``
-    and ``router`` (:data:`PLACERS`, :data:`ROUTERS`; its defaults if None); returns the :class:`BuildReport`
+    and ``router`` (:data:`PLACERS`, :data:`ROUTERS`; the board's if None); returns the :class:`BuildReport`
     (also written to ``report.txt`` in the build directory). Raises :class:`BuildFailed` when
     a tool fails or the design does not fit; a build that misses timing returns a report whose
     ``timing_met()`` is false."""

@@ -580,9 +580,11 @@ def build_parser():
     _generator_option(build, "the searching machine's move generator", default=None)
     build.add_argument("--build-dir", help="where the build goes (build/BOARD)")
     build.add_argument("--router", choices=ROUTERS,
-                       help="nextpnr's router (its default: router1)")
+                       help="nextpnr's router (the board's: router2 on the ULX3S-85F, where router1 does not "
+                            "finish; nextpnr's router1 on the iCEBreaker)")
     build.add_argument("--placer", choices=PLACERS,
-                       help="nextpnr's placer (its default: heap; static places this design with less wiring)")
+                       help="nextpnr's placer (the board's: static on the ULX3S-85F, which places this design "
+                            "with less wiring; nextpnr's heap on the iCEBreaker)")
     build.set_defaults(func=cmd_build)
     program = sub.add_parser("program", help="load the built bitstream into the board")
     program.add_argument("--board", choices=BOARD_NAMES, required=True)

@@ -50,14 +50,13 @@ def test_ulx3s_top_pins_clocks_and_pll():
     rtlil = plan.files["suprem.il"]
     assert "EHXPLLL" in rtlil and (top.pll.clki_div, top.pll.clkfb_div, top.pll.clkop_div) == (5, 4, 30)
     assert "--report suprem.report.json" in plan.files["build_suprem.sh"]
-    assert "--router" not in plan.files["build_suprem.sh"]          # nextpnr's defaults
-    assert "--placer" not in plan.files["build_suprem.sh"]
+    assert "--router router2 --placer static" in plan.files["build_suprem.sh"]     # the board's
 
 
 def test_the_router_and_placer_reach_nextpnr_and_a_wrong_one_is_refused():
     spec = BOARDS["ulx3s-85f"]
-    plan = build_plan(spec.make_platform(), BoardTop(spec), router="router2", placer="static")
-    assert "--router router2 --placer static" in plan.files["build_suprem.sh"]
+    plan = build_plan(spec.make_platform(), BoardTop(spec), router="router1", placer="heap")
+    assert "--router router1 --placer heap" in plan.files["build_suprem.sh"]
     assert SCRIPT_AFTER_READ in plan.files["suprem.ys"]          # the table memories' marking
     with pytest.raises(BuildFailed, match="no router 'router3'"):
         build_plan(spec.make_platform(), BoardTop(spec), router="router3")
@@ -78,6 +77,7 @@ def test_icebreaker_top_pins_clock_and_the_station():
     assert "synth_ice40  -top" in plan.files["suprem.ys"]          # abc9 maps the station's LUTs
     script = plan.files["build_suprem.sh"]
     assert "--up5k --package sg48" in script and "suprem.bin" in script
+    assert "--router" not in script and "--placer" not in script      # nextpnr's own
     rtlil = plan.files["suprem.il"]
     assert "EHXPLLL" not in rtlil and "SB_PLL40" not in rtlil
     assert "machine.machine.generator" not in rtlil and "machine.machine.evaluator" in rtlil
