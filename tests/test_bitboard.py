@@ -7,7 +7,15 @@ from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.movegen.bitboard import at_least_one_two, flip_ranks, msb_index, occluded_fill, onehot_index, shift
+from hdl.movegen.bitboard import (
+    at_least_one_two,
+    flip_ranks,
+    lowest_onehot,
+    msb_index,
+    occluded_fill,
+    onehot_index,
+    shift,
+)
 from hdl.movegen.geometry import DIRECTIONS, KNIGHT_STEPS, step_square
 from sim.testing import simulate
 
@@ -37,7 +45,7 @@ class Helpers(wiring.Component):
     """Every helper applied to the same inputs, as a combinational component."""
 
     def __init__(self):
-        members = {"a": In(64), "b": In(64), "flipped": Out(64), "msb": Out(6), "index": Out(6)}
+        members = {"a": In(64), "b": In(64), "flipped": Out(64), "msb": Out(6), "index": Out(6), "lowest": Out(64)}
         for name, _, _ in DIRECTIONS:
             members[f"shift_{name}"] = Out(64)
             members[f"fill_{name}"] = Out(64)
@@ -52,7 +60,7 @@ class Helpers(wiring.Component):
         for k, (df, dr) in enumerate(KNIGHT_STEPS):
             m.d.comb += self.knight[k].eq(shift(self.a, df, dr))
         m.d.comb += [self.flipped.eq(flip_ranks(self.a)), self.msb.eq(msb_index(m, "msb", self.a)),
-                     self.index.eq(onehot_index(self.a))]
+                     self.index.eq(onehot_index(self.a)), self.lowest.eq(lowest_onehot(m, "lowest", self.a))]
         return m
 
 
@@ -73,11 +81,13 @@ def test_helpers_match_python():
                 assert ctx.get(dut.knight[k]) == py_shift(a, df, dr), (df, dr, hex(a))
             flipped = int.from_bytes(a.to_bytes(8, "little")[::-1], "little")
             assert ctx.get(dut.flipped) == flipped
+            assert ctx.get(dut.lowest) == a & -a, hex(a)
             if a:
                 assert ctx.get(dut.msb) == a.bit_length() - 1
         for sq in range(64):
             ctx.set(dut.a, 1 << sq)
             assert ctx.get(dut.index) == sq
+            assert ctx.get(dut.lowest) == 1 << sq
             assert ctx.get(dut.msb) == sq
 
     simulate(dut, testbench, clocked=False)

@@ -7,7 +7,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..encoding import MoveWord, PieceType
 from .arbiter import centrality_of
-from .bitboard import msb_index, onehot_index, or_all, plane, registered
+from .bitboard import at_least_one_two, lowest_onehot, msb_index, onehot_index, or_all, plane, registered
 from .cells import CheckPlanes, EnPassantCell, legal_slot, may_check
 from .geometry import (
     DIRECTIONS,
@@ -165,9 +165,8 @@ class AttackerSelect(wiring.Component):
                         narrowed, Const((1 << SLOT_COUNT) - 1, SLOT_COUNT))
         open_slots = Signal(SLOT_COUNT)
         m.d.comb += open_slots.eq(readout & allowed & mode_mask)
-        first_open = Signal(SLOT_COUNT)
-        m.d.comb += first_open.eq(open_slots & -open_slots)
-        more = (open_slots & ~first_open).any()
+        first_open = lowest_onehot(m, "first_open", open_slots)
+        _, more = at_least_one_two(m, "open", list(open_slots))     # beside first_open, not after it
 
         # The one ray searched: the picked slot's direction, or the query's.
         picked_direction = or_all(Mux(first_open[i], DIRECTION_INDEX[s.step], 0)
@@ -217,7 +216,7 @@ class AttackerSelect(wiring.Component):
         blockers = plane(m, "ray_blockers", ray_port.data & occupied)
 
         # Back along N, NE, E or NW the first piece has the next lower index, else the next higher.
-        lowest = onehot_index(plane(m, "ray_lowest", blockers & -blockers))
+        lowest = onehot_index(lowest_onehot(m, "ray_lowest", blockers))
         highest = msb_index(m, "ray_highest", blockers)
         going_up = Array(Const(8 * dr + df > 0, 1) for _, df, dr in DIRECTIONS)[direction]
         ray_origin = Signal(6)

@@ -94,6 +94,17 @@ def highest_onehot(m, name, bits):
     return out
 
 
+def lowest_onehot(m, name, bits):
+    """``bits`` with only its least significant set bit kept (all bits decided in parallel: not
+    ``bits & -bits``, a carry chain as long as the word)."""
+    width = len(bits)
+    out = Signal(width, name=name)
+    for i in range(width):
+        lower = bits[:i].any() if i else Const(0, 1)
+        m.d.comb += out[i].eq(bits[i] & ~lower)
+    return out
+
+
 def encode_onehot(onehot):
     """The index of the set bit of a one-hot value (0 when none is set)."""
     width = len(onehot)

@@ -15,8 +15,9 @@ def _times(value, factor):
     """``value * factor`` for a constant ``factor``, as shifted copies added: no multiplier."""
     return add_all(value << bit for bit in range(factor.bit_length()) if factor >> bit & 1)
 
-#: Cycles from ``load`` to the cycle ``done`` is high: one to count each cell, one a rank.
-COUNT_LATENCY = 9
+#: Cycles from ``load`` to the cycle ``done`` is high: one to pass ``load`` on, one to count
+#: each cell, one a rank.
+COUNT_LATENCY = 10
 
 
 class MoveCounter(wiring.Component):
@@ -25,12 +26,15 @@ class MoveCounter(wiring.Component):
     bishop (five in antichess: and king). The count is the legal moves' when the slots are the
     legal moves (the legal cells'; the lean cells' when no piece is ``pinned``).
 
-    ``load`` in cycle t counts each cell's moves where its slots are (the cells' outputs of
-    cycle t: the planes may change from t+1): 64 counts of 6 bits, 384 bits, are registered,
-    where the 2,368 slot bits themselves would have to be gathered from the whole board. Then
-    one rank a cycle — eight counts — is added to the total. ``done`` is high in cycle t +
-    ``COUNT_LATENCY`` (t+9); ``count`` and ``inexact`` hold from then until the next ``load``. A
-    ``load`` while counting starts again.
+    ``load`` in cycle t counts each cell's moves where its slots are: 64 counts of 6 bits, 384
+    bits, are registered, where the 2,368 slot bits themselves would have to be gathered from
+    the whole board. They are taken in t+1, from ``load`` registered (its fan-out to the 384
+    registers, across the board, is then a path of its own): the slot planes and
+    ``destinations`` of t+1 must be those of t (``MoveGenerator`` takes a COUNT only when no
+    change is on its way to the cells), and may change from t+2; ``en_passant`` and ``pinned``
+    are taken in t. Then one rank a cycle — eight counts — is added to the total. ``done`` is
+    high in cycle t + ``COUNT_LATENCY`` (t+10); ``count`` and ``inexact`` hold from then until
+    the next ``load``. A ``load`` while counting starts again.
 
     Interface attributes
     --------------------
@@ -42,7 +46,7 @@ class MoveCounter(wiring.Component):
     destinations : In(plane), taken with the slots: only the slots onto these cells count
         (antichess's capture rule, applied by ``MoveGenerator``).
     done : Out(1), the count is complete (one cycle).
-    busy : Out(1), a count is under way or done this cycle (from t+1 to t+9): no ``load``.
+    busy : Out(1), a count is under way or done this cycle (from t+1 to t+10): no ``load``.
     count : Out(8), at most 218 in a legal position.
     inexact : Out(1), the count is not the number of legal moves: the en-passant cell has a
         capture besides (emitted legal or not, and not counted), or the slots were ``pinned``.
@@ -68,6 +72,8 @@ class MoveCounter(wiring.Component):
         # Each cell's moves: its open slots, a promoting one 4 times (5 in antichess) on the
         # last rank, none off the destinations. At most 37 + 3 * 4 = 49: 6 bits.
         chess_extra, antichess_extra = CHESS_PROMOTIONS - 1, len(PROMOTION_ORDER) - 1
+        taking = Signal()               # the cycle after ``load``: the cells' counts are taken
+        m.d.sync += taking.eq(self.load)
         cell_counts = [Signal(6, name=f"cell_count_{square}") for square in range(64)]
         for square, cell_count in enumerate(cell_counts):
             bits = [legal_slot(i, self.slots[i][square], self.evading[square]) for i in range(SLOT_COUNT)]
@@ -76,17 +82,19 @@ class MoveCounter(wiring.Component):
                 promotions = add_all(bits[i] for i in PROMOTING_SLOTS)
                 moves = moves + Mux(self.antichess, _times(promotions, antichess_extra),
                                     _times(promotions, chess_extra))
-            with m.If(self.load):
+            with m.If(taking):
                 m.d.sync += cell_count.eq(Mux(self.destinations[square], moves, 0))
 
         rank = Signal(3)
         counting = Signal()
         with m.If(self.load):
-            m.d.sync += [rank.eq(0), counting.eq(1), self.count.eq(0),
+            m.d.sync += [counting.eq(0), self.count.eq(0),
                          self.inexact.eq((self.en_passant.valid & self.en_passant.slots.any()) | self.pinned)]
+        with m.Elif(taking):
+            m.d.sync += [rank.eq(0), counting.eq(1)]
         with m.Elif(counting):
             row = [Array(cell_counts[8 * r + file] for r in range(8))[rank] for file in range(8)]
             m.d.sync += [self.count.eq(self.count + add_all(row)), rank.eq(rank + 1), counting.eq(rank != 7)]
-        m.d.sync += self.done.eq(counting & (rank == 7) & ~self.load)
-        m.d.comb += self.busy.eq(counting | self.done)
+        m.d.sync += self.done.eq(counting & (rank == 7) & ~self.load & ~taking)
+        m.d.comb += self.busy.eq(taking | counting | self.done)
         return m
