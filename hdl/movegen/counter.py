@@ -8,16 +8,19 @@ from .bitboard import add_all
 from .cells import EnPassantCell, legal_slot
 from .geometry import CHESS_PROMOTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_COUNT
 
-__all__ = ["MoveCounter", "COUNT_LATENCY"]
+__all__ = ["MoveCounter", "COUNT_LATENCY", "RANKS_A_CYCLE"]
 
 
 def _times(value, factor):
     """``value * factor`` for a constant ``factor``, as shifted copies added: no multiplier."""
     return add_all(value << bit for bit in range(factor.bit_length()) if factor >> bit & 1)
 
+#: Ranks whose cells' counts are added to the total in a cycle.
+RANKS_A_CYCLE = 2
+
 #: Cycles from ``load`` to the cycle ``done`` is high: one to pass ``load`` on, one to count
-#: each cell, one a rank.
-COUNT_LATENCY = 10
+#: each cell, one per ``RANKS_A_CYCLE`` ranks.
+COUNT_LATENCY = 2 + 8 // RANKS_A_CYCLE
 
 
 class MoveCounter(wiring.Component):
@@ -32,8 +35,8 @@ class MoveCounter(wiring.Component):
     registers, across the board, is then a path of its own): the slot planes and
     ``destinations`` of t+1 must be those of t (``MoveGenerator`` takes a COUNT only when no
     change is on its way to the cells), and may change from t+2; ``en_passant`` and ``pinned``
-    are taken in t. Then one rank a cycle — eight counts — is added to the total. ``done`` is
-    high in cycle t + ``COUNT_LATENCY`` (t+10); ``count`` and ``inexact`` hold from then until
+    are taken in t. Then two ranks a cycle — sixteen counts — are added to the total. ``done`` is
+    high in cycle t + ``COUNT_LATENCY`` (t+6); ``count`` and ``inexact`` hold from then until
     the next ``load``. A ``load`` while counting starts again.
 
     Interface attributes
@@ -46,7 +49,7 @@ class MoveCounter(wiring.Component):
     destinations : In(plane), taken with the slots: only the slots onto these cells count
         (antichess's capture rule, applied by ``MoveGenerator``).
     done : Out(1), the count is complete (one cycle).
-    busy : Out(1), a count is under way or done this cycle (from t+1 to t+10): no ``load``.
+    busy : Out(1), a count is under way or done this cycle (from t+1 to t+6): no ``load``.
     count : Out(8), at most 218 in a legal position.
     inexact : Out(1), the count is not the number of legal moves: the en-passant cell has a
         capture besides (emitted legal or not, and not counted), or the slots were ``pinned``.
@@ -85,16 +88,19 @@ class MoveCounter(wiring.Component):
             with m.If(taking):
                 m.d.sync += cell_count.eq(Mux(self.destinations[square], moves, 0))
 
-        rank = Signal(3)
+        steps = 8 // RANKS_A_CYCLE
+        step = Signal(range(steps))
         counting = Signal()
         with m.If(self.load):
             m.d.sync += [counting.eq(0), self.count.eq(0),
                          self.inexact.eq((self.en_passant.valid & self.en_passant.slots.any()) | self.pinned)]
         with m.Elif(taking):
-            m.d.sync += [rank.eq(0), counting.eq(1)]
+            m.d.sync += [step.eq(0), counting.eq(1)]
         with m.Elif(counting):
-            row = [Array(cell_counts[8 * r + file] for r in range(8))[rank] for file in range(8)]
-            m.d.sync += [self.count.eq(self.count + add_all(row)), rank.eq(rank + 1), counting.eq(rank != 7)]
-        m.d.sync += self.done.eq(counting & (rank == 7) & ~self.load & ~taking)
+            cells_a_step = 8 * RANKS_A_CYCLE
+            group = [Array(cell_counts[cells_a_step * k + i] for k in range(steps))[step] for i in range(cells_a_step)]
+            m.d.sync += [self.count.eq(self.count + add_all(group)), step.eq(step + 1),
+                         counting.eq(step != steps - 1)]
+        m.d.sync += self.done.eq(counting & (step == steps - 1) & ~self.load & ~taking)
         m.d.comb += self.busy.eq(taking | counting | self.done)
         return m

@@ -78,7 +78,7 @@ class MoveGenerator(wiring.Component):
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
     ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4, ``COUNT``
-    ``COUNT_LATENCY`` + 1 (11); a new request is taken the cycle its predecessor's response
+    ``COUNT_LATENCY`` + 1 (7); a new request is taken the cycle its predecessor's response
     comes out, so a ply yields one move every two cycles. ``halfmove`` is always taken, even while a
     request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
     and every job reads them only in its stages' first cycles, the latest two cycles after the
