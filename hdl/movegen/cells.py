@@ -173,10 +173,11 @@ class SquareCells(wiring.Component):
       is applied after the registers: a piece other than the king (:data:`EVADING_SLOTS`) moves
       only onto an ``evading`` cell (:func:`legal_slot`), a plane that depends on the whole
       board's checks, so that it is the last step before a register (the movable planes) or
-      after one (the attacker, the counter) rather than before the OR of every slot plane. With ``legal=False``
-      (the smaller build) pins are not decided: a pinned piece's moves off its line are emitted
-      too, for the search to make and test as it does en passant (the pins are half of the
-      legality logic and rare in a search; check evasions and the king's squares are common);
+      after one (the attacker, the counter) rather than before the OR of every slot plane.
+      With ``legal=False`` (the smaller build) pins are not decided: a pinned piece's moves
+      off its line are emitted too, for the search to make and test as it does en passant (the
+      pins are half of the legality logic and rare in a search; check evasions and the king's
+      squares are common);
     * its **victim** (the enemy piece type on it) and **safety** (no enemy piece attacks it; in
       antichess, for an empty square but the en-passant one, the other way round: an offer);
     * the **attacks** on it by each colour, and so whether each king is attacked;
@@ -336,6 +337,7 @@ class SquareCells(wiring.Component):
             evaders = [bb for index, bb in planes.items() if index in EVADING_SLOTS]
             kings = [bb for index, bb in planes.items() if index not in EVADING_SLOTS]
             return (or_all(evaders) & evading) | or_all(kings)
+
         own_rays = {}       # per direction, the squares the own sliders of its line reach going that way
         for index, slot in enumerate(SLOTS):
             if slot.kind == "ray":

@@ -15,6 +15,7 @@ def _times(value, factor):
     """``value * factor`` for a constant ``factor``, as shifted copies added: no multiplier."""
     return add_all(value << bit for bit in range(factor.bit_length()) if factor >> bit & 1)
 
+
 #: Ranks whose cells' counts are added to the total in a cycle.
 RANKS_A_CYCLE = 2
 
