@@ -74,8 +74,9 @@ BOARDS = {
     # The whole machine routed at 24.7 MHz on the 85F before the generator knew legality; the
     # builds with the legal generator have not finished routing (BENCHMARKS.md), so the board's
     # is the lean one (pins left to the search: the same nodes, a few more cycles). Today's
-    # hardware routes with the SMALL evaluator (``--config small --clock 25``: 25.5 MHz); the
-    # FULL one has not finished routing yet. 20 MHz gives 1 Mbaud at exactly 20 cycles per bit.
+    # hardware routes with the SMALL evaluator (``--config small``: 20.7-23.1 MHz; 83596d6's met
+    # 25 MHz); the FULL one has not finished routing yet. 20 MHz gives 1 Mbaud at exactly 20
+    # cycles per bit.
     # nextpnr's own placer and router (HeAP, router1) left this design's routing unfinished
     # after an hour; its electrostatic placer and router2 route it in half an hour (BENCHMARKS.md,
     # 2026-11-28 sixth session).
