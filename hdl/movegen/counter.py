@@ -1,19 +1,36 @@
 """COUNT: how many moves a position has, from the cells' legal slot planes, a rank a cycle."""
 
-from amaranth.hdl import Array, Module, Mux, Signal
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .bitboard import add_all
+from .bitboard import RANKS, add_all, plane
 from .cells import EnPassantCell, legal_slot
 from .geometry import CHESS_PROMOTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_COUNT
 
 __all__ = ["MoveCounter", "COUNT_LATENCY", "RANKS_A_CYCLE"]
 
 
-def _times(value, factor):
-    """``value * factor`` for a constant ``factor``, as shifted copies added: no multiplier."""
-    return add_all(value << bit for bit in range(factor.bit_length()) if factor >> bit & 1)
+def _plane_count(m, name, planes):
+    """Per cell, how many of ``planes`` (64-bit values) have its bit set, as bit planes (least
+    significant first): a carry-save tree of full adders on whole planes, so that each cell's
+    count is its own adders' and a simulator adds 64 cells with a word operation."""
+    columns = [[plane(m, f"{name}_in{i}", p) for i, p in enumerate(planes)]]
+    counts = []
+    weight = 0
+    while weight < len(columns):
+        column = columns[weight]
+        while len(column) > 1:
+            a, b = column.pop(0), column.pop(0)
+            c = column.pop(0) if column else Const(0, 64)
+            tag = f"{name}_w{weight}_{len(column)}"
+            column.append(plane(m, f"{tag}_sum", a ^ b ^ c))
+            if weight + 1 == len(columns):
+                columns.append([])
+            columns[weight + 1].append(plane(m, f"{tag}_carry", (a & b) | (c & (a ^ b))))
+        counts.append(column[0] if column else Const(0, 64))
+        weight += 1
+    return counts
 
 
 #: Ranks whose cells' counts are added to the total in a cycle.
@@ -78,16 +95,17 @@ class MoveCounter(wiring.Component):
         chess_extra, antichess_extra = CHESS_PROMOTIONS - 1, len(PROMOTION_ORDER) - 1
         taking = Signal()               # the cycle after ``load``: the cells' counts are taken
         m.d.sync += taking.eq(self.load)
-        cell_counts = [Signal(6, name=f"cell_count_{square}") for square in range(64)]
-        for square, cell_count in enumerate(cell_counts):
-            bits = [legal_slot(i, self.slots[i][square], self.evading[square]) for i in range(SLOT_COUNT)]
-            moves = add_all(bits)
-            if square // 8 == 7:
-                promotions = add_all(bits[i] for i in PROMOTING_SLOTS)
-                moves = moves + Mux(self.antichess, _times(promotions, antichess_extra),
-                                    _times(promotions, chess_extra))
-            with m.If(taking):
-                m.d.sync += cell_count.eq(Mux(self.destinations[square], moves, 0))
+        legal = [legal_slot(i, self.slots[i], self.evading) for i in range(SLOT_COUNT)]
+        # A promotion's extra moves: its slot counted again on the last rank, once more in antichess.
+        last_rank = Const(RANKS[7], 64)
+        antichess_only = Mux(self.antichess, last_rank, 0)
+        extra = ([legal[i] & last_rank for i in PROMOTING_SLOTS] * chess_extra
+                 + [legal[i] & antichess_only for i in PROMOTING_SLOTS] * (antichess_extra - chess_extra))
+        count_planes = _plane_count(m, "moves", legal + extra)
+        held = [Signal(64, name=f"count_plane_{k}") for k in range(len(count_planes))]    # 6: at most 49
+        with m.If(taking):
+            m.d.sync += [h.eq(c & self.destinations) for h, c in zip(held, count_planes)]
+        cell_counts = [Cat(*(h[square] for h in held)) for square in range(64)]
 
         steps = 8 // RANKS_A_CYCLE
         step = Signal(range(steps))
