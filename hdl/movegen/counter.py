@@ -1,4 +1,4 @@
-"""COUNT: how many moves a position has, from the cells' legal slot planes, a rank a cycle."""
+"""COUNT: how many moves a position has, each cell's counted where it is, two ranks a cycle."""
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring

@@ -229,8 +229,7 @@ class MoveGenerator(wiring.Component):
                                          | (cells.en_passant.valid & cells.en_passant.slots.any())),
         ]
         for unit, names in ((arbiter, ("victim", "safe", "movable_checks", "en_passant")),
-                            (attacker, ("slots", "evading", "victim", "safe", "empty", "en_passant", "checks")),
-                            (counter, ("evading",))):
+                            (attacker, ("slots", "evading", "victim", "safe", "empty", "en_passant", "checks"))):
             for name in names:
                 source, sink = getattr(cells, name), getattr(unit, name)
                 if isinstance(source, list):
@@ -413,6 +412,7 @@ class MoveGenerator(wiring.Component):
         m.d.comb += [counter.load.eq(taken & is_count), counter.en_passant.eq(cells.en_passant),
                      counter.pinned.eq(pinned.any()),
                      counter.antichess.eq(antichess), counter.destinations.eq(destinations),
+                     counter.evading.eq(cells.evading),
                      *(counter.slots[i].eq(cells.slots[i]) for i in range(SLOT_COUNT))]
         with m.If(counter.done):
             m.d.sync += [
