@@ -435,7 +435,8 @@ class ReferenceSearch:
             scout = features.pvs and node.legal and wide
         while True:
             window = (-node.alpha - 1, -node.alpha) if scout else (-node.beta, -node.alpha)
-            value, _, exact = self._node(node.ply + 1, depth - lmr_reduction(node.depth) * reduced, *window)
+            value, _, exact = self._node(
+                node.ply + 1, depth - lmr_reduction(node.depth, node.tried, features.later) * reduced, *window)
             value = -value
             if exact:
                 break

@@ -304,7 +304,8 @@ def test_extensions_stop_at_twice_the_root_depth(material):
 def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     """The deep features, which act from depth 5: null-move verification and singular
     extensions, node for node with iterative deepening to depth 6; each one happened (the
-    reference counts them) and changes the nodes searched."""
+    reference counts them) and changes the nodes searched — as do later moves reduced more
+    (``later``, from depth 4: a null-window node of depth 4 is one a depth-5 search reaches)."""
     from models.search import ReferenceSearch
     happened = {"verified": 0, "singular": 0}
     verify, singular = ReferenceSearch._verify, ReferenceSearch._singular
@@ -321,7 +322,7 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     monkeypatch.setattr(ReferenceSearch, "_verify", counted_verify)
     monkeypatch.setattr(ReferenceSearch, "_singular", counted_singular)
     nodes = {}
-    for features in ("all", "-verification", "-singular"):
+    for features in ("all", "-verification", "-singular", "-later"):
         nodes[features] = 0
         for fen in DEEP_POSITIONS:
             for depth in range(1, 7):
@@ -330,7 +331,7 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
                 nodes[features] += hw.nodes
         if features == "all":
             assert happened["verified"] > 0 and happened["singular"] > 0, happened
-    assert len(set(nodes.values())) == 3, nodes
+    assert len(set(nodes.values())) == 4, nodes
 
 
 def test_a_root_restricted_to_one_move(patterns):

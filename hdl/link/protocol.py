@@ -63,8 +63,9 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: move and whether the killer moves are kept (the host's root loop). 6: STATUS's evaluator
 #: shape has the narrow recognizers (how many, their maps' widths). 7: the features' twelfth bit,
 #: reverse futility pruning. 8: the thirteenth, late-move pruning. 9: START's job carries the
-#: generator's configuration (antichess, the victim order).
-PROTOCOL_VERSION = 9
+#: generator's configuration (antichess, the victim order). 10: the fourteenth feature bit,
+#: later moves reduced more.
+PROTOCOL_VERSION = 10
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).

@@ -984,7 +984,9 @@ class Controller(wiring.Component):
         m.d.comb += [
             child.alpha.eq(Mux(scout, -frame.alpha - 1, -frame.beta)), child.beta.eq(-frame.alpha),
             child.alpha0.eq(Mux(scout, -frame.alpha - 1, -frame.beta)),
-            child.depth.eq(Mux(nulling, null_depth, Mux(late, full_depth - lmr_reduction(frame.depth), full_depth))),
+            child.depth.eq(Mux(nulling, null_depth,
+                               Mux(late, full_depth - lmr_reduction(frame.depth, frame.tried, features.later),
+                                   full_depth))),
             child.scout.eq(scout), child.reduced.eq(late),
         ]
 

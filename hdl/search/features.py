@@ -8,8 +8,12 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
 * ``lmr`` — late-move reductions: at a null-window node (PVS makes them: the principal
   variation is not reduced) of depth >= ``LMR_MIN_DEPTH`` not in check, a quiet move (no
   capture, no promotion) searched after ``LMR_AFTER`` legal moves, whose position is not check,
-  is searched ``lmr_reduction(depth)`` plies shallower; if it beats alpha it is searched again
-  at full depth.
+  is searched ``lmr_reduction(depth, tried, later)`` plies shallower; if it beats alpha it is
+  searched again at full depth.
+* ``later`` — later moves reduced more: with ``lmr``, a late move at a node of depth >=
+  ``LMR_LATER_DEPTH`` searched after ``LMR_LATER`` legal moves is reduced two plies, not one
+  (as every late move is from ``LMR_DEEP``): the reduction grows with the move's place in the
+  order as well as with the depth, as the logarithmic formulas of today's engines make it.
 * ``lmp`` — late-move pruning (move-count pruning): at a null-window node of depth 1 to
   ``LMP_DEPTH`` not in check that has searched ``lmp_count(depth)`` legal moves, a quiet move
   (no capture, no promotion) whose position is not check is skipped — made, and unmade uncounted,
@@ -82,7 +86,7 @@ from dataclasses import dataclass, fields
 from amaranth.lib import data
 
 __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "EXTENSION_BOUND", "KILLERS", "LMR_MIN_DEPTH",
-           "LMR_AFTER", "LMR_DEEP", "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP",
+           "LMR_AFTER", "LMR_DEEP", "LMR_LATER_DEPTH", "LMR_LATER", "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP",
            "NULL_VERIFY_DEPTH", "null_reduction", "SINGULAR_DEPTH", "SINGULAR_SHALLOWER", "SINGULAR_MARGIN",
            "exclusion_depth", "REVERSE_DEPTH", "REVERSE_MARGIN", "LMP_DEPTH", "lmp_count", "TRIED_LIMIT"]
 
@@ -130,11 +134,17 @@ FEATURE_BITS = 16
 #: From this depth a late move is reduced by two plies, not one.
 LMR_DEEP = 6
 
+#: ``later``: from this depth, a move searched after LMR_LATER legal moves is reduced by two.
+LMR_LATER_DEPTH = 4
+LMR_LATER = 6
 
-def lmr_reduction(depth):
-    """Plies a late move is reduced by at a node of ``depth`` (>= LMR_MIN_DEPTH): 1, 2 from
-    LMR_DEEP. ``depth`` is an int (the reference) or an Amaranth value (the controller)."""
-    return 1 + (depth >= LMR_DEEP)
+
+def lmr_reduction(depth, tried, later):
+    """Plies a late move is reduced by at a node of ``depth`` (>= LMR_MIN_DEPTH) that has
+    searched ``tried`` legal moves: 1; 2 from LMR_DEEP, and with ``later`` (the feature) from
+    LMR_LATER_DEPTH once LMR_LATER moves are searched. The arguments are ints and a bool (the
+    reference) or Amaranth values (the controller)."""
+    return 1 + ((depth >= LMR_DEEP) | (later & (depth >= LMR_LATER_DEPTH) & (tried >= LMR_LATER)))
 
 
 def lmp_count(depth):
@@ -145,8 +155,8 @@ def lmp_count(depth):
 
 
 #: A frame counts the legal moves it has searched up to this many: enough for late-move
-#: reductions (``LMR_AFTER``) and late-move pruning (``lmp_count``).
-TRIED_LIMIT = max(LMR_AFTER, lmp_count(LMP_DEPTH))
+#: reductions (``LMR_AFTER``, ``LMR_LATER``) and late-move pruning (``lmp_count``).
+TRIED_LIMIT = max(LMR_AFTER, LMR_LATER, lmp_count(LMP_DEPTH))
 
 
 def null_reduction(depth):
@@ -177,6 +187,7 @@ class SearchFeatures:
     singular: bool = True
     reverse: bool = True
     lmp: bool = True
+    later: bool = True
 
     @classmethod
     def names(cls):
