@@ -86,9 +86,10 @@ from dataclasses import dataclass, fields
 from amaranth.lib import data
 
 __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "EXTENSION_BOUND", "KILLERS", "LMR_MIN_DEPTH",
-           "LMR_AFTER", "LMR_DEEP", "LMR_LATER_DEPTH", "LMR_LATER", "lmr_reduction", "FUTILITY_MARGIN", "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP",
-           "NULL_VERIFY_DEPTH", "null_reduction", "SINGULAR_DEPTH", "SINGULAR_SHALLOWER", "SINGULAR_MARGIN",
-           "exclusion_depth", "REVERSE_DEPTH", "REVERSE_MARGIN", "LMP_DEPTH", "lmp_count", "TRIED_LIMIT"]
+           "LMR_AFTER", "LMR_DEEP", "LMR_LATER_DEPTH", "LMR_LATER", "lmr_reduction", "FUTILITY_MARGIN",
+           "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "NULL_VERIFY_DEPTH", "null_reduction", "SINGULAR_DEPTH",
+           "SINGULAR_SHALLOWER", "SINGULAR_MARGIN", "exclusion_depth", "REVERSE_DEPTH", "REVERSE_MARGIN", "LMP_DEPTH",
+           "lmp_count", "TRIED_LIMIT"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
