@@ -7,7 +7,7 @@
                                [--knowledge K] [--opponent-knowledge K] [--without F,...]
                                [--opponent-without F,...] [--first N] [--movetime MS]
                                [--variant chess|antichess]
-    python -m benchmarks.match --score FILE.pgn ...
+    python -m benchmarks.match --score FILE.pgn ... [--against FILE.pgn ...]
 
 Each opening of ``data/openings.txt`` (main lines of theory, in order) is played twice, the
 machine White in one game and Black in the other, until ``--games`` games are played. Every
@@ -47,6 +47,14 @@ A long match can be played in parts: ``--first N`` starts at game N (its opening
 as in the whole match; ``--games`` stays the last game's number), and ``--score`` adds up the
 games of the parts' PGN files (the machine is the player named SUPREM) with the Elo
 difference of them all.
+
+Both engines are deterministic at a node budget, so two runs of the same games that differ in
+one change of the machine play a game move for move the same wherever the change never acts.
+``--score A.pgn ... --against B.pgn ...`` pairs the games of the two runs in file order (each
+pair the same opening, the machine the same colour), counts the pairs played the same, and
+gives the difference of the scores over the pairs that differ, with its 95 % interval (normal
+approximation over the pairs' differences): a change's effect without the noise of the games it
+does not touch.
 """
 
 import argparse
@@ -64,7 +72,7 @@ from sim.testing import DATA
 
 from .peers import ENGINES, ROOTS, machine_options, open_engine, pattern_families
 
-__all__ = ["read_openings", "elo_difference", "pgn_scores"]
+__all__ = ["read_openings", "elo_difference", "pgn_scores", "pgn_games", "paired_difference"]
 
 
 #: Each variant's openings file.
@@ -165,14 +173,18 @@ def main(argv=None):
                         help="with --opponent suprem: the families or patterns its root knowledge leaves out")
     parser.add_argument("--first", type=int, default=1, help="the first game's number (a match played in parts)")
     parser.add_argument("--score", nargs="+", metavar="PGN", help="only add up the games of these PGN files")
+    parser.add_argument("--against", nargs="+", metavar="PGN",
+                        help="with --score: pair its games with these, a run of the same games (file order)")
     parser.add_argument("--movetime", type=int, metavar="MS",
                         help="milliseconds per move instead of nodes (the machine's: hardware time)")
     parser.add_argument("--variant", choices=tuple(VARIANTS), default="chess",
                         help="the rules (antichess: from data/antichess-openings.txt, against "
                              "--opponent fairy-stockfish or suprem)")
     args = parser.parse_args(argv)
+    if args.against and not args.score:
+        parser.error("--against goes with --score")
     if args.score:
-        return _score(args.score)
+        return _score(args.score, args.against)
     if (args.opponent_features is not None or args.opponent_root or args.opponent_knowledge
             or args.opponent_without) and args.opponent != "suprem":
         parser.error("--opponent-features, --opponent-root, --opponent-knowledge and --opponent-without need "
@@ -252,25 +264,54 @@ def _without(families):
     return f" without {','.join(families)}" if families else ""
 
 
-def pgn_scores(paths):
-    """The machine's score in each game of the PGN files ``paths`` (it plays as "SUPREM"), in
-    file order."""
-    scores = []
+def pgn_games(paths):
+    """The games of the PGN files ``paths``, in file order, each as ``(opening, machine_white,
+    moves, score)``: the Opening header, whether the machine (the player named "SUPREM") is
+    White, the moves played (UCI) and the machine's score."""
+    games = []
     for path in paths:
         with open(path) as f:
             while (game := chess.pgn.read_game(f)) is not None:
                 points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[game.headers["Result"]]
-                if game.headers["White"] == "SUPREM":
-                    scores.append(points)
-                elif game.headers["Black"] == "SUPREM":
-                    scores.append(1 - points)
-                else:
+                if "SUPREM" not in (game.headers["White"], game.headers["Black"]):
                     raise ValueError(f"{path}: a game without SUPREM ({game.headers['White']} - "
                                      f"{game.headers['Black']})")
-    return scores
+                white = game.headers["White"] == "SUPREM"
+                moves = [move.uci() for move in game.mainline_moves()]
+                games.append((game.headers.get("Opening", "?"), white, moves, points if white else 1 - points))
+    return games
 
 
-def _score(paths):
+def pgn_scores(paths):
+    """The machine's score in each game of the PGN files ``paths`` (it plays as "SUPREM"), in
+    file order."""
+    return [score for *_, score in pgn_games(paths)]
+
+
+def paired_difference(games, others):
+    """Two runs of the same games paired in order (``pgn_games``' tuples): ``(same, differ,
+    score, other, low, high)`` — the pairs played move for move the same, the pairs that differ,
+    each run's score over those, and the 95 % interval of the difference of the two scores
+    (normal approximation over the pairs' differences). Raises ValueError if the runs do not
+    hold the same games (their number, openings and colours)."""
+    if len(games) != len(others):
+        raise ValueError(f"the runs hold {len(games)} and {len(others)} games: not the same games")
+    differ = []
+    for number, (game, other) in enumerate(zip(games, others), 1):
+        if game[:2] != other[:2]:
+            raise ValueError(f"game {number} of the runs is not the same game: {game[0]} with the machine "
+                             f"{'White' if game[1] else 'Black'} against {other[0]} with it "
+                             f"{'White' if other[1] else 'Black'}")
+        if game[2] != other[2]:
+            differ.append(game[3] - other[3])
+    n = len(differ)
+    score = sum(game[3] for game, other in zip(games, others) if game[2] != other[2])
+    mean = sum(differ) / n if n else 0.0
+    spread = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in differ) / (n - 1) / n) * n if n > 1 else 0.0
+    return len(games) - n, n, score, score - sum(differ), n * mean - spread, n * mean + spread
+
+
+def _score(paths, against=None):
     scores = pgn_scores(paths)
     if not scores:
         print("no games")
@@ -278,6 +319,16 @@ def _score(paths):
     elo, low, high = elo_difference(scores)
     print(f"SUPREM: {sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
+    if against:
+        others = pgn_scores(against)
+        try:
+            same, differ, score, other, low, high = paired_difference(pgn_games(paths), pgn_games(against))
+        except ValueError as error:
+            print(f"--against: {error}", file=sys.stderr)
+            return 2
+        print(f"against {sum(others)}/{len(others)}: {same} games played the same, {differ} differ: "
+              f"{score}/{differ} against {other}/{differ}, a difference of {score - other:+.1f} "
+              f"(95 %: {low:+.1f} to {high:+.1f})")
     return 0
 
 

@@ -75,6 +75,43 @@ def test_a_match_in_parts_is_scored_from_its_games(tmp_path, capsys):
     assert "--first 51 plays no game of a match of --games 50" in capsys.readouterr().err
 
 
+def _game(opening, white, moves, result):
+    players = '[White "SUPREM"]\n[Black "sunfish"]' if white else '[White "sunfish"]\n[Black "SUPREM"]'
+    return f'[Opening "{opening}"]\n{players}\n[Result "{result}"]\n\n{moves} {result}\n\n'
+
+
+def test_two_runs_of_the_same_games_are_paired(tmp_path, capsys):
+    """``--score A --against B``: the games of two runs paired in order; pairs played the same
+    count apart, the score difference is over the pairs that differ; runs of other games are
+    refused."""
+    from benchmarks.match import main, paired_difference, pgn_games
+    run, other, shuffled = tmp_path / "run.pgn", tmp_path / "other.pgn", tmp_path / "shuffled.pgn"
+    run.write_text(_game("Ruy", True, "1. e4 e5", "1-0") + _game("Ruy", False, "1. e4 e5", "1-0")
+                   + _game("Slav", True, "1. d4 d5 2. c4", "1-0") + _game("Slav", False, "1. d4 d5", "0-1"))
+    other.write_text(_game("Ruy", True, "1. e4 e5", "1-0") + _game("Ruy", False, "1. e4 c5", "1-0")
+                     + _game("Slav", True, "1. d4 d5 2. Nf3", "0-1") + _game("Slav", False, "1. d4 d5", "0-1"))
+    assert pgn_games([run])[2] == ("Slav", True, ["d2d4", "d7d5", "c2c4"], 1.0)
+    same, differ, score, against, low, high = paired_difference(pgn_games([run]), pgn_games([other]))
+    assert (same, differ, score, against) == (2, 2, 1.0, 0.0)
+    assert low < 1.0 < high
+    assert main(["--score", str(run), "--against", str(other)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == ("against 2.0/4: 2 games played the same, 2 differ: "
+                                                       "1.0/2 against 0.0/2, a difference of +1.0 (95 %: "
+                                                       f"{low:+.1f} to {high:+.1f})")
+    shuffled.write_text(_game("Ruy", False, "1. e4 e5", "1-0") + _game("Ruy", True, "1. e4 e5", "1-0")
+                        + _game("Slav", True, "1. d4", "1-0") + _game("Slav", False, "1. d4", "0-1"))
+    with pytest.raises(ValueError, match="game 1 of the runs is not the same game"):
+        paired_difference(pgn_games([run]), pgn_games([shuffled]))
+    with pytest.raises(ValueError, match="the runs hold 4 and 8 games"):
+        paired_difference(pgn_games([run]), pgn_games([run, run]))
+    capsys.readouterr()
+    assert main(["--score", str(run), "--against", str(shuffled)]) == 2
+    assert "--against: game 1 of the runs is not the same game: Ruy with the machine White" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--against", str(run)])
+    assert "--against goes with --score" in capsys.readouterr().err
+
+
 def test_a_match_counts_the_nodes_each_engine_says_it_searched(capsys):
     """The machine against itself, a few plies at small budgets (the opponent's its own): the match
     adds up each side's ``info nodes``, and the machine spends its budget exactly (its last,
