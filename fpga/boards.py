@@ -71,18 +71,18 @@ class BoardSpec:
 
 
 BOARDS = {
-    # The whole machine routed at 24.7 MHz on the 85F before the generator knew legality; the
-    # builds with the legal generator have not finished routing (BENCHMARKS.md), so the board's
-    # is the lean one (pins left to the search: the same nodes, a few more cycles). Today's
-    # hardware routes with the SMALL evaluator (``--config small``: 20.7-23.1 MHz; 83596d6's met
-    # 25 MHz); the FULL one has not finished routing yet. 20 MHz gives 1 Mbaud at exactly 20
+    # Today's hardware routes with the SMALL evaluator (``--config small``): with the legal
+    # generator, the board's, 20 MHz met at 21.3 MHz in 56 % of the LUTs (BENCHMARKS.md,
+    # 2026-11-28 seventh session); with the lean one (pins left to the search: the same nodes,
+    # a few more cycles, perft slower) at 22.55 MHz in 58 %. The FULL evaluator's build has
+    # not routed since the generator learned legality. 20 MHz gives 1 Mbaud at exactly 20
     # cycles per bit.
     # nextpnr's own placer and router (HeAP, router1) left this design's routing unfinished
     # after an hour; its electrostatic placer and router2 route it in half an hour (BENCHMARKS.md,
     # 2026-11-28 sixth session).
     "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
-                           baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s"), generator="lean",
-                           placer="static", router="router2"),
+                           baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s"), placer="static",
+                           router="router2"),
     # The iCE40UP5K, at the board's 12 MHz (1 Mbaud = 12 cycles per bit): the evaluation station
     # with the SMALL evaluator, the largest configuration that fits. The searching machine (here
     # with 32 plies and a 256-entry table) needs nine times the 5,280 logic cells (BENCHMARKS.md,

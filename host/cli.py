@@ -439,7 +439,7 @@ def _board_options(parser):
 
 
 GENERATORS = ("legal", "lean")      # fpga.GENERATORS, without importing Amaranth
-BOARDS_OWN = "the board's own: lean on the ULX3S-85F"
+BOARDS_OWN = "the board's own: legal on the ULX3S-85F"
 
 
 def _generator_option(parser, what, default="legal"):
