@@ -320,13 +320,13 @@ def _score(paths, against=None):
     print(f"SUPREM: {sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
     if against:
-        others = pgn_scores(against)
+        others = pgn_games(against)
         try:
-            same, differ, score, other, low, high = paired_difference(pgn_games(paths), pgn_games(against))
+            same, differ, score, other, low, high = paired_difference(pgn_games(paths), others)
         except ValueError as error:
             print(f"--against: {error}", file=sys.stderr)
             return 2
-        print(f"against {sum(others)}/{len(others)}: {same} games played the same, {differ} differ: "
+        print(f"against {sum(game[3] for game in others)}/{len(others)}: {same} games played the same, {differ} differ: "
               f"{score}/{differ} against {other}/{differ}, a difference of {score - other:+.1f} "
               f"(95 %: {low:+.1f} to {high:+.1f})")
     return 0

@@ -14,6 +14,7 @@ from hdl.movegen.bitboard import (
     msb_index,
     occluded_fill,
     onehot_index,
+    plane_count,
     shift,
 )
 from hdl.movegen.geometry import DIRECTIONS, KNIGHT_STEPS, step_square
@@ -124,3 +125,36 @@ def test_generator_rejects_bad_parameters():
     with pytest.raises(TypeError, match="max_ply must be a positive integer"):
         MoveGenerator(max_ply=0)
     assert MoveGenerator(max_ply=16).max_ply == 16
+
+
+class PlaneCount(wiring.Component):
+    """``plane_count`` over seven input planes: each cell's count, as three bit planes."""
+
+    def __init__(self, inputs=7):
+        self._inputs = inputs
+        super().__init__({"planes": In(64).array(inputs), "count": Out(64).array(inputs.bit_length())})
+
+    def elaborate(self, platform):
+        m = Module()
+        counts = plane_count(m, "count", list(self.planes))
+        assert len(counts) == len(self.count)
+        m.d.comb += [out.eq(count) for out, count in zip(self.count, counts)]
+        return m
+
+
+def test_plane_count_counts_each_cell():
+    dut = PlaneCount()
+    rng = random.Random(5)
+
+    async def testbench(ctx):
+        for case in range(40):
+            fixed = {0: [0] * 7, 1: [(1 << 64) - 1] * 7}
+            planes = fixed.get(case) or [rng.getrandbits(64) for _ in range(7)]
+            for port, value in zip(dut.planes, planes):
+                ctx.set(port, value)
+            bits = [ctx.get(out) for out in dut.count]
+            for square in range(64):
+                expected = sum(value >> square & 1 for value in planes)
+                assert sum((b >> square & 1) << k for k, b in enumerate(bits)) == expected, (case, square)
+
+    simulate(dut, testbench, clocked=False)

@@ -14,7 +14,8 @@ from amaranth.hdl import Cat, Const, Mux, Signal
 
 __all__ = ["plane", "shift", "occluded_fill", "ray_reach", "flip_ranks", "onehot_index",
            "RANKS", "FILES", "square_mask", "msb_index", "or_all",
-           "highest_onehot", "encode_onehot", "select_onehot", "registered", "add_all", "at_least_one_two"]
+           "highest_onehot", "encode_onehot", "select_onehot", "registered", "add_all", "at_least_one_two",
+           "plane_count"]
 
 FULL = (1 << 64) - 1
 FILES = [sum(1 << (r * 8 + f) for r in range(8)) for f in range(8)]
@@ -174,3 +175,24 @@ def at_least_one_two(m, name, bits):
     one, two = Signal(name=f"{name}_one"), Signal(name=f"{name}_two")
     m.d.comb += [one.eq(pairs[0][0]), two.eq(pairs[0][1])]
     return one, two
+
+
+def plane_count(m, name, planes):
+    """Per cell, how many of ``planes`` (a non-empty sequence of 64-bit values) have its bit
+    set, as bit planes, least significant first: a carry-save tree of full adders on whole
+    planes (signals named ``name_…``), so that each cell's count is its own adders' and a
+    simulator adds the 64 cells with word operations."""
+    columns = [[plane(m, f"{name}_in{i}", p) for i, p in enumerate(planes)]]
+    weight = 0
+    while weight < len(columns):
+        column = columns[weight]
+        while len(column) > 1:
+            a, b = column.pop(0), column.pop(0)
+            c = column.pop(0) if column else Const(0, 64)
+            tag = f"{name}_w{weight}_{len(column)}"
+            column.append(plane(m, f"{tag}_sum", a ^ b ^ c))
+            if weight + 1 == len(columns):
+                columns.append([])
+            columns[weight + 1].append(plane(m, f"{tag}_carry", (a & b) | (c & (a ^ b))))
+        weight += 1
+    return [column[0] for column in columns]

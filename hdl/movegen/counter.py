@@ -4,41 +4,20 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .bitboard import RANKS, add_all, plane
+from .bitboard import RANKS, add_all, plane_count
 from .cells import EnPassantCell, legal_slot
 from .geometry import CHESS_PROMOTIONS, PROMOTING_SLOTS, PROMOTION_ORDER, SLOT_COUNT
 
 __all__ = ["MoveCounter", "COUNT_LATENCY", "RANKS_A_CYCLE"]
 
 
-def _plane_count(m, name, planes):
-    """Per cell, how many of ``planes`` (64-bit values) have its bit set, as bit planes (least
-    significant first): a carry-save tree of full adders on whole planes, so that each cell's
-    count is its own adders' and a simulator adds 64 cells with a word operation."""
-    columns = [[plane(m, f"{name}_in{i}", p) for i, p in enumerate(planes)]]
-    counts = []
-    weight = 0
-    while weight < len(columns):
-        column = columns[weight]
-        while len(column) > 1:
-            a, b = column.pop(0), column.pop(0)
-            c = column.pop(0) if column else Const(0, 64)
-            tag = f"{name}_w{weight}_{len(column)}"
-            column.append(plane(m, f"{tag}_sum", a ^ b ^ c))
-            if weight + 1 == len(columns):
-                columns.append([])
-            columns[weight + 1].append(plane(m, f"{tag}_carry", (a & b) | (c & (a ^ b))))
-        counts.append(column[0] if column else Const(0, 64))
-        weight += 1
-    return counts
-
-
 #: Ranks whose cells' counts are added to the total in a cycle.
 RANKS_A_CYCLE = 2
+_STEPS = 8 // RANKS_A_CYCLE
 
 #: Cycles from ``load`` to the cycle ``done`` is high: one to pass ``load`` on, one to count
 #: each cell, one per ``RANKS_A_CYCLE`` ranks.
-COUNT_LATENCY = 2 + 8 // RANKS_A_CYCLE
+COUNT_LATENCY = 2 + _STEPS
 
 
 class MoveCounter(wiring.Component):
@@ -101,14 +80,13 @@ class MoveCounter(wiring.Component):
         antichess_only = Mux(self.antichess, last_rank, 0)
         extra = ([legal[i] & last_rank for i in PROMOTING_SLOTS] * chess_extra
                  + [legal[i] & antichess_only for i in PROMOTING_SLOTS] * (antichess_extra - chess_extra))
-        count_planes = _plane_count(m, "moves", legal + extra)
+        count_planes = plane_count(m, "moves", legal + extra)
         held = [Signal(64, name=f"count_plane_{k}") for k in range(len(count_planes))]    # 6: at most 49
         with m.If(taking):
             m.d.sync += [h.eq(c & self.destinations) for h, c in zip(held, count_planes)]
         cell_counts = [Cat(*(h[square] for h in held)) for square in range(64)]
 
-        steps = 8 // RANKS_A_CYCLE
-        step = Signal(range(steps))
+        step = Signal(range(_STEPS))
         counting = Signal()
         with m.If(self.load):
             m.d.sync += [counting.eq(0), self.count.eq(0),
@@ -117,9 +95,9 @@ class MoveCounter(wiring.Component):
             m.d.sync += [step.eq(0), counting.eq(1)]
         with m.Elif(counting):
             cells_a_step = 8 * RANKS_A_CYCLE
-            group = [Array(cell_counts[cells_a_step * k + i] for k in range(steps))[step] for i in range(cells_a_step)]
+            group = [Array(cell_counts[cells_a_step * k + i] for k in range(_STEPS))[step] for i in range(cells_a_step)]
             m.d.sync += [self.count.eq(self.count + add_all(group)), step.eq(step + 1),
-                         counting.eq(step != steps - 1)]
-        m.d.sync += self.done.eq(counting & (step == steps - 1) & ~self.load & ~taking)
+                         counting.eq(step != _STEPS - 1)]
+        m.d.sync += self.done.eq(counting & (step == _STEPS - 1) & ~self.load & ~taking)
         m.d.comb += self.busy.eq(taking | counting | self.done)
         return m
