@@ -326,8 +326,8 @@ def _score(paths, against=None):
         except ValueError as error:
             print(f"--against: {error}", file=sys.stderr)
             return 2
-        print(f"against {sum(game[3] for game in others)}/{len(others)}: {same} games played the same, {differ} differ: "
-              f"{score}/{differ} against {other}/{differ}, a difference of {score - other:+.1f} "
+        print(f"against {sum(game[3] for game in others)}/{len(others)}: {same} games played the same, "
+              f"{differ} differ: {score}/{differ} against {other}/{differ}, a difference of {score - other:+.1f} "
               f"(95 %: {low:+.1f} to {high:+.1f})")
     return 0
 
