@@ -70,7 +70,8 @@ class Machine(wiring.Component):
     checksum_request : In(stream of TableSelect), checksum : Out(Pulse(32))   a table's CRC-32
     history : In(stream of StackEntry)   a position of the game before the root (Zobrist key,
                                      side included; whether the move reaching it was
-                                     irreversible), oldest first, the root last (while no job runs)
+                                     irreversible; its fifty-move clock), oldest first, the root
+                                     last (while no job runs)
     history_clear : In(1)            forget the game's positions
     key : Out(64)                    the Zobrist key of the position on the board (side included)
     hash_clear : In(1)               empty the transposition table (2**hash_bits cycles)
@@ -149,15 +150,11 @@ class Machine(wiring.Component):
 
         # The repetition detector's path: the game's history from the host while no job runs,
         # the search's path while one does.
-        path = repetition.path
-        m.d.comb += [controller.path.repeated.eq(path.repeated), repetition.clear.eq(self.history_clear & idle)]
-        with m.If(controller.job.busy):
-            walked = controller.path
-            m.d.comb += [path.push.valid.eq(walked.push.valid), path.push.payload.eq(walked.push.payload),
-                         walked.push.ready.eq(path.push.ready), path.pop.eq(walked.pop)]
-        with m.Else():
-            m.d.comb += [path.push.valid.eq(self.history.valid), path.push.payload.eq(self.history.payload),
-                         self.history.ready.eq(path.push.ready)]
+        wiring.connect(m, controller.path, repetition.path)
+        m.d.comb += [repetition.clear.eq(self.history_clear & idle),
+                     repetition.history.valid.eq(self.history.valid & idle),
+                     repetition.history.payload.eq(self.history.payload),
+                     self.history.ready.eq(repetition.history.ready & idle)]
 
         # The side to move, the position's key, values and material, to the units that use them.
         m.d.comb += [

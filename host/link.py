@@ -255,8 +255,10 @@ class LinkClient:
         self.command(Command.POSITION, bytes(payload))
 
     def set_history(self, entries):
-        """The game's positions before the root and the root: ``(key, irreversible)`` pairs."""
-        records = b"".join(_layout_bytes(HistoryEntry, key=key, irreversible=int(irr)) for key, irr in entries)
+        """The game's positions before the root and the root: ``(key, irreversible, clock)``
+        (``models.repetition.game_history``)."""
+        records = b"".join(_layout_bytes(HistoryEntry, key=key, irreversible=int(irreversible), clock=clock)
+                           for key, irreversible, clock in entries)
         first = True
         size = payload_bytes(HistoryEntry)
         step = (self.max_frame - 8) // size * size

@@ -3,10 +3,12 @@ starts from."""
 
 import chess
 
+from hdl.search.repetition import CLOCK_LIMIT, fifty_move_draw
+
 from .position import MachinePosition
 from .zobrist import position_key
 
-__all__ = ["repeats", "game_history", "is_irreversible"]
+__all__ = ["repeats", "game_history", "is_irreversible", "drawn"]
 
 
 def is_irreversible(board, move):
@@ -24,9 +26,12 @@ def is_irreversible(board, move):
 
 
 def game_history(board, window=32):
-    """``[(key, irreversible)]`` of the positions of ``board``'s game that a repetition in the
-    search can reach, oldest first, the position on the board last; the oldest is marked
-    irreversible (nothing before it counts).
+    """``[(key, irreversible, clock)]`` of the positions of ``board``'s game that a repetition in
+    the search can reach, oldest first, the position on the board last; the oldest is marked
+    irreversible (nothing before it counts). ``clock`` is the position's fifty-move clock (plies
+    since the last capture or pawn move, to ``CLOCK_LIMIT``): the board's halfmove clock for its
+    own position (the one the search counts on from), less one a ply back (at least 0) for the
+    others.
 
     These are the positions since the last irreversible move. When they span at most ``window``
     plies they are the game's own, in order. A longer stretch (a game shuffling its pieces for
@@ -49,7 +54,7 @@ def game_history(board, window=32):
         if irreversible:
             break
     if len(stretch) <= window + 1:
-        return stretch[::-1]
+        return _clocked(stretch[::-1], board.halfmove_clock)
     root, seen = stretch[0], ({}, {})           # by parity (odd, even distance): key -> [times, newest]
     for distance, (key, _) in enumerate(stretch[1:], 1):
         times = seen[distance % 2 == 0].setdefault(key, [0, distance])
@@ -62,11 +67,19 @@ def game_history(board, window=32):
         if index >= len(by_parity[0]) and index >= len(by_parity[1]):
             break
         entries.append(kept[min(index, len(kept) - 1)])
-    return [(entries[-1], True)] + [(key, False) for key in entries[-2::-1]] + [(root[0], False)]
+    return _clocked([(entries[-1], True)] + [(key, False) for key in entries[-2::-1]] + [(root[0], False)],
+                    board.halfmove_clock)
+
+
+def _clocked(entries, clock):
+    """``entries`` [(key, irreversible)], the board's last, with clocks counting back from its."""
+    last = len(entries) - 1
+    return [(key, irreversible, min(max(clock - (last - index), 0), CLOCK_LIMIT))
+            for index, (key, irreversible) in enumerate(entries)]
 
 
 def repeats(entries, window=32):
-    """Whether the last of ``entries`` [(key, irreversible)] repeats the position 2, 4, ...
+    """Whether the last of ``entries`` [(key, irreversible, clock)] repeats the position 2, 4, ...
     ``window`` entries before it with only reversible moves since (an entry's flag says the
     move that reached it was irreversible)."""
     if not entries:
@@ -78,3 +91,10 @@ def repeats(entries, window=32):
         if k % 2 == 0 and entries[-1 - k][0] == top:
             return True
     return False
+
+
+def drawn(entries, in_check, window=32):
+    """Whether the node of the last of ``entries`` is drawn by its path (not asked at the root):
+    a repetition (:func:`repeats`), or the fifty-move rule by its clock (``fifty_move_draw``;
+    ``in_check``: the node is in check, in chess)."""
+    return repeats(entries, window) or bool(fifty_move_draw(entries[-1][2], in_check))

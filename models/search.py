@@ -9,7 +9,9 @@ The algorithm (fail-soft alpha-beta):
 
 * A node counts once when entered: the root, and each child whose move is legal.
 * A node other than the root whose position repeats one since the last irreversible move, the
-  game's positions before the root included (``models.repetition``), is a draw: 0.
+  game's positions before the root included (``models.repetition``), or whose fifty-move clock
+  ends the game (``hdl.search.repetition.fifty_move_draw``: past a hundred plies since the last
+  capture or pawn move, or at a hundred unless in check), is a draw: 0.
 * At the deepest ply (``max_ply`` - 1) a node returns its static value.
 * A quiescence node (depth 0) not *pressed* stands pat: the static value is its best so far
   and a cutoff if it reaches beta. It then tries captures and queen promotions only — every
@@ -88,13 +90,14 @@ from hdl.search.features import (
 from hdl.search.frame import EVAL_LIMIT, INFINITY, MATE, MATE_BOUND
 from hdl.search.hashtable import CHECK_BITS, GENERATION_BITS, Bound
 from hdl.search.material import PIECE_VALUES
+from hdl.search.repetition import next_clock
 from hdl.search.zobrist import SIDE_KEY, piece_square_key
 
 from .evaluator import EvaluatorModel
 from .movegen import antichess, config_for
 from .ordering import emitted_moves, move_word, ordered_moves
 from .position import MachinePosition, inverse, move_halfmoves, setup_halfmoves
-from .repetition import game_history, is_irreversible, repeats
+from .repetition import drawn, game_history, is_irreversible
 from .zobrist import position_key
 
 __all__ = ["ReferenceSearch", "ReferenceResult", "material_balance", "follow_best_moves"]
@@ -255,7 +258,7 @@ class ReferenceSearch:
         self.root_material = material_balance(self.board)
         self.root_depth = depth
         self.material = self.root_material
-        self.path = game_history(board)         # [(key, irreversible)], the root last
+        self.path = game_history(board)         # [(key, irreversible, clock)], the root last
         self.board_key = self.path[-1][0] ^ (SIDE_KEY if board.turn == chess.BLACK else 0)
         self.nodes = 0
         if not keep_killers:
@@ -292,7 +295,7 @@ class ReferenceSearch:
             self.trace.append(self.key())
         board = self.board
         pressed = self._pressed(ply)
-        if ply > 0 and repeats(self.path):
+        if ply > 0 and drawn(self.path, pressed and not self.antichess):
             return 0, None, True
         if ply == self.max_ply - 1:
             return self.static(), None, True
@@ -412,13 +415,13 @@ class ReferenceSearch:
         board = self.board
         capture = board.is_capture(move)
         quiet = not capture and not move.promotion
-        irreversible = is_irreversible(board, move)
+        irreversible, zeroing = is_irreversible(board, move), board.is_zeroing(move)
         word = move_word(board, move)
         halfmoves = self._make(move)
         if board.was_into_check() or (node.futile or self._late(node)) and quiet and not board.is_check():
             self._unmake(halfmoves)     # illegal, or pruned (futility, late-move pruning)
             return False
-        self.path.append((self.key(), irreversible))
+        self.path.append((self.key(), irreversible, next_clock(self.path[-1][2], zeroing)))
         features = self.features
         reduced = scout = False
         if node.depth == 0:
@@ -466,7 +469,7 @@ class ReferenceSearch:
     def _pass(self, node):
         """The null move's value for ``node``: the other side moves, fewer plies deep."""
         halfmoves = self._make(chess.Move.null())
-        self.path.append((self.key(), True))
+        self.path.append((self.key(), True, next_clock(self.path[-1][2], False)))
         depth = _null_depth(node.depth)
         value = -self._node(node.ply + 1, depth, -node.beta, -node.alpha, may_pass=False)[0]
         self.path.pop()

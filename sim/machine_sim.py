@@ -112,7 +112,8 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self._send("history_clear")
         entries = game_history(board)
         if entries:
-            self._send("history " + " ".join(f"{key} {int(irreversible)}" for key, irreversible in entries))
+            self._send("history " + " ".join(f"{key} {int(irreversible)} {clock}"
+                                             for key, irreversible, clock in entries))
 
     def perft(self, depth):
         """Hardware perft from the position loaded, in its variant (the board's class):

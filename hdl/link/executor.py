@@ -272,8 +272,7 @@ class CommandExecutor(wiring.Component):
                 with m.Else():
                     with m.If(gathering()):
                         with m.If(machine.history.ready):
-                            m.d.comb += [machine.history.valid.eq(1), machine.history.payload.key.eq(entry.key),
-                                         machine.history.payload.irreversible.eq(entry.irreversible != 0)]
+                            m.d.comb += [machine.history.valid.eq(1), machine.history.payload.eq(entry)]
                             next_field(HISTORY_BYTES)
 
             # --- WRITE ---------------------------------------------------------------------------

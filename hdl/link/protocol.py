@@ -50,6 +50,7 @@ from ..movegen.layouts import GenConfig
 from ..search.controller import Job
 from ..search.features import Features
 from ..search.hashtable import HashEntry
+from ..search.repetition import StackEntry
 from ..search.zobrist import KEY_BITS
 
 __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALFMOVE_BYTES",
@@ -64,8 +65,8 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: shape has the narrow recognizers (how many, their maps' widths). 7: the features' twelfth bit,
 #: reverse futility pruning. 8: the thirteenth, late-move pruning. 9: START's job carries the
 #: generator's configuration (antichess, the victim order). 10: the fourteenth feature bit,
-#: later moves reduced more.
-PROTOCOL_VERSION = 10
+#: later moves reduced more. 11: a HISTORY entry carries its position's fifty-move clock.
+PROTOCOL_VERSION = 11
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).
@@ -108,9 +109,9 @@ WRITE_WORD_BYTES = 3
 
 PositionFlags = data.StructLayout({"black": 1, "clear": 1, "unused": 6})
 
-#: One position of the game's history: its Zobrist key (side included), and whether the move
-#: reaching it was irreversible.
-HistoryEntry = data.StructLayout({"key": KEY_BITS, "irreversible": 8})
+#: One position of the game's history: the repetition detector's entry — its Zobrist key (side
+#: included), whether the move reaching it was irreversible, and its fifty-move clock.
+HistoryEntry = StackEntry
 
 #: START's payload: the job (whether the killer moves of the job before are kept, and the
 #: generator's rules and capture order: chess or antichess, ``GenConfig``), its

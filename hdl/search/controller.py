@@ -28,9 +28,9 @@ Control fields (``CONTROL``):
   move is known the moment the child returns. The two are offered together and taken
   together. Only a node that is generating may PREFETCH: a FIRST would still be reading the
   board when the step down changes the side.
-* ``path`` pushes the position (its Zobrist key, whether its move was irreversible) on the
-  repetition detector, or pops it; a command in the same microinstruction waits for the
-  detector too, so both happen together.
+* ``path`` pushes the position (its Zobrist key, whether its move was irreversible or
+  zeroing) on the repetition detector, or pops it; a command in the same microinstruction
+  waits for the detector too, so both happen together.
 * ``ply`` DOWN pushes the frame (with the move being made) and loads the child's: window
   negated and swapped, one ply less unless the node is pressed in chess (check escapes are not
   counted) or the move is a capture that restores the root's material balance (the recapture
@@ -110,7 +110,7 @@ from .hashtable import CHECK_BITS, GENERATION_BITS, Bound, HashEntry, HashInterf
 from .maker import MakerInterface, MakerOp
 from .material import PIECE_VALUES
 from .microsequencer import Microsequencer, MicroSpec, predecessors
-from .repetition import PathInterface
+from .repetition import PathInterface, fifty_move_draw
 from .zobrist import KEY_BITS
 
 __all__ = ["CONTROL", "STATUSES", "SPEC", "Job", "StartCommand", "JobInterface", "Controller", "timing_violations",
@@ -161,7 +161,7 @@ class PlyStep(enum.Enum, shape=2):
 
 class PathStep(enum.Enum, shape=2):
     NONE = 0
-    PUSH = 1        # the position reached (its key, whether the move was irreversible) joins
+    PUSH = 1        # the position reached (its key, its move irreversible, zeroing) joins
                     # the repetition detector's stack
     POP = 2         # ... and leaves it
 
@@ -230,10 +230,11 @@ STATUSES = [
     "legal",        # the node has searched a legal move
     "at_max",       # the deepest ply, or the job is being stopped: no child is searched
     "cutoff",       # the candidate value >= beta, or the job is being stopped
-    "repeated",     # the position repeats one since the last irreversible move (not at the
-                    # root): in a PUSH microinstruction the position pushed, after it as
-                    # judged when it was pushed
-    "ends_here",    # at_max, repeated or mate_cut: the node searches no child
+    "drawn",        # the position is drawn by its path (not at the root): it repeats one since
+                    # the last irreversible move, or the fifty-move rule ends the game there
+                    # (repetition.fifty_move_draw); in a PUSH microinstruction the position
+                    # pushed, after it as judged when it was pushed
+    "ends_here",    # at_max, drawn or mate_cut: the node searches no child
     "hash_cut",    # the transposition table's entry decides the node (not at the root)
     "hash_move",    # the node has a hash move to try first
     "passed_over",  # the generator's last move is passed over: the hash move or a killer,
@@ -629,14 +630,16 @@ class Controller(wiring.Component):
                 again.scout.eq(frame.reduced & frame.scout),
             ]
 
-        # The repetition detector judges the position being pushed, in the cycle of the push;
-        # later microinstructions see its verdict as it was then.
+        # The repetition detector judges the position being pushed, in the cycle of the push
+        # (a PUSH waits for the board to settle: whether it is in check is known then);
+        # later microinstructions see the verdict as it was then.
         pushing = Signal()
-        repeated_at_push = Signal()
-        repeated = Signal()
-        m.d.comb += repeated.eq(Mux(pushing, self.path.repeated, repeated_at_push))
+        drawn_at_push = Signal()
+        drawn = Signal()
+        judged = self.path.repeated | fifty_move_draw(self.path.clock, self.gen.in_check & ~antichess)
+        m.d.comb += drawn.eq(Mux(pushing, judged, drawn_at_push))
         with m.If(pushing & self.path.push.valid):
-            m.d.sync += repeated_at_push.eq(self.path.repeated)
+            m.d.sync += drawn_at_push.eq(judged)
 
         # --- killer moves (features.py) --------------------------------------------------------
         # Each ply's killers, the newer first; a ply's entry is known once written in this job.
@@ -731,7 +734,7 @@ class Controller(wiring.Component):
         ends_here = Signal()            # the node searches no child
         m.d.comb += [
             quiescent.eq((frame.depth == 0) | frame.futile),
-            ends_here.eq((ply == self._max_ply - 1) | self.job.stopped | (repeated & (ply != 0)) | mate_cut),
+            ends_here.eq((ply == self._max_ply - 1) | self.job.stopped | (drawn & (ply != 0)) | mate_cut),
         ]
         killer_due = Signal()
         killer_pending = Signal()
@@ -753,7 +756,7 @@ class Controller(wiring.Component):
             "won_here": antichess & frame.pressed & ~frame.excluding,
             "legal": frame.tried != 0,
             "at_max": (ply == self._max_ply - 1) | self.job.stopped,
-            "cutoff": reaches_beta | self.job.stopped, "repeated": repeated & (ply != 0),
+            "cutoff": reaches_beta | self.job.stopped, "drawn": drawn & (ply != 0),
             "hash_cut": hash_cut, "hash_move": frame.hash_move.as_value() != 0,
             "passed_over": hash_passed | killer_passed | capture_skip | pruned_unmade,
             "generating": frame.generating,
@@ -867,6 +870,7 @@ class Controller(wiring.Component):
             self.path.push.valid.eq((control.path == PathStep.PUSH) & ~stall),
             self.path.push.payload.key.eq(self.key),
             self.path.push.payload.irreversible.eq(self.maker.irreversible),
+            self.path.push.payload.zeroing.eq(self.maker.zeroing),
             self.path.pop.eq((control.path == PathStep.POP) & ~stall & ~holding),
         ]
         m.d.comb += [seq.stall.eq(stall), self.micro_address.eq(seq.address)]

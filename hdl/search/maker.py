@@ -17,7 +17,8 @@ register: the first transfer is offered in the cycle after the command, and one 
 cycle the bus takes one (1 to 5 transfers per move: a quiet move is one, a capture two). The
 undo records are in distributed RAM, read in the cycle an UNMAKE is taken.
 ``irreversible`` (for the repetition detector) says whether the last MAKE captured, moved a
-pawn, lost a castling right or passed (no repetition reaches across a null move).
+pawn, lost a castling right or passed (no repetition reaches across a null move); ``zeroing``
+whether it captured or moved a pawn (the fifty-move rule's clock starts again).
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -58,18 +59,20 @@ _SLOTS = 11     # lost a1, h1, e.p., a8, h8; victim; mover; rook away; arrival; 
 
 #: What the search asks of the maker, from the asking side: MAKE and UNMAKE commands; the
 #: maker is ``idle`` when it has played the last one, and says whether the last MAKE was
-#: ``irreversible`` (a capture, a pawn move, a castling right lost).
+#: ``irreversible`` (a capture, a pawn move, a castling right lost, a null move) and
+#: ``zeroing`` (a capture or a pawn move).
 MakerInterface = wiring.Signature({
     "command": Out(stream.Signature(MakerCommand)),
     "idle": In(1),
     "irreversible": In(1),
+    "zeroing": In(1),
 })
 
 
 class MoveMaker(wiring.Component):
     """Interface attributes
     --------------------
-    search : In(MakerInterface)     commands; idle; irreversible
+    search : In(MakerInterface)     commands; idle; irreversible; zeroing
     markers : In(64)                the marker plane before the MAKE (ignored by UNMAKE)
     halfmove : Out(stream of HalfmovePair)
     upcoming : Out(HalfmovePair)    the transfer ``halfmove`` carries in the next cycle (if it is
@@ -135,9 +138,9 @@ class MoveMaker(wiring.Component):
         with m.If(taken):
             m.d.sync += [held.eq(Mux(is_make, record, load.data)), undoing.eq(~is_make)]
         with m.If(taken & is_make):
-            m.d.sync += self.search.irreversible.eq((record.victim.type != PieceType.EMPTY)
-                                             | (command.piece.type == PieceType.PAWN)
-                                             | (record.lost_castling != 0) | passing)
+            zeroing = (record.victim.type != PieceType.EMPTY) | (command.piece.type == PieceType.PAWN)
+            m.d.sync += [self.search.irreversible.eq(zeroing | (record.lost_castling != 0) | passing),
+                         self.search.zeroing.eq(zeroing)]
         # A command is taken as the last transfer of the one before leaves, so returns from
         # several plies unmake one a cycle, and a MAKE follows an UNMAKE without a gap (its
         # markers forwarded, above).

@@ -90,7 +90,8 @@ def search(p):
 
     Every position reached joins the repetition detector's path (and leaves it when its move
     is unmade); a node other than the root whose position repeats one since the last
-    irreversible move (the game's history before the root included) is a draw.
+    irreversible move (the game's history before the root included), or whose fifty-move clock
+    ends the game (``repetition.fifty_move_draw``), is a draw.
 
     A full-width node probes the transposition table: an entry as deep as the node's depth
     whose bound decides the window returns at once (not at the root); otherwise the entry's
@@ -124,11 +125,11 @@ def search(p):
     p.label("search")       # (the host's last halfmove may still be on its way to the board)
     p.op(clear=1, wait="SETTLED", goto="enter")
     p.label("enter")        # the root (a child is entered as its position is pushed: made)
-    # bit 0 quiescence, bit 1 pressed, bit 2 at the deepest ply, bit 3 a repetition
-    p.op(enter=1, count="ONE", branch=["quiescence", "pressed", "at_max", "repeated"],
+    # bit 0 quiescence, bit 1 pressed, bit 2 at the deepest ply, bit 3 drawn by the path
+    p.op(enter=1, count="ONE", branch=["quiescence", "pressed", "at_max", "drawn"],
          targets=["probe", "stand_pat", "probe", "first"] + ["horizon"] * 4 + ["draw"] * 8)
-    p.label("ending")       # a child repeating a position, at the deepest ply, or cut by the mate distance
-    p.op(branch=["repeated", "at_max"], targets=["mate_return", "draw", "horizon", "draw"])
+    p.label("ending")       # a child drawn by its path, at the deepest ply, or cut by the mate distance
+    p.op(branch=["drawn", "at_max"], targets=["mate_return", "draw", "horizon", "draw"])
     p.label("probe")        # a full-width node: the transposition table may decide it, or
     # give a move to try first; at the frontier, futility pruning may skip quiet moves; deeper,
     # the node may pass first (null-move pruning; frontier and nullable never meet)
@@ -180,8 +181,8 @@ def search(p):
     p.label("made")         # the child entered as its position is pushed, counted if searched,
     # and a quiescence child's first move asked for in the cycle the board settles (not a
     # cycle later: the answer is the quiescence node's longest wait):
-    # bit 0 illegal or futile, bit 1 quiescence, bit 2 pressed, bit 3 at the deepest ply or a
-    # repetition
+    # bit 0 illegal or futile, bit 1 quiescence, bit 2 pressed, bit 3 at the deepest ply or
+    # drawn by the path
     p.op(wait="SETTLED", gen="QUIESCENT", path="PUSH", enter=1, count="SEARCHED",
          branch=["skipped", "quiescence", "pressed", "ends_here"],
          targets=[_child_entry(i) for i in range(16)])
@@ -226,7 +227,7 @@ def search(p):
     # with that move or returns too (a cutoff). At the root the job ends instead.
     ascend = dict(maker="UNMAKE", ply="UP", path="POP", update=1, take=1,
                   branch=["cutoff", "at_root"], targets=["resume", "return_best", "finish", "finish"])
-    p.label("draw")         # stalemate, or a repetition
+    p.label("draw")         # stalemate, a repetition, the fifty-move rule
     p.op(result="DRAW", **ascend)
     p.label("win")          # antichess: no move
     p.op(result="WIN", **ascend)

@@ -8,7 +8,7 @@
 //   side <0|1>            the side to move (no answer)
 //   W <unit> <table> <start> <v>...   evaluator table writes (no answer)
 //   crc <unit> <table>    a table's CRC-32 as read back: "<crc> <cycles>"
-//   history <key> <irreversible> ...  positions of the game before the root, oldest first (no answer)
+//   history <key> <irreversible> <clock> ...  positions of the game before the root, oldest first (no answer)
 //   history_clear         forget them (no answer)
 //   hash_clear            empty the transposition table (no answer)
 //   probe                 the table's entry for the position: "<hit> <depth> <bound> <value> <move word>"
@@ -35,9 +35,10 @@ static void tick() { tick(top, cycles); }
 static void transfer(CData &valid, const CData &ready) { transfer(top, cycles, valid, ready); }
 
 // The history stream's payload (a StackEntry) is wider than 64 bits: three 32-bit words.
-static void push_history(uint64_t key, uint64_t irreversible) {
+static void push_history(uint64_t key, uint64_t irreversible, uint64_t clock) {
     unsigned __int128 word = ((unsigned __int128)key << STACKENTRY_KEY_OFFSET)
-                           | ((unsigned __int128)irreversible << STACKENTRY_IRREVERSIBLE_OFFSET);
+                           | ((unsigned __int128)irreversible << STACKENTRY_IRREVERSIBLE_OFFSET)
+                           | ((unsigned __int128)clock << STACKENTRY_CLOCK_OFFSET);
     for (int i = 0; i < 3; i++) top->history___05Fpayload[i] = (uint32_t)(word >> (32 * i));
     transfer(top->history___05Fvalid, top->history___05Fready);
 }
@@ -90,8 +91,8 @@ int main(int argc, char **argv) {
         else if (cmd == "W") { table_writes(top, cycles, in); }
         else if (cmd == "crc") { table_checksum(top, cycles, in); }
         else if (cmd == "history") {
-            uint64_t key, irreversible;
-            while (in >> key >> irreversible) push_history(key, irreversible);
+            uint64_t key, irreversible, clock;
+            while (in >> key >> irreversible >> clock) push_history(key, irreversible, clock);
         }
         else if (cmd == "hash_clear") {
             top->hash_clear = 1; tick(); top->hash_clear = 0; top->eval();
