@@ -88,6 +88,19 @@ def test_search_over_the_link_equals_the_reference(board):
     assert not problems, "\n".join(problems[:10])
 
 
+def test_the_fifty_move_clock_goes_over_the_link(board):
+    """The root's clock reaches the board with the game's history (HISTORY): a queen up at
+    clock 99 is a draw, at clock 0 a win, both as the reference searches them."""
+    pair = SearchPair(board, table_store(board.eval_params, "material"))
+    scores = []
+    for clock in (0, 99):
+        game = chess.Board(f"8/8/3k4/8/8/8/4K3/Q7 w - - {clock} 1")
+        hw, _, diffs = pair.compare(game, 2)
+        assert not diffs, "\n".join(diffs)
+        scores.append(hw.score)
+    assert scores[0] > 500 and scores[1] == 0, scores
+
+
 #: A search whose nodes the simulated board once got wrong (sim/verilator.py: Verilator's DFG
 #: optimizer, and later its wide-operation expansion, miscompiled the board, not the machine
 #: alone): a late-move-pruning test in the child of a null move's verification, 16 nodes off at
