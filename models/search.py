@@ -70,6 +70,7 @@ from hdl.search.features import (
     DELTA_MARGIN,
     EXTENSION_BOUND,
     FUTILITY_MARGIN,
+    IIR_DEPTH,
     KILLERS,
     LMP_DEPTH,
     LMR_AFTER,
@@ -305,7 +306,7 @@ class ReferenceSearch:
         if self.features.mate_distance and ply > 0 and (alpha >= best_possible or beta <= worst):
             return max(alpha, worst), None, False
         node = _Node(ply, depth, alpha, beta, pressed)
-        hash_word, singular_beta = 0, None
+        hash_word, singular_beta, entered = 0, None, depth
         if depth > 0:
             entry = self.table.probe(self.key())
             if entry is not None:
@@ -323,6 +324,8 @@ class ReferenceSearch:
             nullable = (self.features.null and ply > 0 and not pressed and depth >= NULL_MIN_DEPTH
                         and beta - alpha == 1 and may_pass and self._has_pieces())
             frontier = self.features.futility and depth == 1 and ply > 0 and not pressed
+            if self.features.iir and ply > 0 and not pressed and depth >= IIR_DEPTH and not hash_word:
+                depth = node.depth = depth - 1      # one ply shallower; entered again at ``entered``
             static = self.static() if nullable or frontier else None     # what both prunings read
             if (self.features.reverse and static is not None and beta - alpha == 1 and depth <= REVERSE_DEPTH
                     and static - REVERSE_MARGIN * depth >= beta):
@@ -331,7 +334,7 @@ class ReferenceSearch:
                 value = self._pass(node)
                 if value >= beta:
                     if self.features.verification and depth >= NULL_VERIFY_DEPTH:
-                        return self._verify(ply, depth, alpha, beta)
+                        return self._verify(ply, depth, entered, alpha, beta)
                     node.best = value
                     self.table.store(self.key(), ply, depth, node)
                     return value, None, False
@@ -476,14 +479,15 @@ class ReferenceSearch:
         self._unmake(halfmoves)
         return value
 
-    def _verify(self, ply, depth, alpha, beta):
-        """A node whose null move reached beta, searched again in place without passing: at the
-        null move's depth, and if that stays below beta at its own depth (nothing stored for the
-        null move's cutoff)."""
+    def _verify(self, ply, depth, entered, alpha, beta):
+        """A node of ``depth`` whose null move reached beta, searched again in place without
+        passing: at the null move's depth, and if that stays below beta at the depth it was
+        ``entered`` with (``iir`` may have made ``depth`` one less; nothing stored for the null
+        move's cutoff)."""
         value, move, exact = self._node(ply, _null_depth(depth), alpha, beta, may_pass=False, verifying=True)
         if exact or value >= beta:
             return value, move, exact
-        return self._node(ply, depth, alpha, beta, may_pass=False)
+        return self._node(ply, entered, alpha, beta, may_pass=False)
 
     def _pressed(self, ply):
         """Whether the node at ``ply`` may not stand pat: in check (chess); without a move, or

@@ -107,11 +107,11 @@ def test_windows(patterns):
 @pytest.mark.parametrize("moves", sorted(MATES))
 def test_mates_are_found_with_the_mate_score(material, moves):
     """A mate in N is found at depth 2N - 1 exactly by every feature but late-move reductions
-    and pruning (PVS and futility lose no mate: futility never skips a check); with those too
-    (they pass no check over either, but they search fewer moves of the side giving mate),
-    iterative deepening finds it at most two plies later (a reduced or pruned quiet move can
-    hide it)."""
-    without_lmr = SearchFeatures.parse("-lmr,-lmp")
+    and pruning and internal iterative reductions (PVS and futility lose no mate: futility never
+    skips a check); with those too (they pass no check over either, but they search fewer moves
+    of the side giving mate, or a node the table does not know shallower), iterative deepening
+    finds it at most two plies later (a reduced or pruned quiet move can hide it)."""
+    without_lmr = SearchFeatures.parse("-lmr,-lmp,-iir")
     for fen in MATES[moves]:
         for board in (chess.Board(fen), chess.Board(fen).mirror()):
             assert mates_in(board.copy(), moves) and not mates_in(board.copy(), moves - 1), fen

@@ -72,6 +72,9 @@ Control fields (``CONTROL``):
   frame again, shallower (or at its own depth); ``exclude`` starts a singular test (the frame's
   window and depth become the test's, its own kept), whose return loads the node's own frame
   again to search its hash move, extended if no other move reached the test's window.
+* ``iir`` (internal iterative reductions, features.py): a node due for it — judged with the
+  table's answer, as the node is probed — goes on one ply shallower (the frame's ``shallower``
+  remembers it, so a search of the node again starts at the depth it was entered with).
 """
 
 from amaranth import Cat, Module, Mux, Signal, signed
@@ -87,6 +90,7 @@ from .features import (
     DELTA_MARGIN,
     EXTENSION_BOUND,
     FUTILITY_MARGIN,
+    IIR_DEPTH,
     KILLERS,
     LMP_DEPTH,
     LMR_AFTER,
@@ -198,8 +202,8 @@ class Result(enum.Enum, shape=3):
 CONTROL = data.StructLayout({
     "gen": GenIssue, "maker": MakerIssue, "wait": Wait, "ply": PlyStep, "path": PathStep,
     "take": 1, "enter": 1, "cand": Candidate, "update": 1, "result": Result, "hash_store": 1,
-    "retry": 1, "prune": 1, "stash": 1, "kill": 1, "defer": 1, "revisit": 1, "exclude": 1, "count": Count, "clear": 1,
-    "done": 1,
+    "retry": 1, "prune": 1, "stash": 1, "kill": 1, "defer": 1, "revisit": 1, "exclude": 1, "iir": 1, "count": Count,
+    "clear": 1, "done": 1,
 })
 
 STATUSES = [
@@ -611,7 +615,7 @@ class Controller(wiring.Component):
                 again.alpha.eq(frame.alpha0), again.alpha0.eq(frame.alpha0), again.beta.eq(frame.beta),
                 again.scout.eq(frame.scout), again.reduced.eq(frame.reduced),
                 again.depth.eq(Mux(verify_due, null_depth, frame.depth_before)),
-                again.depth_before.eq(frame.depth),
+                again.depth_before.eq(frame.depth + frame.shallower),
                 again.verifying.eq(verify_due), again.verified.eq(unverified),
             ]
         with m.Elif(frame.excluding):     # the test is over: the node's own search, from its hash move
@@ -623,7 +627,7 @@ class Controller(wiring.Component):
             ]
         with m.Else():
             m.d.comb += [
-                again.depth.eq(Mux(frame.reduced, parent.depth - 1, frame.depth)),
+                again.depth.eq(Mux(frame.reduced, parent.depth - 1, frame.depth + frame.shallower)),
                 again.alpha.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
                 again.alpha0.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
                 again.beta.eq(Mux(frame.reduced, frame.beta, -parent.alpha)),
@@ -693,6 +697,9 @@ class Controller(wiring.Component):
                                    & (latest.move.as_value() == frame.hash_move.as_value()))
         wide = Signal()                 # the node's window is wider than a null window
         m.d.comb += wide.eq(frame.beta - frame.alpha > 1)
+        iir_due = Signal()              # the node goes on a ply shallower (iir, at its probe)
+        m.d.comb += iir_due.eq(features.iir & ~at_root & ~frame.pressed & (frame.depth >= IIR_DEPTH)
+                               & (frame.hash_move.as_value() == 0))
         mover_attacked = Signal()
         m.d.comb += mover_attacked.eq(self.gen.king_attacked.bit_select(~self.side, 1))
         # Futility and late-move pruning (features.py): a futile node's quiet moves, and a late
@@ -1036,6 +1043,7 @@ class Controller(wiring.Component):
                              updated.singular_candidate.eq(singular_candidate),
                              updated.singular_beta.eq(hash_value - SINGULAR_MARGIN),
                              updated.excluding.eq(0), updated.excluded.eq(0), updated.singular.eq(0),
+                             updated.shallower.eq(0),
                              updated.slot.eq(self.key[:self._hash_bits]),
                              updated.check.eq(self.key[self._hash_bits:self._hash_bits + CHECK_BITS]),
                              updated.hash_move.eq(Mux(one_move_root, root_move,
@@ -1043,6 +1051,8 @@ class Controller(wiring.Component):
                              frames.load.eq(1)]
                 with m.If(frame.reduced & self.gen.in_check):      # a late move giving check
                     m.d.comb += [updated.depth.eq(parent.depth - 1), updated.reduced.eq(0)]
+            with m.If(control.iir & iir_due):   # one ply shallower, the depth entered with kept
+                m.d.comb += [updated.depth.eq(frame.depth - 1), updated.shallower.eq(1), frames.load.eq(1)]
             with m.If(control.prune):       # futility: quiet moves skipped unless checks, no hash move
                 m.d.comb += [updated.futile.eq(1), updated.hash_move.eq(0), frames.load.eq(1)]
             with m.If((control.gen == GenIssue.FIRST) | (control.gen == GenIssue.NEXT)

@@ -71,6 +71,13 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   that static value when it reaches beta plus ``REVERSE_MARGIN`` per ply of its depth: so far
   above beta that no reply is searched (nothing is stored; its value is a bound, as a null
   move's cutoff).
+* ``iir`` — internal iterative reductions: a full-width node below the root, not in check, of
+  depth >= ``IIR_DEPTH`` without a hash move (no table entry, or one without a move) searches
+  one ply shallower (its moves, its pruning and what it stores all see the depth less one):
+  a node the table knows nothing of is searched less deeply, and the next iteration finds its
+  entry. The table's cutoff and whether the node may pass (``null``) or is a frontier node
+  are judged at the node's own depth first; a child searched again (a re-search, a null
+  move's verification that failed) is entered at its own depth again.
 * ``bounded`` — bounded extensions: a node extends its children (check escapes, recaptures:
   they do not count as a ply) only at plies below ``EXTENSION_BOUND`` times the root's depth,
   so that no line of checks or exchanges runs on to the deepest ply.
@@ -89,7 +96,7 @@ __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "EXTENSION_BOUND", "KIL
            "LMR_AFTER", "LMR_DEEP", "LMR_LATER_DEPTH", "LMR_LATER", "lmr_reduction", "FUTILITY_MARGIN",
            "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "NULL_VERIFY_DEPTH", "null_reduction", "SINGULAR_DEPTH",
            "SINGULAR_SHALLOWER", "SINGULAR_MARGIN", "exclusion_depth", "REVERSE_DEPTH", "REVERSE_MARGIN", "LMP_DEPTH",
-           "lmp_count", "TRIED_LIMIT"]
+           "lmp_count", "TRIED_LIMIT", "IIR_DEPTH"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
@@ -121,6 +128,9 @@ NULL_VERIFY_DEPTH = 5
 SINGULAR_DEPTH = 5
 SINGULAR_SHALLOWER = 3
 SINGULAR_MARGIN = 40
+
+#: Internal iterative reductions: the shallowest node reduced.
+IIR_DEPTH = 4
 
 #: Extensions stop at this many times the root's depth in plies (``bounded``).
 EXTENSION_BOUND = 2
@@ -189,6 +199,7 @@ class SearchFeatures:
     reverse: bool = True
     lmp: bool = True
     later: bool = True
+    iir: bool = True
 
     @classmethod
     def names(cls):

@@ -60,6 +60,7 @@ Frame = data.StructLayout({
     "verifying": 1,          # searched again, shallower, to verify its null move's cutoff
     "verified": 1,           # ... which failed: searched again at its depth (neither passes)
     "depth_before": 6,       # a verifying or excluding node's own depth
+    "shallower": 1,          # the depth is one less than the node was entered with (iir)
     "singular_candidate": 1,  # the table's entry makes the hash move a candidate (singular extensions)
     "singular_beta": Value,  # ... that singular moves stay below (the entry's value less the margin)
     "excluding": 1,          # searching its other moves to test the hash move: the window is

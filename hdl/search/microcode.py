@@ -132,8 +132,9 @@ def search(p):
     p.op(branch=["drawn", "at_max"], targets=["mate_return", "draw", "horizon", "draw"])
     p.label("probe")        # a full-width node: the transposition table may decide it, or
     # give a move to try first; at the frontier, futility pruning may skip quiet moves; deeper,
-    # the node may pass first (null-move pruning; frontier and nullable never meet)
-    p.op(branch=["hash_cut", "hash_move", "frontier", "nullable"],
+    # the node may pass first (null-move pruning; frontier and nullable never meet); without a
+    # hash move it may go on a ply shallower (iir)
+    p.op(iir=1, branch=["hash_cut", "hash_move", "frontier", "nullable"],
          targets=["first", "hash_return", "hash", "hash_return",
                   "frontier_first", "hash_return", "frontier_hash", "hash_return",
                   "null_try", "hash_return", "null_try", "hash_return",
