@@ -359,7 +359,8 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     """The deep features, which act from depth 5: null-move verification and singular
     extensions, node for node with iterative deepening to depth 6; each one happened (the
     reference counts them) and changes the nodes searched — as do later moves reduced more
-    (``later``, from depth 4: a null-window node of depth 4 is one a depth-5 search reaches)."""
+    (``later``, from depth 4: a null-window node of depth 4 is one a depth-5 search reaches) and
+    internal iterative reductions (``iir``, from depth 4)."""
     from models.search import ReferenceSearch
     happened = {"verified": 0, "singular": 0}
     verify, singular = ReferenceSearch._verify, ReferenceSearch._singular
@@ -376,7 +377,7 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     monkeypatch.setattr(ReferenceSearch, "_verify", counted_verify)
     monkeypatch.setattr(ReferenceSearch, "_singular", counted_singular)
     nodes = {}
-    for features in ("all", "-verification", "-singular", "-later"):
+    for features in ("all", "-verification", "-singular", "-later", "-iir"):
         nodes[features] = 0
         for fen in DEEP_POSITIONS:
             for depth in range(1, 7):
@@ -385,7 +386,7 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
                 nodes[features] += hw.nodes
         if features == "all":
             assert happened["verified"] > 0 and happened["singular"] > 0, happened
-    assert len(set(nodes.values())) == 4, nodes
+    assert len(set(nodes.values())) == 5, nodes
 
 
 def test_a_root_restricted_to_one_move(patterns):
