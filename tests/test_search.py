@@ -360,7 +360,7 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     extensions, node for node with iterative deepening to depth 6; each one happened (the
     reference counts them) and changes the nodes searched — as do later moves reduced more
     (``later``, from depth 4: a null-window node of depth 4 is one a depth-5 search reaches) and
-    internal iterative reductions (``iir``, from depth 4)."""
+    internal iterative reductions (``iir``, off by default, from depth 4)."""
     from models.search import ReferenceSearch
     happened = {"verified": 0, "singular": 0}
     verify, singular = ReferenceSearch._verify, ReferenceSearch._singular
@@ -377,7 +377,7 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     monkeypatch.setattr(ReferenceSearch, "_verify", counted_verify)
     monkeypatch.setattr(ReferenceSearch, "_singular", counted_singular)
     nodes = {}
-    for features in ("all", "-verification", "-singular", "-later", "-iir"):
+    for features in ("all", "-verification", "-singular", "-later", "+iir"):
         nodes[features] = 0
         for fen in DEEP_POSITIONS:
             for depth in range(1, 7):
@@ -424,6 +424,7 @@ def test_feature_words():
     assert SearchFeatures.parse("none").word() == 0
     assert SearchFeatures.from_word(SearchFeatures().word()) == SearchFeatures()
     assert SearchFeatures.parse("-lmr") == SearchFeatures(lmr=False)
+    assert SearchFeatures.parse("+iir,-lmr") == SearchFeatures(iir=True, lmr=False)     # relative to the default
     assert SearchFeatures.parse("pvs") == dataclasses.replace(SearchFeatures.none(), pvs=True)
     assert str(SearchFeatures.parse("pvs,futility")) == "pvs,futility"
     with pytest.raises(ValueError, match="unknown search feature 'nullmove'"):

@@ -77,7 +77,10 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   a node the table knows nothing of is searched less deeply, and the next iteration finds its
   entry. The table's cutoff and whether the node may pass (``null``) or is a frontier node
   are judged at the node's own depth first; a child searched again (a re-search, a null
-  move's verification that failed) is entered at its own depth again.
+  move's verification that failed) is entered at its own depth again. Off by default: it
+  completes a depth in about 0.7 times the nodes, but in 100 games against sunfish at 10,000
+  nodes a move it scored 3 points less than the same machine without it (BENCHMARKS.md,
+  2026-11-29).
 * ``bounded`` — bounded extensions: a node extends its children (check escapes, recaptures:
   they do not count as a ply) only at plies below ``EXTENSION_BOUND`` times the root's depth,
   so that no line of checks or exchanges runs on to the deepest ply.
@@ -199,7 +202,7 @@ class SearchFeatures:
     reverse: bool = True
     lmp: bool = True
     later: bool = True
-    iir: bool = True
+    iir: bool = False
 
     @classmethod
     def names(cls):
@@ -211,9 +214,10 @@ class SearchFeatures:
 
     @classmethod
     def parse(cls, text):
-        """Features from text: ``all``, ``none``, or comma-separated names, each with an optional
-        ``-`` to switch it off from the default (``-lmr``: the default without LMR); names
-        without ``-`` alone (``pvs,futility``) give exactly those."""
+        """Features from text: ``all`` (the default set), ``none``, or comma-separated names,
+        each with an optional ``-`` to switch it off from the default (``-lmr``: the default
+        without LMR) or ``+`` to switch it on (``+iir``: the default with it); names without a
+        sign (``pvs,futility``) give exactly those."""
         text = text.strip().lower()
         if text in ("all", "default", ""):
             return cls()
@@ -223,7 +227,7 @@ class SearchFeatures:
         unknown = [word for word in words if word.lstrip("-+") not in cls.names()]
         if unknown:
             raise ValueError(f"unknown search feature {unknown[0]!r}: the features are {', '.join(cls.names())}")
-        if all(word.startswith("-") for word in words):
+        if all(word[0] in "-+" for word in words):
             chosen = {name: getattr(cls(), name) for name in cls.names()}
         else:
             chosen = {name: False for name in cls.names()}
