@@ -192,39 +192,34 @@ def test_a_repetition_scores_zero(material):
     assert _assert_equal(material, chess.Board(), 4).score == 0     # Nf3 Nf6 Ng1 Ng8 repeats the root
 
 
-def _at_clock(fen, clock):
-    board = chess.Board(fen)
-    board.halfmove_clock = clock
-    return board
-
-
 def test_the_fifty_move_rule_draws(material):
     """A queen up without a pawn, White wins at clock 0 and draws at clock 99 (every move makes
     the hundredth ply, none a capture or pawn move); with a pawn, the pawn's step starts the
     count again and keeps the win; on the defending side a queen down holds at clock 96 by
     lasting four plies, lost at clock 0."""
     queen_up = "8/8/3k4/8/8/8/4K3/Q7 w - - {} 1"
-    assert _assert_equal(material, _at_clock(queen_up.format(0), 0), 3).score > 500
+    assert _assert_equal(material, chess.Board(queen_up.format(0)), 3).score > 500
     for depth in (1, 3):
-        assert _assert_equal(material, _at_clock(queen_up.format(99), 99), depth).score == 0
-    with_pawn = _at_clock("8/8/3k4/8/8/6P1/4K3/Q7 w - - 99 1", 99)
+        assert _assert_equal(material, chess.Board(queen_up.format(99)), depth).score == 0
+    with_pawn = chess.Board("8/8/3k4/8/8/6P1/4K3/Q7 w - - 99 1")
     hw = _assert_equal(material, with_pawn, 3)
     assert hw.score > 500 and with_pawn.piece_type_at(hw.move.from_square) == chess.PAWN, hw
     queen_down = "8/8/3k4/8/8/8/4K3/Q7 b - - {} 1"
-    assert _assert_equal(material, _at_clock(queen_down.format(0), 0), 4).score < -500
+    assert _assert_equal(material, chess.Board(queen_down.format(0)), 4).score < -500
     # (the line found ends in a bare king against a king, White's queen given for the draw
     # the rule would make anyway: the material tables' few centipawns, no draw score)
-    assert abs(_assert_equal(material, _at_clock(queen_down.format(96), 96), 4).score) < 50
+    assert abs(_assert_equal(material, chess.Board(queen_down.format(96)), 4).score) < 50
 
 
 def test_a_mate_on_the_hundredth_ply_counts(material):
     """At clock 99 a mate in one by a quiet move reaches clock 100 in check with no move: mate,
     not a draw; a check there with a move (the king escapes) is a draw."""
     for fen in MATES[1][:2]:
-        board = _at_clock(fen, 99)
+        board = chess.Board(fen)
+        board.halfmove_clock = 99
         hw = _assert_equal(material, board, 2)
         assert hw.score == MATE - 1, hw
-    board = _at_clock("8/8/3k4/8/8/8/4K3/Q7 w - - 99 1", 99)    # the queen checks, no mate
+    board = chess.Board("8/8/3k4/8/8/8/4K3/Q7 w - - 99 1")     # the queen checks, no mate
     for move in (chess.Move.from_uci("a1d4"), chess.Move.from_uci("a1a3")):
         assert board.gives_check(move) and _assert_equal(material, board, 2, root_move=move).score == 0
 

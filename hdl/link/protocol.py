@@ -105,7 +105,6 @@ class NakReason(enum.IntEnum):
 
 
 HALFMOVE_BYTES = 2
-HISTORY_BYTES = 9
 WRITE_WORD_BYTES = 3
 
 PositionFlags = data.StructLayout({"black": 1, "clear": 1, "unused": 6})
@@ -193,3 +192,7 @@ Probe = data.StructLayout({"hit": 8, "entry": HashEntry})
 def payload_bytes(layout):
     """The bytes a layout occupies in a payload (whole bytes, padded)."""
     return (layout.size + 7) // 8
+
+
+#: A HISTORY entry's bytes (the detector's ``StackEntry``: 9).
+HISTORY_BYTES = payload_bytes(HistoryEntry)
