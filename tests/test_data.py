@@ -13,12 +13,29 @@ make_positions = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(make_positions)
 
 
-@pytest.mark.parametrize("name", REFERENCE_FILES + ("tactics-dev.epd", "tactics-selfplay.epd", "tactics-selfplay2.epd"))
+TACTICAL_SUITES = ("tactics-dev.epd", "tactics-selfplay.epd", "tactics-selfplay2.epd", "wac.epd")
+
+
+@pytest.mark.parametrize("name", REFERENCE_FILES + TACTICAL_SUITES)
 def test_every_reference_file_is_in_the_repository_and_reads(name):
     records = reference_positions(name)
     expected = {"perft-standard.epd": 6, "random-positions.epd": 2000, "special-positions.epd": 400,
-                "tactics-dev.epd": 18, "tactics-selfplay.epd": 27, "tactics-selfplay2.epd": 17}
+                "tactics-dev.epd": 18, "tactics-selfplay.epd": 27, "tactics-selfplay2.epd": 17, "wac.epd": 300}
     assert len(records) == expected[name]
+
+
+@pytest.mark.parametrize("name", TACTICAL_SUITES)
+def test_every_tactical_answer_is_a_legal_move(name):
+    """Each position of a tactical suite is legal and names its answer (``bm``, or ``am``) in
+    legal moves, as ``benchmarks.tactics`` reads them."""
+    for record in reference_positions(name):
+        board = record.board
+        assert board.is_valid(), record.line
+        answers = [record.operations.get(key) for key in ("bm", "am")]
+        assert any(answers), record.line
+        for text in filter(None, answers):
+            for san in text.replace(",", " ").split():
+                assert board.parse_san(san) in board.legal_moves, (record.line, san)
 
 
 def test_a_missing_file_is_an_error_that_names_it():
