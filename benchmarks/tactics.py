@@ -1,6 +1,6 @@
 """Tactical test positions at fixed node budgets: how many each engine solves.
 
-    python -m benchmarks.tactics [--file data/tactics-dev.epd] [--nodes 10000,100000]
+    python -m benchmarks.tactics [--file data/tactics-dev.epd ...] [--nodes 10000,100000]
                                  [--engines suprem,sunfish,stockfish] [--features SET]
                                  [--root board|host] [--knowledge root|material|phase]
                                  [--without FAMILY,...]
@@ -11,8 +11,9 @@ positions and budgets in the same run; the machine on a simulated board (the sam
 as on a real one), with the search features ``--features`` chooses (``all``, ``-singular``...:
 the UCI check options); ``--root`` says who searches the root (the board, or the host's root
 loop: the UCI option ``RootLoop``), ``--knowledge`` the Oracle's knowledge and ``--without``
-the pattern families its root knowledge leaves out. Printed: a line
-per position and budget, then the solved counts.
+the pattern families its root knowledge leaves out. ``--file`` may be given more than once
+(each suite's counts, then their sum). Printed: a line per position and budget, then the
+solved counts.
 """
 
 import argparse
@@ -39,32 +40,42 @@ def solved(board, operations, move):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(DATA / "tactics-dev.epd"))
+    parser.add_argument("--file", action="append", help="an EPD suite (repeatable; data/tactics-dev.epd)")
     parser.add_argument("--nodes", default="10000,100000", help="budgets, comma-separated")
     add_engine_arguments(parser)
     args = parser.parse_args(argv)
     budgets = [int(n) for n in args.nodes.split(",")]
     names = chosen_engines(parser, args)
-    with open(args.file) as f:
-        records = [r for r in read_positions(f.read().splitlines()) if isinstance(r, EpdRecord)]
-    counts = {(name, nodes): 0 for name in names for nodes in budgets}
+    suites = {}
+    for path in args.file or [str(DATA / "tactics-dev.epd")]:
+        with open(path) as f:
+            suites[path] = [r for r in read_positions(f.read().splitlines()) if isinstance(r, EpdRecord)]
+    counts = {(path, name, nodes): 0 for path in suites for name in names for nodes in budgets}
     for name in names:
         engine = open_chosen(name, args)
         try:
-            for record in records:
-                for nodes in budgets:
-                    result = engine.play(record.board, chess.engine.Limit(nodes=nodes), game=object())
-                    ok = solved(record.board, record.operations, result.move)
-                    counts[name, nodes] += ok
-                    label = str(record.operations.get("id", record.line)).strip('"')
-                    played = record.board.san(result.move) if result.move else "-"
-                    print(f"{name:9} {nodes:>7} nodes  {label}: {played} {'solved' if ok else 'not solved'}",
-                          flush=True)
+            for path, records in suites.items():
+                for record in records:
+                    for nodes in budgets:
+                        result = engine.play(record.board, chess.engine.Limit(nodes=nodes), game=object())
+                        ok = solved(record.board, record.operations, result.move)
+                        counts[path, name, nodes] += ok
+                        label = str(record.operations.get("id", record.line)).strip('"')
+                        played = record.board.san(result.move) if result.move else "-"
+                        print(f"{name:9} {nodes:>7} nodes  {label}: {played} {'solved' if ok else 'not solved'}",
+                              flush=True)
         finally:
             engine.quit()
-    print(f"{len(records)} positions of {args.file}")
-    for nodes in budgets:
-        print(f"{nodes:>7} nodes per position: " + ", ".join(f"{name} {counts[name, nodes]}" for name in names))
+    for path, records in suites.items():
+        print(f"{len(records)} positions of {path}")
+        for nodes in budgets:
+            print(f"{nodes:>7} nodes per position: "
+                  + ", ".join(f"{name} {counts[path, name, nodes]}" for name in names))
+    if len(suites) > 1:
+        print(f"{sum(map(len, suites.values()))} positions in all")
+        for nodes in budgets:
+            print(f"{nodes:>7} nodes per position: "
+                  + ", ".join(f"{name} {sum(counts[path, name, nodes] for path in suites)}" for name in names))
     return 0
 
 

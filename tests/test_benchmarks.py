@@ -152,6 +152,23 @@ def test_solved_by_bm_and_am():
     assert isinstance(board, chess.Board)
 
 
+def test_the_tactics_benchmark_counts_each_suite_and_their_sum(tmp_path, capsys):
+    """Two one-position suites, the machine alone at 300 nodes: a mate in one it finds (its
+    ``bm``) and the same position with that move as an ``am`` (so not solved): each suite's
+    count, then the sum."""
+    from benchmarks import tactics
+    mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - -"
+    found, avoided = tmp_path / "found.epd", tmp_path / "avoided.epd"
+    found.write_text(f'{mate} bm Ra8#; id "F.1";\n')
+    avoided.write_text(f'{mate} am Ra8#; id "A.1";\n')
+    assert tactics.main(["--file", str(found), "--file", str(avoided), "--nodes", "300", "--engines", "suprem"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["suprem        300 nodes  F.1: Ra8# solved", "suprem        300 nodes  A.1: Ra8# not solved"]
+    assert lines[2:] == [f"1 positions of {found}", "    300 nodes per position: suprem 1",
+                         f"1 positions of {avoided}", "    300 nodes per position: suprem 0",
+                         "2 positions in all", "    300 nodes per position: suprem 1"]
+
+
 def test_depth_benchmark_counts_and_checks(capsys):
     """``benchmarks.depth`` on two positions to depth 3, checked against the reference: the
     line per feature set carries real counts, and the plain search counts more nodes."""
