@@ -22,7 +22,7 @@ import sys
 import chess
 import chess.engine
 
-from host.epd import EpdRecord, read_positions
+from host.epd import EpdError, read_positions
 from sim.testing import DATA
 
 from .peers import add_engine_arguments, chosen_engines, open_chosen
@@ -38,6 +38,30 @@ def solved(board, operations, move):
     return move in best if best else move not in avoid
 
 
+def read_suite(path):
+    """The positions of an EPD suite, each with its answer (``bm`` or ``am``) in legal moves;
+    raises ValueError naming the file and line of the first that is not."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as error:
+        raise ValueError(f"{path}: {error.strerror}") from None
+    records = []
+    for record in read_positions(lines):
+        if isinstance(record, EpdError):
+            raise ValueError(f"{path}: {record}")
+        try:
+            answers = [_moves(record.board, record.operations.get(key)) for key in ("bm", "am")]
+        except ValueError as error:
+            raise ValueError(f"{path}: line {record.line}: an answer that is no legal move ({error})") from None
+        if not any(answers):
+            raise ValueError(f"{path}: line {record.line}: no bm or am operation to judge a move by")
+        records.append(record)
+    if not records:
+        raise ValueError(f"{path}: no positions")
+    return records
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", action="append", help="an EPD suite (repeatable; data/tactics-dev.epd)")
@@ -48,8 +72,10 @@ def main(argv=None):
     names = chosen_engines(parser, args)
     suites = {}
     for path in args.file or [str(DATA / "tactics-dev.epd")]:
-        with open(path) as f:
-            suites[path] = [r for r in read_positions(f.read().splitlines()) if isinstance(r, EpdRecord)]
+        try:
+            suites[path] = read_suite(path)
+        except ValueError as error:
+            parser.error(str(error))
     counts = {(path, name, nodes): 0 for path in suites for name in names for nodes in budgets}
     for name in names:
         engine = open_chosen(name, args)

@@ -169,6 +169,27 @@ def test_the_tactics_benchmark_counts_each_suite_and_their_sum(tmp_path, capsys)
                          "2 positions in all", "    300 nodes per position: suprem 1"]
 
 
+@pytest.mark.parametrize("text, reason", [
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra9;", "line 1: an answer that is no legal move"),
+    ("\n6k1/5ppp/8/8/8/8/8/R5K1 w - - am Rb8;", "line 2: an answer that is no legal move"),
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"X\";", "line 1: no bm or am operation"),
+    ("6k1/5ppp/8/8/8/8/8/R5K1 x - - bm Ra8;", "line 1: not a valid FEN"),
+    ("# nothing\n", "no positions"),
+])
+def test_a_bad_suite_is_refused_with_its_place(tmp_path, capsys, text, reason):
+    from benchmarks import tactics
+    suite = tmp_path / "bad.epd"
+    suite.write_text(text)
+    with pytest.raises(ValueError, match=reason):
+        tactics.read_suite(suite)
+    with pytest.raises(SystemExit):
+        tactics.main(["--file", str(suite), "--engines", "suprem"])
+    assert f"{suite}: " in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        tactics.main(["--file", str(tmp_path / "missing.epd"), "--engines", "suprem"])
+    assert "missing.epd: No such file or directory" in capsys.readouterr().err
+
+
 def test_depth_benchmark_counts_and_checks(capsys):
     """``benchmarks.depth`` on two positions to depth 3, checked against the reference: the
     line per feature set carries real counts, and the plain search counts more nodes."""
