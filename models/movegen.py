@@ -40,7 +40,7 @@ from hdl.movegen.layouts import CHESS, GenMode, MoveKey, Variant, VictimOrder, s
 __all__ = [
     "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "count_moves", "next_move",
     "is_legal_word", "attacked_squares", "king_attacked", "in_check", "forced", "moveless", "captures_open",
-    "antichess", "config_for",
+    "checks_open", "antichess", "config_for",
 ]
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(1, 7)
@@ -456,6 +456,12 @@ def captures_open(position, side, config=CHESS, legal=True):
     """Whether a fresh ply in CAPTURES mode finds a move, check aside (a capture, or a push to
     the queen's promotion): the generator's ``captures_open``."""
     return any(_wanted(m, GenMode.CAPTURES) for m in candidate_moves(position, side, config, legal))
+
+
+def checks_open(position, side, config=CHESS, legal=True):
+    """Whether a fresh ply in CHECKS mode finds a move, check aside (a capture, a promotion, or
+    a move that may give check): the generator's ``checks_open``."""
+    return any(_wanted(m, GenMode.CHECKS) for m in candidate_moves(position, side, config, legal))
 
 
 def moveless(position, side, config=CHESS):

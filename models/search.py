@@ -113,9 +113,10 @@ def material_balance(board):
 class _Node:
     """A node's state while its moves are searched (the hardware's frame)."""
 
-    def __init__(self, ply, depth, alpha, beta, pressed):
+    def __init__(self, ply, depth, alpha, beta, pressed, checks=False):
         self.ply, self.depth, self.alpha0, self.alpha, self.beta = ply, depth, alpha, alpha, beta
         self.pressed = pressed
+        self.checks = checks and not pressed    # a quiescence node that searches its quiet checks
         self.best, self.best_move, self.best_word = ply - MATE, None, 0
         self.tried = 0                  # legal moves searched (the hardware counts to TRIED_LIMIT)
         self.futile = False             # futility pruning skips quiet moves not giving check
@@ -285,12 +286,13 @@ class ReferenceSearch:
             value = -value
         return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
 
-    def _node(self, ply, depth, alpha, beta, may_pass=True, verifying=False):
+    def _node(self, ply, depth, alpha, beta, may_pass=True, verifying=False, checks=False):
         """The node's value, its best move (None if none improved on its starting best), and
         whether the value is exact whatever the window and depth (a draw by repetition or
         stalemate, or the deepest ply's static value: such a child is not searched again).
         ``may_pass``: false for a node reached by a null move, or searched again after one;
-        ``verifying``: the node is searched again to verify its null move's cutoff."""
+        ``verifying``: the node is searched again to verify its null move's cutoff; ``checks``:
+        a quiescence node that searches its quiet moves giving check too (``qchecks``)."""
         self.nodes += 1
         if self.trace is not None:
             self.trace.append(self.key())
@@ -305,7 +307,7 @@ class ReferenceSearch:
         worst, best_possible = ply - MATE + self.antichess, MATE - ply - 1 + self.antichess
         if self.features.mate_distance and ply > 0 and (alpha >= best_possible or beta <= worst):
             return max(alpha, worst), None, False
-        node = _Node(ply, depth, alpha, beta, pressed)
+        node = _Node(ply, depth, alpha, beta, pressed, checks)
         hash_word, singular_beta, entered = 0, None, depth
         if depth > 0:
             entry = self.table.probe(self.key())
@@ -388,7 +390,8 @@ class ReferenceSearch:
         deferred = []           # losing captures, searched after the rest
         defer = self.features.losing and node.depth > 0
         least_valuable_first = VictimOrder(self.config["victim_order"]) == VictimOrder.LEAST_VALUABLE
-        for move in ordered_moves(board, captures=node.depth == 0, least_valuable_first=least_valuable_first):
+        captures = node.depth == 0 and not node.checks
+        for move in ordered_moves(board, captures=captures, least_valuable_first=least_valuable_first):
             if killers and not board.is_capture(move):
                 if not self._late(node):        # (a late node would skip them unless they check)
                     words = _emitted(board)
@@ -421,8 +424,9 @@ class ReferenceSearch:
         irreversible, zeroing = is_irreversible(board, move), board.is_zeroing(move)
         word = move_word(board, move)
         halfmoves = self._make(move)
-        if board.was_into_check() or (node.futile or self._late(node)) and quiet and not board.is_check():
-            self._unmake(halfmoves)     # illegal, or pruned (futility, late-move pruning)
+        pruning = node.futile or node.checks or self._late(node)    # quiet moves searched only if they check
+        if board.was_into_check() or pruning and quiet and not board.is_check():
+            self._unmake(halfmoves)     # illegal, or pruned (futility, late-move pruning, quiescence)
             return False
         self.path.append((self.key(), irreversible, next_clock(self.path[-1][2], zeroing)))
         features = self.features
@@ -441,8 +445,9 @@ class ReferenceSearch:
             scout = features.pvs and node.legal and wide
         while True:
             window = (-node.alpha - 1, -node.alpha) if scout else (-node.beta, -node.alpha)
-            value, _, exact = self._node(
-                node.ply + 1, depth - lmr_reduction(node.depth, node.tried, features.later) * reduced, *window)
+            child_depth = depth - lmr_reduction(node.depth, node.tried, features.later) * reduced
+            value, _, exact = self._node(node.ply + 1, child_depth, *window,
+                                         checks=self._checks(node.depth, child_depth))
             value = -value
             if exact:
                 break
@@ -464,6 +469,12 @@ class ReferenceSearch:
                 self.killers[node.ply] = [word] + killers[:-1]
         return value >= node.beta
 
+    def _checks(self, depth, child_depth):
+        """Whether a child of ``child_depth`` entered from a node of ``depth`` is a quiescence
+        node that searches its quiet checks: the first quiescence ply below a full-width node
+        (``qchecks``; chess only)."""
+        return self.features.qchecks and not self.antichess and depth > 0 and child_depth == 0
+
     def _late(self, node):
         """Whether ``node`` skips its quiet moves that do not give check now (late-move pruning)."""
         return (self.features.lmp and 1 <= node.depth <= LMP_DEPTH and not node.pressed
@@ -474,7 +485,8 @@ class ReferenceSearch:
         halfmoves = self._make(chess.Move.null())
         self.path.append((self.key(), True, next_clock(self.path[-1][2], False)))
         depth = _null_depth(node.depth)
-        value = -self._node(node.ply + 1, depth, -node.beta, -node.alpha, may_pass=False)[0]
+        value = -self._node(node.ply + 1, depth, -node.beta, -node.alpha, may_pass=False,
+                            checks=self._checks(node.depth, depth))[0]
         self.path.pop()
         self._unmake(halfmoves)
         return value

@@ -8,7 +8,16 @@ import chess
 import chess.variant
 
 from hdl.movegen.layouts import GenMode, GenOp, VictimOrder
-from models.movegen import captures_open, config_for, count_moves, forced, moveless, ordered_moves, ply_moves
+from models.movegen import (
+    captures_open,
+    checks_open,
+    config_for,
+    count_moves,
+    forced,
+    moveless,
+    ordered_moves,
+    ply_moves,
+)
 from models.position import MachinePosition
 
 from .movegen_sim import make, unmake
@@ -130,9 +139,10 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     if (state.forced, state.moveless) != (want_forced, want_moveless):
         diffs.append(f"antichess flags (forced, moveless) {int(state.forced)} {int(state.moveless)}, "
                      f"model {int(want_forced)} {int(want_moveless)}")
-    want_open = captures_open(pos, side, config, hw.legal_moves)
-    if state.captures_open != want_open:
-        diffs.append(f"captures open {int(state.captures_open)}, model {int(want_open)}")
+    for name, open_in in (("captures", captures_open), ("checks", checks_open)):
+        want_open, got_open = open_in(pos, side, config, hw.legal_moves), getattr(state, f"{name}_open")
+        if got_open != want_open:
+            diffs.append(f"{name} open {int(got_open)}, model {int(want_open)}")
     for colour in (0, 1):
         want = sum(1 << sq for sq in chess.SQUARES if board.is_attacked_by(colour == 0, sq))
         if state.attacks[colour] != want:

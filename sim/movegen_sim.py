@@ -61,6 +61,7 @@ class HwState:
     forced: bool          # antichess: the side to move has a capture
     moveless: bool        # antichess: the side to move has no move
     captures_open: bool   # a fresh CAPTURES ply would find a move
+    checks_open: bool     # a fresh CHECKS ply would find a move
 
 
 class VerilatedMovegen(HarnessProcess):
@@ -98,7 +99,8 @@ class VerilatedMovegen(HarnessProcess):
     def state(self):
         self._send("state")
         v = [int(x) for x in self._read()]
-        return HwState(bool(v[0]), v[1], (v[2], v[3]), tuple(v[4:9]), bool(v[9]), bool(v[10]), bool(v[11]))
+        return HwState(bool(v[0]), v[1], (v[2], v[3]), tuple(v[4:9]), bool(v[9]), bool(v[10]), bool(v[11]),
+                       bool(v[12]))
 
     def cycles(self):
         self._send("cycles")

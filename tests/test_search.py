@@ -286,7 +286,8 @@ def test_aging_changes_what_is_stored():
 DEEP_POSITIONS = ["rn1qkbn1/pp2p3/6pr/2pP1p1p/1P2P2P/P4b2/3PN1B1/RNBQK2R w KQq - 0 11",
                   "8/8/8/7k/p1Bb4/8/3K4/2N5 b - - 2 55", "8/7n/2k5/7p/R7/4n3/6K1/8 w - - 3 40"]
 
-FEATURE_SETS = ["none", "killers", "pvs,lmr,lmp", "futility,delta,losing", "pvs,null,reverse", "all"]
+FEATURE_SETS = ["none", "killers", "pvs,lmr,lmp", "futility,delta,losing", "pvs,null,reverse", "qchecks,delta,losing",
+                "all", "+qchecks"]
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)
@@ -309,7 +310,7 @@ def test_the_features_change_the_search(patterns):
     boards = [record.board for record in _positions(3, seed=13)]
     nodes = {}
     for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "pvs,null,futility,reverse", "killers",
-                     "losing", "pvs,lmp", "all"]:
+                     "losing", "pvs,lmp", "qchecks", "all"]:
         chosen = SearchFeatures.parse(features)
         nodes[features] = 0
         for board in boards:
@@ -332,6 +333,26 @@ def test_a_reduced_check_is_not_reduced(material):
         for features in ("pvs,lmr", "futility", "pvs,lmp"):
             for depth in (2, 3, 4):
                 _assert_equal(material, chess.Board(fen), depth, clear_table=depth == 2,
+                              features=SearchFeatures.parse(features))
+
+
+def test_quiet_checks_in_quiescence(material):
+    """``qchecks``: the first quiescence ply searches the quiet moves that give check, so a mate
+    in 2 whose mating move is quiet is found by a depth-2 search (with the mate score), which
+    it is not without; node for node with the reference in positions full of checks, with the
+    features that make quiescence children of full-width nodes (a frontier, a late move
+    reduced to quiescence, a null move's search)."""
+    board = chess.Board("8/8/8/4K3/7k/8/8/3Q4 w - - 0 1")
+    assert mates_in(board, 2) and not mates_in(board, 1)
+    scores = {features: _assert_equal(material, board, 2, features=SearchFeatures.parse(features)).score
+              for features in ("all", "+qchecks")}
+    assert scores == {"all": scores["all"], "+qchecks": MATE - 3} and scores["all"] < MATE - 64, scores
+    for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
+                "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1",
+                "2q5/8/7k/Q7/8/8/8/2K5 w - - 0 1"]:
+        for features in ("qchecks", "pvs,lmr,qchecks", "futility,qchecks", "pvs,null,qchecks,delta", "+qchecks"):
+            for depth in (1, 2, 3, 4):
+                _assert_equal(material, chess.Board(fen), depth, clear_table=depth == 1,
                               features=SearchFeatures.parse(features))
 
 
@@ -425,7 +446,7 @@ def test_feature_words():
     with pytest.raises(ValueError, match="unknown search feature 'nullmove'"):
         SearchFeatures.parse("pvs,nullmove")
     with pytest.raises(ValueError):
-        SearchFeatures.from_word(1 << 15)
+        SearchFeatures.from_word(1 << len(SearchFeatures.names()))
 
 
 def test_cycles_per_node_keep_the_microprogram_s_overlaps(patterns):

@@ -21,12 +21,13 @@ __all__ = ["MoveGenerator", "GeneratorInterface"]
 #: What the search asks of the generator, from the asking side (docs/architecture.md §4.2):
 #: the rules and capture order (``config``, set per search), requests at a ply, their answers
 #: (one cycle each, no back-pressure), the check flags (chess), the antichess flags and whether
-#: a capture (or promotion) is open.
+#: a capture (or promotion) is open, and whether a capture, promotion or move that may give check is.
 GeneratorInterface = wiring.Signature({
     "config": Out(GenConfig),
     "request": Out(stream.Signature(GenRequest)),
     "response": In(Pulse(GenResponse)),
     "captures_open": In(1),
+    "checks_open": In(1),
     "in_check": In(1),
     "king_attacked": In(2),
     "forced": In(1),
@@ -105,10 +106,11 @@ class MoveGenerator(wiring.Component):
         always 0 in antichess, which has no check), ``forced`` and ``moveless`` (antichess: the
         side to move has a capture, has no move; always 0 in chess), ``captures_open`` (a FIRST
         in CAPTURES mode would find a move: a cell with a capture or promoting push, or an en
-        passant; so a search need not ask), ``pinned`` (the squares, absolute, of the pieces
-        pinned to the king of the side to move as the last COUNT found them: the lean
-        generator's moves from there may leave the king attacked, and were counted; always 0
-        for the legal generator).
+        passant; so a search need not ask), ``checks_open`` (the same for a FIRST in CHECKS mode: a
+        cell with a capture, a promoting push or a move that may give check), ``pinned`` (the
+        squares, absolute, of the pieces pinned to the king of the side to move as the last
+        COUNT found them: the lean generator's moves from there may leave the king attacked, and
+        were counted; always 0 for the legal generator).
     attacks : Out(array of 2 planes), squares attacked by white, by black.
     board : Out(Planes), the stored state, for tests.
     """
@@ -218,6 +220,8 @@ class MoveGenerator(wiring.Component):
         # than to every slot plane inside it.
         destinations = Signal(64)
         movable_captures = Signal(64)
+        captures_open = Signal()
+        m.d.comb += captures_open.eq(movable_captures.any() | (cells.en_passant.valid & cells.en_passant.slots.any()))
         m.d.comb += [destinations.eq(Mux(cells.forced, ~cells.empty, Const(-1, 64))),
                      movable_captures.eq(cells.movable_captures & destinations)]
         m.d.comb += [
@@ -225,8 +229,8 @@ class MoveGenerator(wiring.Component):
             arbiter.movable_captures.eq(movable_captures),
             attacker.destinations.eq(destinations),
             # what the arbiter would find for a fresh CAPTURES ply (nothing done yet)
-            self.search.captures_open.eq(movable_captures.any()
-                                         | (cells.en_passant.valid & cells.en_passant.slots.any())),
+            self.search.captures_open.eq(captures_open),
+            self.search.checks_open.eq(captures_open | cells.movable_checks.any()),
         ]
         for unit, names in ((arbiter, ("victim", "safe", "movable_checks", "en_passant")),
                             (attacker, ("slots", "evading", "victim", "safe", "empty", "en_passant", "checks"))):

@@ -275,9 +275,10 @@ STATUSES = [
     "excluding",    # the node is searching its other moves for that test
     "detour",       # resuming, the node turns aside: to its moves after the null move, or to
                     # its killer moves (killer_due, killer_pending)
-    "captures_open",    # the side to move has a capture, a push to the queen's promotion or
-                    # an en passant open (a quiescence node's FIRST would find a move, check
-                    # aside; the generator's live output)
+    "moves_open",       # a quiescence node's FIRST would find a move, check aside: the side to
+                    # move has a capture, a push to the queen's promotion or an en passant open,
+                    # or (a node searching its quiet checks) a move that may give check or any
+                    # promotion (the generator's live output)
 ]
 
 SPEC = MicroSpec(CONTROL, STATUSES, address_bits=8)
@@ -547,7 +548,9 @@ class Controller(wiring.Component):
         # own frame).
         stood = Signal()
         staying = Signal()
-        m.d.comb += [stood.eq((candidate >= frame.beta) | ~self.gen.captures_open | self.job.stopped),
+        moves_open = Signal()           # a quiescence node not pressed has a move to search
+        m.d.comb += moves_open.eq(Mux(frame.checks, self.gen.checks_open, self.gen.captures_open))
+        m.d.comb += [stood.eq((candidate >= frame.beta) | ~moves_open | self.job.stopped),
                      staying.eq((control.result == Result.STAND_PAT) & ~stood)]
         one_move_root = Signal()        # the root, restricted by START to one move
         m.d.comb += one_move_root.eq(at_root & (root_move.as_value() != 0))
@@ -632,6 +635,7 @@ class Controller(wiring.Component):
                 again.alpha0.eq(Mux(frame.reduced, frame.alpha0, -parent.beta)),
                 again.beta.eq(Mux(frame.reduced, frame.beta, -parent.alpha)),
                 again.scout.eq(frame.reduced & frame.scout),
+                again.checks.eq(frame.checks & ~frame.reduced),     # (searched again at full depth: no quiescence)
             ]
 
         # The repetition detector judges the position being pushed, in the cycle of the push
@@ -711,13 +715,18 @@ class Controller(wiring.Component):
         m.d.comb += late_pruning.eq(
             features.lmp & ~frame.pressed & (frame.beta - frame.alpha == 1)
             & Cat(*((frame.depth == d) & (frame.tried >= lmp_count(d)) for d in range(1, LMP_DEPTH + 1))).any())
+        # A quiescence node searching its quiet checks (qchecks) skips those that give none alike.
+        checking = Signal()             # the node searches its quiet checks (not pressed: all its moves)
+        parent_checking = Signal()
+        m.d.comb += [checking.eq(frame.checks & ~frame.pressed), parent_checking.eq(parent.checks & ~parent.pressed)]
         skipped = Signal()
         m.d.comb += skipped.eq(mover_attacked
-                               | ((parent.futile | parent.late) & ~self.gen.in_check & _quiet(parent.move)))
+                               | ((parent.futile | parent.late | parent_checking) & ~self.gen.in_check
+                                  & _quiet(parent.move)))
         # ... and such a move that the generator knows gives no check is not even made: passed
         # over, as it would be skipped once made (legal or not), and without the make's cycles.
         pruned_unmade = Signal()
-        m.d.comb += pruned_unmade.eq((frame.futile | late_pruning) & _quiet(latest.move) & ~latest.may_check)
+        m.d.comb += pruned_unmade.eq((frame.futile | late_pruning | checking) & _quiet(latest.move) & ~latest.may_check)
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
@@ -786,7 +795,7 @@ class Controller(wiring.Component):
             "singular_due": frame.singular_candidate & ~frame.excluded & ~frame.verifying & ~self.job.stopped,
             "excluding": frame.excluding,
             "detour": killer_due | killer_pending | frame.null_done,
-            "captures_open": self.gen.captures_open,
+            "moves_open": moves_open,
         }
         m.d.comb += seq.status.eq(Cat(*(status[name] for name in STATUSES)))
 
@@ -796,7 +805,10 @@ class Controller(wiring.Component):
         m.d.comb += [seq.start.eq(~booted), seq.entry.eq(self._entry)]
 
         # --- issuing and waiting --------------------------------------------------------------
-        quiescence_request = (job == Job.SEARCH) & (frame.depth == 0)
+        # A quiescence node asks for its captures, or (qchecks) its captures, promotions and moves
+        # that may give check; the frame's ``checks`` is set as the node is entered, and the
+        # generator answers every move in check whatever the mode.
+        quiescence_request = (job == Job.SEARCH) & (frame.depth == 0) & ~frame.checks
         # A futile node, and a late one, ask only for the moves they may search (GenMode.CHECKS:
         # captures, promotions, moves that may give check). Late-move pruning's status reaches
         # the request through a register, valid when the frame has not changed since the cycle
@@ -804,7 +816,7 @@ class Controller(wiring.Component):
         # keeps the ply's mode (the generator cannot arbitrate afresh while the move is made).
         late_seen = Signal()
         m.d.sync += late_seen.eq(late_pruning & ~frames.load & ~frames.push & ~frames.pop)
-        pruning_request = (job == Job.SEARCH) & (frame.futile | late_seen)
+        pruning_request = (job == Job.SEARCH) & (frame.futile | late_seen | frame.checks)
         waiting = {
             Wait.NONE: 0, Wait.GEN: ~answered & ~arriving, Wait.MAKER: ~self.maker.idle,
             Wait.SETTLED: ~self.gen.request.ready | ~self.maker.idle,
@@ -826,7 +838,7 @@ class Controller(wiring.Component):
         # one microinstruction (PREFETCH with MAKE) are offered only when both can be taken.
         issued = Signal()               # this microinstruction's request has been taken; it waits on
         quiescent_first = Signal()      # a QUIESCENT request is a FIRST this time
-        m.d.comb += quiescent_first.eq(quiescent & ~skipped & ~ends_here & (pressed | self.gen.captures_open))
+        m.d.comb += quiescent_first.eq(quiescent & ~skipped & ~ends_here & (pressed | moves_open))
         issuing = (control.gen != GenIssue.NONE) & ~issued & ((control.gen != GenIssue.QUIESCENT) | quiescent_first)
         commanding = (control.maker != MakerIssue.NONE) & ~holding
         gen_offered = Signal()
@@ -992,13 +1004,17 @@ class Controller(wiring.Component):
         scout = Signal()
         m.d.comb += scout.eq(features.pvs & (frame.tried != 0) & (frame.depth != 0) & wide)
         child = Signal(Frame)
+        child_depth = Signal(6)
         m.d.comb += [
-            child.alpha.eq(Mux(scout, -frame.alpha - 1, -frame.beta)), child.beta.eq(-frame.alpha),
-            child.alpha0.eq(Mux(scout, -frame.alpha - 1, -frame.beta)),
-            child.depth.eq(Mux(nulling, null_depth,
+            child_depth.eq(Mux(nulling, null_depth,
                                Mux(late, full_depth - lmr_reduction(frame.depth, frame.tried, features.later),
                                    full_depth))),
+            child.alpha.eq(Mux(scout, -frame.alpha - 1, -frame.beta)), child.beta.eq(-frame.alpha),
+            child.alpha0.eq(Mux(scout, -frame.alpha - 1, -frame.beta)),
+            child.depth.eq(child_depth),
             child.scout.eq(scout), child.reduced.eq(late),
+            # qchecks: the first quiescence ply below a full-width node searches its quiet checks
+            child.checks.eq(features.qchecks & ~antichess & (frame.depth != 0) & (child_depth == 0)),
         ]
 
         # --- the datapath's actions, when the microinstruction completes -----------------------
@@ -1021,7 +1037,7 @@ class Controller(wiring.Component):
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
                 updated.move.eq(0), updated.best_move.eq(0),
                 updated.scout.eq(0), updated.reduced.eq(0), updated.futile.eq(0), updated.null_done.eq(0),
-                updated.verifying.eq(0), updated.verified.eq(0),
+                updated.verifying.eq(0), updated.verified.eq(0), updated.checks.eq(0),
                 frames.load.eq(1),
             ]
         with m.If(self.side_in.valid & ~self.job.busy):
@@ -1050,7 +1066,7 @@ class Controller(wiring.Component):
                                                       Mux(self.hash.hit & (frame.depth != 0), probe.move, 0))),
                              frames.load.eq(1)]
                 with m.If(frame.reduced & self.gen.in_check):      # a late move giving check
-                    m.d.comb += [updated.depth.eq(parent.depth - 1), updated.reduced.eq(0)]
+                    m.d.comb += [updated.depth.eq(parent.depth - 1), updated.reduced.eq(0), updated.checks.eq(0)]
             with m.If(control.iir & iir_due):   # one ply shallower, the depth entered with kept
                 m.d.comb += [updated.depth.eq(frame.depth - 1), updated.shallower.eq(1), frames.load.eq(1)]
             with m.If(control.prune):       # futility: quiet moves skipped unless checks, no hash move

@@ -81,6 +81,14 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   completes a depth in about 0.7 times the nodes, but in 100 games against sunfish at 10,000
   nodes a move it scored 3 points less than the same machine without it (BENCHMARKS.md,
   2026-11-29).
+* ``qchecks`` — quiet checks in quiescence: the first quiescence ply below a full-width node
+  (a child of depth 0 whose parent has depth > 0: a frontier node's child, a late move reduced
+  to quiescence, a null move's search), not in check, searches the moves that give check
+  besides its captures and promotions — every promotion, as a futile node does: it asks the
+  generator for ``GenMode.CHECKS`` and makes each quiet move, skipping (uncounted) those whose
+  position is not check. Deeper quiescence plies search captures only. Chess only: antichess
+  has no check. A quiet move passes delta pruning only when the static value is within
+  ``DELTA_MARGIN`` of alpha (it gains no material).
 * ``bounded`` — bounded extensions: a node extends its children (check escapes, recaptures:
   they do not count as a ply) only at plies below ``EXTENSION_BOUND`` times the root's depth,
   so that no line of checks or exchanges runs on to the deepest ply.
@@ -203,6 +211,7 @@ class SearchFeatures:
     lmp: bool = True
     later: bool = True
     iir: bool = False
+    qchecks: bool = False
 
     @classmethod
     def names(cls):

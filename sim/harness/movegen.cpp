@@ -20,7 +20,7 @@
 //   gen <ply> <mode>      FIRST then NEXT until exhausted; a line per move as for req, then
 //                         "end <moves> <cycles>"
 //   state                 "<in_check> <king_attacked> <attacks white> <attacks black> <planes...>
-//                         <forced> <moveless> <captures_open>"
+//                         <forced> <moveless> <captures_open> <checks_open>"
 //   perft <depth>         legal leaf count by make/unmake from the current position, with the
 //                         side as set: "<count> <cycles>"
 //   cycles                "<cycles since start>"
@@ -248,8 +248,8 @@ int main(int argc, char **argv) {
             std::printf("%d %d %llu %llu", top->search___05Fin_check, top->search___05Fking_attacked,
                         (unsigned long long)wide64(top->attacks, 0), (unsigned long long)wide64(top->attacks, 1));
             for (int k = 0; k < 5; k++) std::printf(" %llu", (unsigned long long)plane(top->board, k));
-            std::printf(" %d %d %d\n", top->search___05Fforced, top->search___05Fmoveless,
-                        top->search___05Fcaptures_open); std::fflush(stdout);
+            std::printf(" %d %d %d %d\n", top->search___05Fforced, top->search___05Fmoveless,
+                        top->search___05Fcaptures_open, top->search___05Fchecks_open); std::fflush(stdout);
         }
         else if (cmd == "perft") {
             int depth; in >> depth; uint64_t start = cycles;
