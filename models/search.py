@@ -34,7 +34,9 @@ The algorithm (fail-soft alpha-beta):
   alpha), futility pruning (a frontier node hopelessly below alpha skips its quiet moves
   that do not give check), late-move pruning (a shallow null-window node that has searched
   enough moves skips its quiet moves that do not give check), delta pruning (a quiescence
-  node skips captures that cannot lift its static value to alpha), losing captures (a
+  node skips captures that cannot lift its static value to alpha), quiet checks in quiescence
+  (the first quiescence ply below a full-width node also searches its quiet moves that give
+  check, and every promotion), losing captures (a
   quiescence node skips captures a static exchange loses at its first step; a full-width node
   searches them after all its other moves),
   null-move pruning (a node whose side could pass and still reach beta at a reduced depth
