@@ -239,7 +239,7 @@ def test_the_search_benchmark_runs_the_features_it_is_given(capsys):
         out = capsys.readouterr().out.splitlines()
         assert out[0].endswith("features " + ("none" if features == "none" else "pvs,lmr,futility,null,delta,"
                                               "killers,losing,mate_distance,bounded,verification,singular,"
-                                              "reverse,lmp,later") + ", victims as the host: 0 mismatches"), out
+                                              "reverse,lmp,later,qchecks") + ", victims as the host: 0 mismatches"), out
         counts[features] = int(out[1].split()[1].rstrip(",").replace(",", ""))
     assert 0 < counts["all"] < counts["none"], counts
 
