@@ -89,9 +89,10 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   position is not check. Deeper quiescence plies search captures only. Chess only: antichess
   has no check. A quiet move passes delta pruning only when the static value is within
   ``DELTA_MARGIN`` of alpha (it gains no material). It costs a third more nodes to complete
-  depth 3, but in 100 games against sunfish at 10,000 nodes a move the machine with it scored
-  2 points more than without, and it solved 4 more of 362 tactical positions at 10,000 nodes,
-  as many at 100,000 (BENCHMARKS.md, 2026-11-29): on by default.
+  depth 3. In 150 games against sunfish at 10,000 nodes a move the machine scored as many
+  points with it as without (117.5 each). It solved 4 more of 362 tactical positions at
+  10,000 nodes and as many at 100,000, and it finds mates whose last move is quiet, which
+  the null move's search would hide (BENCHMARKS.md, 2026-11-29). So it is on by default.
 * ``bounded`` — bounded extensions: a node extends its children (check escapes, recaptures:
   they do not count as a ply) only at plies below ``EXTENSION_BOUND`` times the root's depth,
   so that no line of checks or exchanges runs on to the deepest ply.
