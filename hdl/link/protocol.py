@@ -66,8 +66,9 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: reverse futility pruning. 8: the thirteenth, late-move pruning. 9: START's job carries the
 #: generator's configuration (antichess, the victim order). 10: the fourteenth feature bit,
 #: later moves reduced more. 11: a HISTORY entry carries its position's fifty-move clock. 12:
-#: the fifteenth feature bit, internal iterative reductions.
-PROTOCOL_VERSION = 12
+#: the fifteenth feature bit, internal iterative reductions. 13: the sixteenth, quiet checks in
+#: quiescence.
+PROTOCOL_VERSION = 13
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).
