@@ -716,17 +716,15 @@ class Controller(wiring.Component):
             features.lmp & ~frame.pressed & (frame.beta - frame.alpha == 1)
             & Cat(*((frame.depth == d) & (frame.tried >= lmp_count(d)) for d in range(1, LMP_DEPTH + 1))).any())
         # A quiescence node searching its quiet checks (qchecks) skips those that give none alike.
-        checking = Signal()             # the node searches its quiet checks (not pressed: all its moves)
-        parent_checking = Signal()
-        m.d.comb += [checking.eq(frame.checks & ~frame.pressed), parent_checking.eq(parent.checks & ~parent.pressed)]
         skipped = Signal()
         m.d.comb += skipped.eq(mover_attacked
-                               | ((parent.futile | parent.late | parent_checking) & ~self.gen.in_check
+                               | ((parent.futile | parent.late | parent.checks) & ~self.gen.in_check
                                   & _quiet(parent.move)))
         # ... and such a move that the generator knows gives no check is not even made: passed
         # over, as it would be skipped once made (legal or not), and without the make's cycles.
         pruned_unmade = Signal()
-        m.d.comb += pruned_unmade.eq((frame.futile | late_pruning | checking) & _quiet(latest.move) & ~latest.may_check)
+        m.d.comb += pruned_unmade.eq((frame.futile | late_pruning | frame.checks)
+                                     & _quiet(latest.move) & ~latest.may_check)
         # Stopping: every branch that would go deeper or on to the next move goes back up instead.
         with m.If(self.job.stop & self.job.busy):
             m.d.sync += self.job.stopped.eq(1)
@@ -1055,6 +1053,7 @@ class Controller(wiring.Component):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
                 m.d.comb += [updated.pressed.eq(pressed), updated.material.eq(self.material),
+                             updated.checks.eq(frame.checks & ~pressed),   # pressed: it searches every move
                              *_new_pass(updated, mated),
                              updated.singular_candidate.eq(singular_candidate),
                              updated.singular_beta.eq(hash_value - SINGULAR_MARGIN),

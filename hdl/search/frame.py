@@ -46,8 +46,8 @@ Frame = data.StructLayout({
     "scout": 1,              # searched with a null window its parent narrowed (PVS, LMR)
     "reduced": 1,            # searched shallower than its parent's depth gives (LMR)
     "futile": 1,             # a frontier node skipping quiet moves (futility pruning)
-    "checks": 1,             # a quiescence node searching its quiet checks too, unless pressed
-                             # (qchecks: the first quiescence ply below a full-width node)
+    "checks": 1,             # a quiescence node searching its quiet checks too (qchecks: the first
+                             # quiescence ply below a full-width node; cleared on entry if pressed)
     "late": 1,               # the move being searched from here comes late: quiet, it is skipped
                              # unless it gives check (late-move pruning; set as the move is made)
     "null_done": 1,          # the last move made from here is the null move
