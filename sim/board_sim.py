@@ -13,6 +13,7 @@ from host.link import LinkClient
 from host.machine import RemoteMachine
 
 from .eval_sim import params_variant
+from .training import board_workload
 from .verilator import HARNESS, build_harness, verilog_for
 
 __all__ = ["SimulatedBoard", "board_executable", "MachineOpener", "open_machine", "REPLY_TIMEOUT"]
@@ -28,14 +29,16 @@ def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=F
     """The simulated board's executable, built once and cached: the link's byte streams on the
     terminal, or (``uart_divisor``) the UART's lines at that many cycles per bit; the searching
     machine (``legal_moves=False``: with the lean generator), or (``station``) the
-    evaluation station."""
+    evaluation station. The searching machine on the terminal is a profile-guided build
+    (``sim.training``)."""
     packages = ("movegen", "search", "eval", "link")
     variant = params_variant(eval_params) + ("-station" if station else "") + ("" if legal_moves else "-lean")
     if uart_divisor is None:
         verilog = verilog_for("board", lambda: LinkedMachine(eval_params=eval_params, station=station,
                                                              legal_moves=legal_moves),
                               variant=variant, packages=packages, registered_reset=True)
-        return build_harness("board", verilog, HARNESS / "board.cpp", {}, quiet=quiet)
+        train = None if station else board_workload(eval_params, legal_moves)
+        return build_harness("board", verilog, HARNESS / "board.cpp", {}, quiet=quiet, train=train)
     verilog = verilog_for("board_uart", lambda: UartMachine(divisor=uart_divisor, eval_params=eval_params,
                                                             station=station, legal_moves=legal_moves),
                           variant=variant + f"-d{uart_divisor}", packages=packages,

