@@ -246,6 +246,29 @@ def cmd_sim(args):
     return 0
 
 
+def cmd_cache(args):
+    """What the build cache holds, kind by kind; with ``--prune DAYS`` remove what was not used
+    for that many days."""
+    from sim.cache import KINDS, entries, prune
+    from sim.verilator import cache_dir
+    if args.prune is not None:
+        if args.prune < 0:
+            print(f"suprem: --prune takes 0 or more days, not {args.prune}", file=sys.stderr)
+            return 2
+        removed = prune(args.prune)
+        print(f"removed {len(removed)} entries not used for {args.prune:g} days: "
+              f"{sum(e.size for e in removed) / 1e6:,.1f} MB")
+    found = entries()
+    print(f"{cache_dir()}: {len(found)} entries, {sum(e.size for e in found) / 1e6:,.1f} MB")
+    for kind in (*KINDS, "work"):
+        mine = [e for e in found if e.kind == kind]
+        if mine:
+            print(f"  {kind:8} {len(mine):4} entries {sum(e.size for e in mine) / 1e6:9,.1f} MB, "
+                  f"the oldest last used {max(e.age_days() for e in mine):.1f} days ago"
+                  f"  ({KINDS.get(kind, 'unfinished builds left by a process that died')})")
+    return 0
+
+
 def cmd_search(args):
     """Iterative deepening with the hardware search on the Verilated machine: a line per depth."""
     from hdl.eval.tables import FULL
@@ -566,6 +589,11 @@ def build_parser():
     _generator_option(sim, "the move generator")
     _trace_options(sim)
     sim.set_defaults(func=cmd_sim)
+    cache = sub.add_parser("cache", help="what the build cache holds (Verilog, Verilated builds, CHUNKER's "
+                                         "databases); --prune removes what was not used lately")
+    cache.add_argument("--prune", type=float, metavar="DAYS",
+                       help="remove the entries not used for DAYS days (builds in use are kept)")
+    cache.set_defaults(func=cmd_cache)
     from fpga import BOARD_NAMES, MACHINES
     from fpga.build import PLACERS, ROUTERS
     build = sub.add_parser("build", help="build the machine for a board: bitstream and report")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from models.position import new_board, transfers
 
-from .verilator import REPO, build_lock, cache_dir, verilator_env, verilog_for
+from .verilator import REPO, build_lock, cache_dir, mark_used, verilator_env, verilog_for
 
 __all__ = ["DATA", "reference_positions", "run_cocotb", "simulate", "play_halfmoves", "random_games",
            "python_chess_perft"]
@@ -53,6 +53,7 @@ def run_cocotb(name, make_top, test_module, test_dir, *, extra_env=None, testcas
         # Verilator rewrites only the files that change, so on a cached build make has nothing to do.
         runner.build(sources=[verilog], hdl_toplevel=name, build_dir=build_dir,
                      build_args=COCOTB_BUILD_ARGS, timescale=("1ns", "1ps"))
+        mark_used(build_dir)
         results = runner.test(test_module=test_module, hdl_toplevel=name, build_dir=build_dir,
                               test_dir=test_dir, extra_env=env, testcase=testcase,
                               timescale=("1ns", "1ps"))

@@ -25,8 +25,8 @@ from amaranth.back import rtlil
 from amaranth.hdl import ClockDomain, ClockSignal, DomainRenamer, Module, ResetSignal, Signal
 from amaranth.lib import data, wiring
 
-__all__ = ["cache_dir", "build_lock", "verilator_env", "layout_header", "hdl_source_hash", "RegisteredReset",
-           "to_verilog", "verilog_for", "trace_format", "build_harness", "HarnessProcess"]
+__all__ = ["cache_dir", "mark_used", "build_lock", "verilator_env", "layout_header", "hdl_source_hash",
+           "RegisteredReset", "to_verilog", "verilog_for", "trace_format", "build_harness", "HarnessProcess"]
 
 REPO = Path(__file__).resolve().parent.parent
 HDL = REPO / "hdl"
@@ -38,6 +38,13 @@ def cache_dir():
     path = Path(root)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def mark_used(path):
+    """Note that the cache's entry ``path`` (a build's directory or file) was just used: its
+    modification time is its last use, which ``sim.cache.prune`` goes by."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
 
 
 @contextlib.contextmanager
@@ -161,6 +168,7 @@ def verilog_for(name, make_top, *, variant="", packages=None, registered_reset=F
         variant += "-rr" + hashlib.sha256(inspect.getsource(RegisteredReset).encode()).hexdigest()[:6]
     path = cache_dir() / "verilog" / f"{name}-{hdl_source_hash(packages)}{variant}.v"
     if path.exists():
+        mark_used(path)
         return path
     with build_lock(path):
         if not path.exists():
@@ -234,6 +242,7 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False, train=No
     out_dir = cache_dir() / "build" / f"{name}{'-' + trace if trace else ''}-{digest.hexdigest()[:16]}"
     exe = out_dir / f"V{name}"
     if exe.exists():
+        mark_used(out_dir)
         return exe
     with build_lock(out_dir):    # another process may be building it: wait, then take it
         if exe.exists():

@@ -244,3 +244,21 @@ def test_the_features_help_names_every_feature():
     from host.cli import FEATURES_HELP
     for name in SearchFeatures.names():
         assert name in FEATURES_HELP, name
+
+
+def test_cache_lists_and_prunes(tmp_path, monkeypatch, capsys):
+    import os
+    import time
+    monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
+    (tmp_path / "verilog").mkdir()
+    old, new = tmp_path / "verilog" / "board-0123.v", tmp_path / "verilog" / "board-4567.v"
+    old.write_bytes(b"x" * 2_000_000)
+    new.write_bytes(b"x" * 1_000_000)
+    os.utime(old, (time.time() - 30 * 86400,) * 2)
+    assert main(["cache"]) == 0
+    assert "2 entries, 3.0 MB" in capsys.readouterr().out
+    assert main(["cache", "--prune", "14"]) == 0
+    out = capsys.readouterr().out
+    assert "removed 1 entries not used for 14 days: 2.0 MB" in out and "1 entries, 1.0 MB" in out
+    assert not old.exists() and new.exists()
+    assert main(["cache", "--prune", "-1"]) == 2

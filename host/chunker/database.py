@@ -90,6 +90,10 @@ def build(domain=PAPER, *, quiet=True, force=False):
     (``counts`` empty when it was cached)."""
     path = database_path(domain)
     if path.exists() and not force:
+        from sim.verilator import mark_used
+        mark_used(path)
+        if domain.defender_passes:
+            mark_used(areas_path(domain))
         return BuildReport({}, 0.0, 0.0, domain.size, path.stat().st_size, path)
     start = time.monotonic()
     if not quiet:
