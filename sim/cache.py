@@ -3,8 +3,8 @@ been used lately, to prune.
 
 Every build is cached under a name that hashes its inputs (``sim.verilator``): the Verilog of
 a top, a Verilated harness, a cocotb build, a CHUNKER database. A change of the sources makes
-new entries and leaves the old ones behind, so the cache only grows (a few hundred megabytes
-a week of development). Each use of an entry sets its modification time
+new entries and leaves the old ones behind, so the cache only grows (2.6 GB after one day of
+the project's development on one machine, BENCHMARKS.md 2026-11-29). Each use of an entry sets its modification time
 (``sim.verilator.mark_used``), so an entry's age is the time since it was last used, and
 :func:`prune` removes the entries older than a number of days. An entry another process holds
 the lock of (it is being built, or a cocotb test runs in it) is left alone.
