@@ -249,23 +249,24 @@ def cmd_sim(args):
 def cmd_cache(args):
     """What the build cache holds, kind by kind; with ``--prune DAYS`` remove what was not used
     for that many days."""
-    from sim.cache import KINDS, entries, prune
+    from sim.cache import KINDS, WORK, entries, prune
     from sim.verilator import cache_dir
     if args.prune is not None:
-        if args.prune < 0:
-            print(f"suprem: --prune takes 0 or more days, not {args.prune}", file=sys.stderr)
+        try:
+            removed = prune(args.prune)
+        except ValueError as error:
+            print(f"suprem: --prune: {error}", file=sys.stderr)
             return 2
-        removed = prune(args.prune)
         print(f"removed {len(removed)} entries not used for {args.prune:g} days: "
               f"{sum(e.size for e in removed) / 1e6:,.1f} MB")
     found = entries()
     print(f"{cache_dir()}: {len(found)} entries, {sum(e.size for e in found) / 1e6:,.1f} MB")
-    for kind in (*KINDS, "work"):
+    for kind in (*KINDS, WORK):
         mine = [e for e in found if e.kind == kind]
         if mine:
             print(f"  {kind:8} {len(mine):4} entries {sum(e.size for e in mine) / 1e6:9,.1f} MB, "
                   f"the oldest last used {max(e.age_days() for e in mine):.1f} days ago"
-                  f"  ({KINDS.get(kind, 'unfinished builds left by a process that died')})")
+                  f"  ({KINDS.get(kind, 'work directories of builds whose process died')})")
     return 0
 
 

@@ -19,13 +19,15 @@ from pathlib import Path
 
 from .verilator import cache_dir
 
-__all__ = ["KINDS", "Entry", "entries", "prune"]
+__all__ = ["KINDS", "WORK", "Entry", "entries", "prune"]
 
 #: The cache's parts: the subdirectory of each kind of build.
 KINDS = {"verilog": "the Verilog of each top (Amaranth's output)",
          "build": "Verilated native harnesses (sim/harness)",
          "cocotb": "cocotb testbench builds",
          "chunker": "CHUNKER's exact databases"}
+#: The kind of a build's work directory left in the cache's root by a process that died.
+WORK = "work"
 
 _DAY = 86400.0
 #: Whatever the days asked, an entry used within the last hour stays: a build in progress writes
@@ -35,7 +37,7 @@ _MIN_AGE_DAYS = 1 / 24
 
 @dataclass(frozen=True)
 class Entry:
-    """One cached build: its ``kind`` (a key of :data:`KINDS`), ``path``, size in bytes and the
+    """One cached build: its ``kind`` (a key of :data:`KINDS`, or :data:`WORK`), ``path``, size in bytes and the
     time of its last use (seconds since the epoch)."""
 
     kind: str
@@ -55,7 +57,7 @@ def _size(path):
 
 def entries(root=None):
     """The cache's entries, kind by kind (lock files are not entries; a build's unfinished work
-    directory left in the cache's root by a process that died is one, of kind ``"work"``)."""
+    directory left in the cache's root by a process that died is one, of kind :data:`WORK`)."""
     root = Path(root) if root is not None else cache_dir()
     found = []
     for kind in KINDS:
@@ -70,7 +72,7 @@ def entries(root=None):
     for path in sorted(root.iterdir()):
         if path.is_dir() and path.name not in KINDS:
             with contextlib.suppress(FileNotFoundError):
-                found.append(Entry("work", path, _size(path), path.stat().st_mtime))
+                found.append(Entry(WORK, path, _size(path), path.stat().st_mtime))
     return found
 
 
