@@ -94,8 +94,11 @@ def main(argv=None):
     parser.add_argument("--nodes", type=int, default=300000)
     parser.add_argument("--kind", choices=KINDS, default="tactical")
     parser.add_argument("--out", help="the file to write (tactics-selfplay.epd or positional-selfplay.epd here)")
+    parser.add_argument("--prefix", help="the ids' prefix, for a second suite of a kind (its ids must differ from "
+                                         "the first's); the kind's own by default")
     args = parser.parse_args(argv)
     prefix, name, shallow_depth = KINDS[args.kind]
+    prefix = args.prefix or prefix
     args.out = args.out or str(HERE / name)
     rng = random.Random(args.seed)
     openings = read_openings()

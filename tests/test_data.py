@@ -34,6 +34,12 @@ def test_every_tactical_answer_is_a_legal_move(name):
     assert len(records) == len(reference_positions(name))
 
 
+def test_no_two_positions_of_the_tactical_suites_share_an_id():
+    """``benchmarks.tactics`` names a position by its ``id`` alone, across all the suites it is given."""
+    ids = [record.operations["id"] for name in TACTICAL_SUITES for record in reference_positions(name)]
+    assert len(set(ids)) == len(ids), sorted(i for i in set(ids) if ids.count(i) > 1)
+
+
 def test_a_missing_file_is_an_error_that_names_it():
     with pytest.raises(FileNotFoundError, match="no-such-file.epd"):
         reference_positions("no-such-file.epd")
