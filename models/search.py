@@ -41,7 +41,9 @@ The algorithm (fail-soft alpha-beta):
   searches them after all its other moves),
   null-move pruning (a node whose side could pass and still reach beta at a reduced depth
   returns that value; from ``NULL_VERIFY_DEPTH`` only once a shallower search of its moves
-  confirms it, ``verification``), reverse futility pruning (where null-move or futility
+  confirms it, ``verification``), singular extensions (a hash move that the node's other moves,
+  searched shallower, all stay well below is searched a ply deeper; with ``multicut`` the node
+  returns at once where one of them reaches beta as well), reverse futility pruning (where null-move or futility
   pruning looks at the static value, a shallow null-window node returns it when it is far
   above beta) and killer moves (each ply's last two quiet moves that cut
   off, tried before a full-width node's first move that is no capture);
@@ -360,7 +362,12 @@ class ReferenceSearch:
             words = _emitted(board)
         cut = False
         if hash_word in words:
-            singular = singular_beta is not None and self._singular(node, hash_word, singular_beta)
+            singular = False
+            if singular_beta is not None:
+                excluded = self._excluded(node, hash_word, singular_beta)
+                singular = excluded < singular_beta
+                if not singular and self.features.multicut and singular_beta >= beta:
+                    return excluded, None, False    # another move reaches beta too (nothing stored)
             cut = self._try(node, words[hash_word], singular)
         if not cut and not restricted:
             for move in self._ordered(node, hash_word):
@@ -408,14 +415,15 @@ class ReferenceSearch:
                 yield move
         yield from deferred
 
-    def _singular(self, node, hash_word, singular_beta):
-        """Whether ``node``'s hash move is singular: its other moves, searched
-        ``exclusion_depth`` deep, all stay below ``singular_beta`` (nothing stored)."""
+    def _excluded(self, node, hash_word, singular_beta):
+        """The best value of ``node``'s moves but its hash move, searched ``exclusion_depth`` deep
+        with the window (``singular_beta`` - 1, ``singular_beta``), nothing stored: the hash move
+        is singular if it is below ``singular_beta``."""
         test = _Node(node.ply, exclusion_depth(node.depth), singular_beta - 1, singular_beta, node.pressed)
         for move in self._ordered(test, hash_word):
             if self._try(test, move):
                 break
-        return test.best < singular_beta
+        return test.best
 
     def _try(self, node, move, singular=False):
         """Search one move of ``node`` (nothing if it is illegal), one ply deeper if it is

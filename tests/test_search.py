@@ -376,24 +376,27 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     extensions, node for node with iterative deepening to depth 6; each one happened (the
     reference counts them) and changes the nodes searched — as do later moves reduced more
     (``later``, from depth 4: a null-window node of depth 4 is one a depth-5 search reaches) and
-    internal iterative reductions (``iir``, off by default, from depth 4)."""
+    internal iterative reductions (``iir``, off by default, from depth 4) and the singular
+    test's multi-cut (``multicut``, off by default), which returns where a move other than the
+    hash move reaches the test's window at or above the node's beta."""
     from models.search import ReferenceSearch
-    happened = {"verified": 0, "singular": 0}
-    verify, singular = ReferenceSearch._verify, ReferenceSearch._singular
+    happened = {"verified": 0, "singular": 0, "multicut": 0}
+    verify, excluded = ReferenceSearch._verify, ReferenceSearch._excluded
 
     def counted_verify(self, *args):
         happened["verified"] += 1
         return verify(self, *args)
 
-    def counted_singular(self, *args):
-        found = singular(self, *args)
-        happened["singular"] += found
-        return found
+    def counted_excluded(self, node, hash_word, singular_beta):
+        best = excluded(self, node, hash_word, singular_beta)
+        happened["singular"] += best < singular_beta
+        happened["multicut"] += self.features.multicut and best >= singular_beta >= node.beta
+        return best
 
     monkeypatch.setattr(ReferenceSearch, "_verify", counted_verify)
-    monkeypatch.setattr(ReferenceSearch, "_singular", counted_singular)
+    monkeypatch.setattr(ReferenceSearch, "_excluded", counted_excluded)
     nodes = {}
-    for features in ("all", "-verification", "-singular", "-later", "+iir"):
+    for features in ("all", "-verification", "-singular", "-later", "+iir", "+multicut"):
         nodes[features] = 0
         for fen in DEEP_POSITIONS:
             for depth in range(1, 7):
@@ -401,8 +404,9 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
                                    features=SearchFeatures.parse(features))
                 nodes[features] += hw.nodes
         if features == "all":
-            assert happened["verified"] > 0 and happened["singular"] > 0, happened
-    assert len(set(nodes.values())) == 5, nodes
+            assert happened["verified"] > 0 and happened["singular"] > 0 and not happened["multicut"], happened
+    assert happened["multicut"] > 0, happened
+    assert len(set(nodes.values())) == 6, nodes
 
 
 def test_a_root_restricted_to_one_move(patterns):

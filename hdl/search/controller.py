@@ -71,7 +71,9 @@ Control fields (``CONTROL``):
   does: a null move's cutoff to be verified (or a verification that failed) loads the node's
   frame again, shallower (or at its own depth); ``exclude`` starts a singular test (the frame's
   window and depth become the test's, its own kept), whose return loads the node's own frame
-  again to search its hash move, extended if no other move reached the test's window.
+  again to search its hash move, extended if no other move reached the test's window — or,
+  with ``multicut``, returns at once where one did and the test's window is at or above the
+  node's own beta.
 * ``iir`` (internal iterative reductions, features.py): a node due for it — judged with the
   table's answer, as the node is probed — goes on one ply shallower (the frame's ``shallower``
   remembers it, so a search of the node again starts at the depth it was entered with).
@@ -608,8 +610,12 @@ class Controller(wiring.Component):
                           & (frame.depth >= NULL_VERIFY_DEPTH) & ~self.job.stopped),
             unverified.eq(frame.verifying & (result_value < frame.beta) & ~self.job.stopped),
         ]
+        multicut = Signal()             # the singular test found another move reaching its beta,
+        # itself at least the node's own: the node returns that move's value (``multicut``)
+        m.d.comb += multicut.eq(features.multicut & frame.excluding & (frame.best >= frame.beta)
+                                & (frame.beta >= frame.beta_before))
         m.d.comb += research.eq(control.retry & ascending & ~self.job.stopped & (
-            verify_due | unverified | frame.excluding
+            verify_due | unverified | (frame.excluding & ~multicut)
             | (frame.reduced & (child_value > parent.alpha))
             | (frame.scout & (child_value > parent.alpha) & (child_value < parent.beta))))
         again = Signal(Frame)           # the node's frame for the search again (``enter`` does the rest)

@@ -47,6 +47,11 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   (s - 1, s), s = the entry's value - ``SINGULAR_MARGIN`` (nothing stored). If none reaches s
   the hash move is singular: it is searched one ply deeper (an extension, ``bounded`` like the
   others). Then the node searches all its moves as usual. Not while verifying a null move.
+* ``multicut`` — with ``singular``: where the test finds another move reaching s and s is at
+  least the node's beta (so the hash move is expected to reach beta too, and another move
+  does), the node returns at once the other moves' best (nothing stored; its value is a bound,
+  as a null move's cutoff), without searching its hash move or the rest: Stockfish's
+  "multi-cut".
 * ``killers`` — killer moves: each ply keeps the last two quiet moves (no capture, no
   promotion; not the null move) that made a node at that ply cut off, the newer first, both
   forgotten when a search starts. A full-width node not skipping quiet moves (not futile, not
@@ -154,7 +159,7 @@ EXTENSION_BOUND = 2
 KILLERS = 2
 
 #: The control word's width (the protocol's START field).
-FEATURE_BITS = 16
+FEATURE_BITS = 24
 
 
 #: From this depth a late move is reduced by two plies, not one.
@@ -216,6 +221,7 @@ class SearchFeatures:
     later: bool = True
     iir: bool = False
     qchecks: bool = True
+    multicut: bool = False
 
     @classmethod
     def names(cls):

@@ -236,7 +236,9 @@ def search(p):
     p.op(wait="EVAL", cand="STATIC", result="CANDIDATE", **ascend)
     # A node that searched, or found its value in the table, is searched again in place if its
     # value calls for it (features.py): entered again, counted again, its move still made.
-    # A singular test (excluding) is over when it returns: the node goes on to its hash move.
+    # A singular test (excluding) is over when it returns: the node goes on to its hash move
+    # (research), or returns (``multicut``: another move reached the test's window, at or above
+    # the node's beta).
     retry = dict(ascend, retry=1, branch=["cutoff", "at_root", "research", "excluding"],
                  targets=ascend["targets"] + ["reenter"] * 4 + ascend["targets"] + ["hash"] * 4)
     p.label("hash_return")
