@@ -279,6 +279,29 @@ def test_waiting_domain():
     assert chess.Move.null() not in dict(held.children(chess.Board("8/6p1/8/8/4k3/8/8/2K5 b - - 0 1")))
 
 
+def test_waiting_side_with_a_pawn():
+    """The library of level 6: a side with pawns named to defend waits (passes only when not in
+    check and without any move, its pawn's included) and its king is barred from the files of
+    its pawns left out; exact against python-chess's moves."""
+    with pytest.raises(ValueError, match="not pass at will"):
+        Domain((0,), (6, 7), defender_colour=chess.WHITE, defender_passes=True)
+    with pytest.raises(ValueError, match="not from its own"):
+        Domain((0,), (6, 7), defender_colour=chess.WHITE, defender_waits=True, defender_barred=(0,))
+    kept = Domain((0,), (6, 7), defender_colour=chess.WHITE, defender_waits=True, defender_barred=(1,))
+    assert kept.defender == chess.WHITE and kept.name() == "a-vs-gh-white-waiting-barred-b"
+    db = open_database(kept, quiet=True)
+    rng = random.Random(10)
+    assert verify(db, [rng.randrange(kept.size) for _ in range(3000)]) == []
+    # White's king on a1: b1 and b2 barred, a2 its pawn's, which the black king on a3 blocks — no
+    # move at all, so it passes
+    stuck = chess.Board("8/6p1/8/8/8/k7/P7/K7 w - - 0 1")
+    assert [move for move, _ in kept.children(stuck)] == [chess.Move.null()]
+    # with a pawn move it may not pass
+    assert chess.Move.null() not in dict(kept.children(chess.Board("8/6p1/8/8/8/2k5/P7/K7 w - - 0 1")))
+    with pytest.raises(OutsideDomain, match="barred"):
+        kept.index(chess.Board("8/6p1/8/8/8/2k5/P7/1K6 w - - 0 1"))
+
+
 def test_frozen_domain():
     """The library of level 4: the bare king never moves (mated when in check), and every
     promotion against it is safe."""

@@ -133,7 +133,10 @@ def build(domain=PAPER, *, quiet=True, force=False):
 def _compress(domain, raw, out):
     configs = domain.configs
     with open(raw, "rb") as source, open(out, "wb") as sink:
-        head = MAGIC + domain.name().encode().ljust(NAME_BYTES, b"\0") + struct.pack("<Q", configs)
+        name = domain.name().encode()
+        if len(name) > NAME_BYTES:
+            raise ValueError(f"the domain's name {domain.name()!r} is longer than a database's {NAME_BYTES} bytes")
+        head = MAGIC + name.ljust(NAME_BYTES, b"\0") + struct.pack("<Q", configs)
         table = 8 * (configs + 1)
         sink.write(head + bytes(table))
         offsets = [len(head) + table]

@@ -93,15 +93,29 @@ class Domain:
     #: square. The side with pawns, to move with no pawn move and no king move off these files,
     #: wins at once (on the board it may be stalemated: the frozen side's plan fails).
     defender_reach: tuple = ()
+    #: Where both sides have pawns: the side (``chess.WHITE`` or ``chess.BLACK``) that waits
+    #: (``defender_waits``: it passes only when not in check and without any move, king's or
+    #: pawn's) and whose king is ``defender_barred`` — a stand-in for pawns of its own left out of
+    #: the domain, which it moves only when it must and its king never stands on.
+    defender_colour: object = None
 
     def __post_init__(self):
         for files in (self.white_files, self.black_files, self.defender_barred, self.defender_reach):
             if len(set(files)) != len(files) or any(not 0 <= f < 8 for f in files):
                 raise ValueError(f"files {files}: each a distinct file 0..7")
-        if (self.defender_passes or self.defender_waits or self.defender_barred or self.defender_frozen) \
-                and self.white_files and self.black_files:
+        both = bool(self.white_files and self.black_files)
+        if self.defender_colour is not None:
+            if not both or self.defender_passes or self.defender_frozen:
+                raise ValueError("a side named to defend has pawns, as the other side has: it may wait and be "
+                                 "barred, not pass at will nor be frozen")
+        elif (self.defender_passes or self.defender_waits or self.defender_barred or self.defender_frozen) and both:
             raise ValueError("only a side with no pawns may pass, wait, be barred or frozen (one side's files "
-                             "must be empty)")
+                             "must be empty), unless the side is named (defender_colour)")
+        own = () if self.defender_colour is None else \
+            self.white_files if self.defender_colour == chess.WHITE else self.black_files
+        if set(own) & set(self.defender_barred):
+            raise ValueError(f"files {self.defender_barred}: a defender's king is barred from files of pawns "
+                             "left out, not from its own pawns' in the domain")
         if self.defender_passes + self.defender_waits + self.defender_frozen > 1:
             raise ValueError("a defender passes whenever it likes, waits until it must or is frozen: one of them")
         if self.defender_reach and not self.defender_frozen:
@@ -126,7 +140,10 @@ class Domain:
 
     @functools.cached_property
     def defender(self):
-        """The side without pawns where only one side has them (else ``None``)."""
+        """The side the defender's rules apply to: :attr:`defender_colour` where it is named, else
+        the side without pawns where only one side has them (else ``None``)."""
+        if self.defender_colour is not None:
+            return self.defender_colour
         return chess.WHITE if not self.white_files and self.black_files else \
             chess.BLACK if not self.black_files and self.white_files else None
 
@@ -140,7 +157,8 @@ class Domain:
         black = "".join(chess.FILE_NAMES[f] for f in self.black_files) or "none"
         barred = "".join(chess.FILE_NAMES[f] for f in self.defender_barred)
         reach = "".join(chess.FILE_NAMES[f] for f in self.defender_reach)
-        return f"{white}-vs-{black}{'-passing' if self.defender_passes else ''}" \
+        named = "" if self.defender_colour is None else f"-{chess.COLOR_NAMES[self.defender_colour]}"
+        return f"{white}-vs-{black}{named}{'-passing' if self.defender_passes else ''}" \
             f"{'-waiting' if self.defender_waits else ''}{'-frozen' if self.defender_frozen else ''}" \
             f"{f'-barred-{barred}' if barred else ''}{f'-reach-{reach}' if reach else ''}"
 
@@ -149,6 +167,7 @@ class Domain:
         return {"WHITE_FILES": ",".join(map(str, self.white_files)),
                 "BLACK_FILES": ",".join(map(str, self.black_files)),
                 "N_WHITE": len(self.white_files), "N_BLACK": len(self.black_files),
+                "DEFENDER": -1 if self.defender is None else 0 if self.defender == chess.WHITE else 1,
                 "DEFENDER_PASSES": int(self.defender_passes), "DEFENDER_WAITS": int(self.defender_waits),
                 "DEFENDER_BARRED": f"0x{self.barred:016x}ULL", "DEFENDER_FROZEN": int(self.defender_frozen),
                 "DEFENDER_REACH": f"0x{sum(chess.BB_FILES[f] for f in self.defender_reach):016x}ULL",
@@ -234,15 +253,16 @@ class Domain:
         and the capture it meets). Computed with python-chess's legal moves, apart from the
         database's own move generator. Underpromotions are left out (a promotion is a promotion).
         With ``defender_passes``, the side without pawns may pass (``chess.Move.null()``) when not
-        in check and its king has a move; with ``defender_waits``, when not in check and its king
-        has no move; its king never steps onto a file of ``defender_barred``; with
+        in check and its king has a move; with ``defender_waits``, the defender, when not in check
+        and without any move; its king never steps onto a file of ``defender_barred``; with
         ``defender_frozen`` its one move is a pass (none in check), every promotion is safe, and
         the other side, to move with no pawn move and no king move off ``defender_reach``, has one
         move (a null move) that wins."""
         found = []
         legal = [move for move in board.legal_moves
                  if board.turn != self.defender or not self.defender_frozen
-                 and not self.barred & chess.BB_SQUARES[move.to_square]]
+                 and not (board.piece_type_at(move.from_square) == chess.KING
+                          and self.barred & chess.BB_SQUARES[move.to_square])]
         if board.turn == self.defender and not board.is_check() \
                 and (self.defender_passes and legal or self.defender_waits and not legal or self.defender_frozen):
             after = board.copy(stack=False)

@@ -1,6 +1,6 @@
 // The exact database of a CHUNKER domain, by retrograde analysis (host/chunker/database.py
 // compiles and runs it; host/chunker/domain.py defines the rules, the index and the value byte,
-// and passes them in as the definitions WHITE_FILES, BLACK_FILES, N_WHITE, N_BLACK,
+// and passes them in as the definitions WHITE_FILES, BLACK_FILES, N_WHITE, N_BLACK, DEFENDER,
 // DEFENDER_PASSES, DEFENDER_WAITS, DEFENDER_BARRED, DEFENDER_FROZEN, DEFENDER_REACH, VALUE_*).
 //
 //     retro OUT [AREAS_OUT]   writes one value byte per index to OUT and a summary line to
@@ -139,15 +139,16 @@ struct Event {
     Outcome value;
 };
 
-// The side without pawns in a domain where only the other side has pawns, or -1; the squares
-// its king may not stand on (DEFENDER_BARRED, a bitboard); whether it may pass: DEFENDER_PASSES,
-// whenever it is not in check and its king has a move; DEFENDER_WAITS, only when it is not in
-// check and its king has no move; DEFENDER_FROZEN, always: its king never moves (in check it is
+// The side the defender's rules apply to (DEFENDER: 0 White, 1 Black, -1 none): the side without
+// pawns where only the other side has pawns, or a side with pawns that waits and is barred; the
+// squares its king may not stand on (DEFENDER_BARRED, a bitboard); whether it may pass:
+// DEFENDER_PASSES, whenever it is not in check and its king has a move; DEFENDER_WAITS, only when
+// it is not in check and has no move at all; DEFENDER_FROZEN, always: its king never moves (in check it is
 // mated), and it takes no promoted piece (every promotion is safe). With DEFENDER_FROZEN, an
 // attacker to move with no pawn move and no king move off DEFENDER_REACH (a bitboard: where the
 // defender's pawns elsewhere may deny its king a square) wins at once: on the board it may be
 // stalemated.
-static const int defender = N_WHITE == 0 ? 0 : N_BLACK == 0 ? 1 : -1;
+static const int defender = DEFENDER;
 static const int passer = DEFENDER_PASSES || DEFENDER_WAITS || DEFENDER_FROZEN ? defender : -1;
 static const bb barred = DEFENDER_BARRED;
 static const bb reach = DEFENDER_REACH;
@@ -190,7 +191,7 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
             visit(INSIDE, base + state_index(them, nwk, nbk));
         }
     }
-    if (us == passer && !checked && (DEFENDER_FROZEN || (DEFENDER_WAITS ? !targets : targets != 0)))
+    if (us == passer && !checked && (DEFENDER_FROZEN || (!DEFENDER_WAITS && targets != 0)))
         visit(INSIDE, base + state_index(them, wk, bk));
     if (checked) return;
     bool pawn_moves = false;
@@ -215,6 +216,8 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
         if (c.code[k] == 1 && beyond != wk && beyond != bk)
             visit(OUTSIDE, size_t(with_code(config, k, 3)) * states + state_index(them, wk, bk));
     }
+    if (DEFENDER_WAITS && us == passer && !targets && !pawn_moves)     // (not in check: returned above)
+        visit(INSIDE, base + state_index(them, wk, bk));
     if (DEFENDER_FROZEN && us != defender && !pawn_moves && !(targets & ~reach)) visit(PROMOTES, 0);
 }
 

@@ -16,8 +16,8 @@ from .chunks import ATTACKER, DEFENDER, Chunk, library
 from .database import open_database
 from .domain import DRAW, INVALID, Domain, is_win, plies
 
-__all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "SCHEMAS", "classify", "fastest",
-           "agrees", "values"]
+__all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "SCHEMAS", "classify",
+           "fastest", "agrees", "values"]
 
 DRAWN = "draw"
 
@@ -247,27 +247,77 @@ def holds(domain, board):
     has the library's moves or fewer: ``colour``'s pawns only take squares from it); so the other
     side never promotes safely, and ``colour``'s own pawns can only win it the game. A side whose
     opponent has no pawns does not lose either."""
-    holding = []
-    for colour in (chess.WHITE, chess.BLACK):
-        other_files, other_codes = _codes(domain, board, not colour)
-        if not any(other_codes):
-            holding.append(colour)
-            continue
-        files, codes = _codes(domain, board, colour)
-        held = _library_domain(domain, not colour, defender_waits=True,
-                               defender_barred=tuple(f for f, code in zip(files, codes) if code))
-        if held.barred & chess.BB_SQUARES[board.king(colour)]:
-            continue
-        value = open_database(held, quiet=True).value_at(held.index(_without_pawns(board, colour)))
-        if value == DRAW or is_win(value) == (board.turn == colour):
-            holding.append(colour)
+    return _drawn_or_held(domain, board, _holds_alone)
+
+
+def _drawn_or_held(domain, board, holds_alone):
+    """``DRAWN`` where ``holds_alone(domain, board, colour)`` is true of both sides, ``Holds`` where
+    of one, else ``None``; a side whose opponent has no pawns holds."""
+    holding = [colour for colour in (chess.WHITE, chess.BLACK)
+               if not any(_codes(domain, board, not colour)[1]) or holds_alone(domain, board, colour)]
     if len(holding) == 2:
         return DRAWN
     return Holds(holding[0]) if holding else None
 
 
+def _holds_alone(domain, board, colour):
+    """Level 5's test of ``colour``: its king, its pawns left out, holds the other side."""
+    files, codes = _codes(domain, board, colour)
+    return _holds_with(domain, board, colour, (), tuple(f for f, code in zip(files, codes) if code))
+
+
+def _holds_with(domain, board, colour, kept, left_out):
+    """Whether ``colour`` does not lose the game of its king and its pawns on the files ``kept``
+    against the other side's king and pawns, its king barred from the files ``left_out`` and
+    passing only when it has no move at all (the exact database of that game)."""
+    if kept:
+        rules = dict(defender_colour=colour, defender_waits=True, defender_barred=left_out)
+        files = (kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)
+        held = _sub_domain(*files, **rules)
+    else:
+        held = _library_domain(domain, not colour, defender_waits=True, defender_barred=left_out)
+    if held.barred & chess.BB_SQUARES[board.king(colour)]:
+        return False
+    position = board.copy(stack=False)
+    for square in board.pieces(chess.PAWN, colour):
+        if chess.square_file(square) in left_out:
+            position.remove_piece_at(square)
+    value = open_database(held, quiet=True).value_at(held.index(position))
+    return value == DRAW or is_win(value) == (board.turn == colour)
+
+
+@functools.cache
+def _sub_domain(white_files, black_files, **rules):
+    return Domain(white_files, black_files, **rules)
+
+
+def beside(domain, board):
+    """Level 6: a king that holds the other side's king and pawns with one of its own pawns beside
+    it, its other pawns left out, does not lose; where both sides hold so (or as level 5 has them
+    hold on their own), the game is drawn.
+
+    For each of ``colour``'s pawns: the exact database of the game of ``colour``'s king and that
+    pawn against the other side's king and pawns, ``colour``'s king barred from the files of its
+    other pawns and passing only when it has no move at all (king's or pawn's). ``colour`` does not
+    lose if, for one of its pawns, that database gives the other side no win. Sound: ``colour``
+    plays that game's strategy, which is legal on the board (its king keeps off its other pawns'
+    files; its pass is one of those pawns' moves, or a stalemate — a draw — where none has one);
+    every move of the other side is one of that game's (its king's captures of the pawns left out
+    are king moves there, the squares those pawns deny it are moves fewer; being stalemated or
+    mated on the board is no loss for ``colour``); the pawns left out never block the kept pawn
+    nor the other side's, and a promotion of one is safe — ``colour`` wins — or taken at once by
+    the other king, a king move of that game after the pass. Level 5 is the case of no pawn kept;
+    this level asks it too."""
+    def holds_alone(domain, board, colour):
+        files, codes = _codes(domain, board, colour)
+        present = tuple(f for f, code in zip(files, codes) if code)
+        return _holds_alone(domain, board, colour) or any(
+            _holds_with(domain, board, colour, (kept,), tuple(f for f in present if f != kept)) for kept in present)
+    return _drawn_or_held(domain, board, holds_alone)
+
+
 #: The schemas by level.
-SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds}
+SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds, 6: beside}
 
 
 def classify(domain, board, levels=None):
