@@ -182,7 +182,7 @@ class Database:
     def __exit__(self, *exc):
         self.close()
 
-    @functools.lru_cache(maxsize=256)  # noqa: B019 (one database per domain, kept for the process)
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 (one database per domain, kept for the process; 32 MB)
     def block(self, config):
         """The value bytes of one pawn configuration (8,192: both sides to move, every king pair)."""
         start, end = self._offsets[config], self._offsets[config + 1]

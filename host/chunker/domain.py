@@ -208,11 +208,17 @@ class Domain:
             raise OutsideDomain("an en passant capture")
         if self.defender is not None and self.barred & chess.BB_SQUARES[board.king(self.defender)]:
             raise OutsideDomain(f"the {chess.COLOR_NAMES[self.defender]} king on a barred file")
+        return self.index_of(codes, board.turn, board.king(chess.WHITE), board.king(chess.BLACK))
+
+    @staticmethod
+    def index_of(codes, turn, white_king, black_king):
+        """The index of the position with the pawns' ``codes`` (in :attr:`pawns`' order), ``turn``
+        to move and the kings on these squares, unchecked (:meth:`index` checks a board)."""
         config = 0
         for code in reversed(codes):
             config = config * CODES + code
-        side = 0 if board.turn == chess.WHITE else 1
-        return ((config * 2 + side) * 64 + board.king(chess.WHITE)) * 64 + board.king(chess.BLACK)
+        side = 0 if turn == chess.WHITE else 1
+        return ((config * 2 + side) * 64 + white_king) * 64 + black_king
 
     def board(self, index):
         """The position of ``index`` as a ``chess.Board`` (it may be invalid: check :meth:`valid`)."""

@@ -263,27 +263,28 @@ def _drawn_or_held(domain, board, holds_alone):
 def _holds_alone(domain, board, colour):
     """Level 5's test of ``colour``: its king, its pawns left out, holds the other side."""
     files, codes = _codes(domain, board, colour)
-    return _holds_with(domain, board, colour, (), tuple(f for f, code in zip(files, codes) if code))
+    return _holds_with(domain, board, colour, codes, (), tuple(f for f, code in zip(files, codes) if code))
 
 
-def _holds_with(domain, board, colour, kept, left_out):
-    """Whether ``colour`` does not lose the game of its king and its pawns on the files ``kept``
-    against the other side's king and pawns, its king barred from the files ``left_out`` and
-    passing only when it has no move at all (the exact database of that game)."""
+def _holds_with(domain, board, colour, codes, kept, left_out):
+    """Whether ``colour`` (its pawns' ``codes``) does not lose the game of its king and its pawns
+    on the files ``kept`` against the other side's king and pawns, its king barred from the files
+    ``left_out`` and passing only when it has no move at all (the exact database of that game)."""
+    if chess.BB_SQUARES[board.king(colour)] & sum(chess.BB_FILES[f] for f in left_out):
+        return False
+    files = domain.white_files if colour == chess.WHITE else domain.black_files
+    own = [code for file, code in zip(files, codes) if file in kept]
+    other = _codes(domain, board, not colour)[1]
     if kept:
         rules = dict(defender_colour=colour, defender_waits=True, defender_barred=left_out)
-        files = (kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)
-        held = _sub_domain(*files, **rules)
+        held = _sub_domain(*((kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)),
+                           **rules)
     else:
         held = _library_domain(domain, not colour, defender_waits=True, defender_barred=left_out)
-    if held.barred & chess.BB_SQUARES[board.king(colour)]:
-        return False
-    position = board.copy(stack=False)
-    for square in board.pieces(chess.PAWN, colour):
-        if chess.square_file(square) in left_out:
-            position.remove_piece_at(square)
-    value = open_database(held, quiet=True).value_at(held.index(position))
-    return value == DRAW or is_win(value) == (board.turn == colour)
+    index = held.index_of(own + other if colour == chess.WHITE else other + own, board.turn,
+                          board.king(chess.WHITE), board.king(chess.BLACK))
+    value = open_database(held, quiet=True).value_at(index)
+    return value != INVALID and (value == DRAW or is_win(value) == (board.turn == colour))
 
 
 @functools.cache
@@ -311,8 +312,9 @@ def beside(domain, board):
     def holds_alone(domain, board, colour):
         files, codes = _codes(domain, board, colour)
         present = tuple(f for f, code in zip(files, codes) if code)
-        return _holds_alone(domain, board, colour) or any(
-            _holds_with(domain, board, colour, (kept,), tuple(f for f in present if f != kept)) for kept in present)
+        return _holds_with(domain, board, colour, codes, (), present) or any(
+            _holds_with(domain, board, colour, codes, (kept,), tuple(f for f in present if f != kept))
+            for kept in present)
     return _drawn_or_held(domain, board, holds_alone)
 
 
