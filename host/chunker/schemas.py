@@ -250,11 +250,11 @@ def holds(domain, board):
     return _drawn_or_held(domain, board, _holds_alone)
 
 
-def _drawn_or_held(domain, board, holds_alone):
-    """``DRAWN`` where ``holds_alone(domain, board, colour)`` is true of both sides, ``Holds`` where
-    of one, else ``None``; a side whose opponent has no pawns holds."""
+def _drawn_or_held(domain, board, test):
+    """``DRAWN`` where ``test(domain, board, colour)`` (a side holds) is true of both sides,
+    ``Holds`` where of one, else ``None``; a side whose opponent has no pawns holds."""
     holding = [colour for colour in (chess.WHITE, chess.BLACK)
-               if not any(_codes(domain, board, not colour)[1]) or holds_alone(domain, board, colour)]
+               if not any(_codes(domain, board, not colour)[1]) or test(domain, board, colour)]
     if len(holding) == 2:
         return DRAWN
     return Holds(holding[0]) if holding else None
@@ -309,13 +309,13 @@ def beside(domain, board):
     nor the other side's, and a promotion of one is safe — ``colour`` wins — or taken at once by
     the other king, a king move of that game after the pass. Level 5 is the case of no pawn kept;
     this level asks it too."""
-    def holds_alone(domain, board, colour):
+    def holds_with_one(domain, board, colour):
         files, codes = _codes(domain, board, colour)
         present = tuple(f for f, code in zip(files, codes) if code)
-        return _holds_with(domain, board, colour, codes, (), present) or any(
+        return _holds_alone(domain, board, colour) or any(
             _holds_with(domain, board, colour, codes, (kept,), tuple(f for f in present if f != kept))
             for kept in present)
-    return _drawn_or_held(domain, board, holds_alone)
+    return _drawn_or_held(domain, board, holds_with_one)
 
 
 #: The schemas by level.
