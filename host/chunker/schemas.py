@@ -263,18 +263,19 @@ def _drawn_or_held(domain, board, test):
 def _holds_alone(domain, board, colour):
     """Level 5's test of ``colour``: its king, its pawns left out, holds the other side."""
     files, codes = _codes(domain, board, colour)
-    return _holds_with(domain, board, colour, codes, (), tuple(f for f, code in zip(files, codes) if code))
+    other = _codes(domain, board, not colour)[1]
+    return _holds_with(domain, board, colour, codes, other, (), tuple(f for f, code in zip(files, codes) if code))
 
 
-def _holds_with(domain, board, colour, codes, kept, left_out):
-    """Whether ``colour`` (its pawns' ``codes``) does not lose the game of its king and its pawns
-    on the files ``kept`` against the other side's king and pawns, its king barred from the files
-    ``left_out`` and passing only when it has no move at all (the exact database of that game)."""
+def _holds_with(domain, board, colour, codes, other, kept, left_out):
+    """Whether ``colour`` (its pawns' ``codes``; the other side's ``other``) does not lose the game
+    of its king and its pawns on the files ``kept`` against the other side's king and pawns, its
+    king barred from the files ``left_out`` and passing only when it has no move at all (the exact
+    database of that game)."""
     if chess.BB_SQUARES[board.king(colour)] & sum(chess.BB_FILES[f] for f in left_out):
         return False
     files = domain.white_files if colour == chess.WHITE else domain.black_files
     own = [code for file, code in zip(files, codes) if file in kept]
-    other = _codes(domain, board, not colour)[1]
     if kept:
         rules = dict(defender_colour=colour, defender_waits=True, defender_barred=left_out)
         held = _sub_domain(*((kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)),
@@ -311,9 +312,10 @@ def beside(domain, board):
     this level asks it too."""
     def holds_with_one(domain, board, colour):
         files, codes = _codes(domain, board, colour)
+        other = _codes(domain, board, not colour)[1]
         present = tuple(f for f, code in zip(files, codes) if code)
-        return _holds_alone(domain, board, colour) or any(
-            _holds_with(domain, board, colour, codes, (kept,), tuple(f for f in present if f != kept))
+        return _holds_with(domain, board, colour, codes, other, (), present) or any(
+            _holds_with(domain, board, colour, codes, other, (kept,), tuple(f for f in present if f != kept))
             for kept in present)
     return _drawn_or_held(domain, board, holds_with_one)
 
