@@ -7,6 +7,7 @@ hardware uses: markers taken away, pieces taken away, pieces placed, markers pla
 """
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import chess
 import chess.variant
@@ -37,12 +38,18 @@ class Halfmove:
     @property
     def bits(self):
         """The halfmove as the halfmove bus carries it (alone in a transfer)."""
-        return pack(HalfmoveLayout, **self.fields)
+        return _bits(self)
 
     def __str__(self):
         sign = "+" if self.op == HalfmoveOp.PLACE else "-"
         name = "marker" if self.piece == MARKER else _piece_symbol(self.piece)
         return f"{sign}{name}@{chess.square_name(self.square)}"
+
+
+@cache
+def _bits(halfmove):
+    """``Halfmove.bits``, packed once for each halfmove (2,048 can be: op, square, 4-bit piece)."""
+    return pack(HalfmoveLayout, **halfmove.fields)
 
 
 def _piece_symbol(code):

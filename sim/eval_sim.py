@@ -34,20 +34,36 @@ def evaluator_executable(params=FULL, quiet=False):
 
 
 class TablePort:
-    """The table-download and checksum commands of a harness with the evaluator's ports."""
+    """The table-download and checksum commands of a harness with the evaluator's ports.
+
+    ``write_store`` downloads only the tables that differ from what the last ``write_store``
+    left (every table the first time): loading one pattern's tables after another's sends the
+    few that differ, not the whole store. A table written since with ``write_table`` counts as
+    differing."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._held = {}     # (unit, kind) -> the entries the last write_store left in that table
 
     def write_table(self, unit, kind, entries, start=0):
         """Download ``entries`` to consecutive indices of one table."""
+        self._send_table(unit, kind, entries, start)
+        self._held.pop((unit, TableKind(kind)), None)
+
+    def write_store(self, store):
+        """Download the tables of a ``models.evaluator.TableStore`` that differ from the
+        hardware's (as far as this port wrote them)."""
+        for (unit, kind), entries in store.tables.items():
+            if self._held.get((unit, kind)) != entries:
+                self._send_table(unit, kind, entries)
+                self._held[(unit, kind)] = list(entries)
+
+    def _send_table(self, unit, kind, entries, start=0):
         kind = TableKind(kind).value
         entries = list(entries)
         for offset in range(0, len(entries), _WRITES_PER_LINE):
             chunk = entries[offset:offset + _WRITES_PER_LINE]
             self._send(f"W {unit} {kind} {start + offset} " + " ".join(str(e & 0xFFFFFF) for e in chunk))
-
-    def write_store(self, store):
-        """Download every table of a ``models.evaluator.TableStore``."""
-        for (unit, kind), entries in store.tables.items():
-            self.write_table(unit, kind, entries)
 
     def checksum(self, unit, kind):
         """``(crc, cycles)`` of one table as the hardware reads it back."""
@@ -70,6 +86,7 @@ class VerilatedEvaluator(TablePort, HarnessProcess):
     # --- inputs ------------------------------------------------------------------------------
     def reset(self):
         self._send("reset")
+        self._held.clear()      # (the tables are memories, which reset keeps; nothing assumed)
 
     def set_side(self, side):
         self._send(f"side {side}")

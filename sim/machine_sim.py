@@ -73,10 +73,10 @@ class VerilatedMachine(TablePort, HarnessProcess):
         self.store = None
 
     def write_store(self, store):
-        """Download every table of a ``TableStore`` (remembered as :attr:`store`)."""
+        """Download the tables of a ``TableStore`` that differ from the board's (``TablePort``;
+        the store remembered as :attr:`store`)."""
         self.apply(inverse(self._loaded))
-        for (unit, kind), entries in store.tables.items():
-            super().write_table(unit, kind, entries)
+        super().write_store(store)
         self.apply(self._loaded)
         self.store = store
 

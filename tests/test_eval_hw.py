@@ -70,6 +70,29 @@ def test_checksums_read_back_every_table(evaluator):
     assert evaluator.checksum(unit, TableKind.MAP_COMBINE)[0] != store.checksum(unit, TableKind.MAP_COMBINE)
 
 
+def test_a_store_sends_only_the_tables_that_differ(evaluator, monkeypatch):
+    """``write_store`` sends what differs from the last store it sent: nothing for the same
+    store, one table for a store that differs in one entry, and a table written since by
+    ``write_table`` again (its checksum back to the store's)."""
+    store = _load(evaluator, seed=7)
+    sent = []
+    send = evaluator._send
+    monkeypatch.setattr(evaluator, "_send", lambda line: (sent.append(line.split()[:3]), send(line)))
+    evaluator.write_store(store)
+    assert sent == []
+    unit = evaluator.params.recognizer_unit(0)
+    other = random_tables(evaluator.params, 7)
+    other.write(unit, TableKind.MAP_COMBINE, 7, store[(unit, TableKind.MAP_COMBINE)][7] ^ 1)
+    evaluator.write_store(other)
+    assert sent and {tuple(line) for line in sent} == {("W", str(unit), str(TableKind.MAP_COMBINE.value))}
+    assert evaluator.checksum(unit, TableKind.MAP_COMBINE)[0] == other.checksum(unit, TableKind.MAP_COMBINE)
+    del sent[:]
+    evaluator.write_table(0, TableKind.DESCRIPTION, [0x1234], start=5)
+    evaluator.write_store(other)
+    assert {tuple(line) for line in sent[1:]} == {("W", "0", str(TableKind.DESCRIPTION.value))}
+    assert evaluator.checksum(0, TableKind.DESCRIPTION)[0] == other.checksum(0, TableKind.DESCRIPTION)
+
+
 def test_writes_past_a_table_end_are_ignored(evaluator):
     store = _load(evaluator, seed=6)
     evaluator.write_table(0, TableKind.DESCRIPTION, [0x1234], start=768)    # g has 768 entries

@@ -127,17 +127,17 @@ def test_mates_are_found_with_the_mate_score(material, moves):
 
 
 def test_mate_distance_pruning_keeps_the_mate_in_fewer_nodes(material):
-    """Searched beyond a mate, mate-distance pruning returns the nodes whose window no value can
-    reach: the same mate, node for node with the reference, in fewer nodes."""
-    nodes = {}
-    for features in ("-lmr,-lmp", "-lmr,-lmp,-mate_distance"):
-        nodes[features] = 0
-        for moves in (2, 3):
-            for fen in MATES[moves]:
-                hw = _assert_equal(material, chess.Board(fen), 2 * moves + 1, features=SearchFeatures.parse(features))
-                assert hw.score == MATE - (2 * moves - 1), f"FEN {fen}: score {hw.score} with {features}"
-                nodes[features] += hw.nodes
-    assert nodes["-lmr,-lmp"] < nodes["-lmr,-lmp,-mate_distance"], nodes
+    """Searched two plies beyond a mate in 2, mate-distance pruning returns the nodes whose
+    window no value can reach: the same mate, node for node with the reference, in fewer nodes
+    in each position."""
+    for fen in ("8/8/8/8/5K2/8/8/1RB2k2 w - - 0 1", "8/8/8/3p4/7K/5B2/3R4/5k2 w - - 0 1"):
+        assert fen in MATES[2]
+        nodes = {}
+        for features in ("-lmr,-lmp", "-lmr,-lmp,-mate_distance"):
+            hw = _assert_equal(material, chess.Board(fen), 5, features=SearchFeatures.parse(features))
+            assert hw.score == MATE - 3, f"FEN {fen}: score {hw.score} with {features}"
+            nodes[features] = hw.nodes
+        assert nodes["-lmr,-lmp"] < nodes["-lmr,-lmp,-mate_distance"], (fen, nodes)
 
 
 def test_checkmated_and_stalemated_roots(material):
@@ -283,8 +283,13 @@ def test_aging_changes_what_is_stored():
 
 #: Positions (from the random file) where both features that act deep (from depth 5) happen
 #: by depth 6: null-move verification and singular extensions.
-DEEP_POSITIONS = ["rn1qkbn1/pp2p3/6pr/2pP1p1p/1P2P2P/P4b2/3PN1B1/RNBQK2R w KQq - 0 11",
-                  "8/8/8/7k/p1Bb4/8/3K4/2N5 b - - 2 55", "8/7n/2k5/7p/R7/4n3/6K1/8 w - - 3 40"]
+#: Positions where every deep feature acts by depth 6: a middlegame and a bishop ending (25,844
+#: nodes with every feature); and a knight ending alone (85,478, in the slow suite).
+DEEP_POSITIONS = [
+    pytest.param(["rn1qkbn1/pp2p3/6pr/2pP1p1p/1P2P2P/P4b2/3PN1B1/RNBQK2R w KQq - 0 11",
+                  "8/8/8/7k/p1Bb4/8/3K4/2N5 b - - 2 55"], id="middlegame-and-bishop-ending"),
+    pytest.param(["8/7n/2k5/7p/R7/4n3/6K1/8 w - - 3 40"], id="knight-ending", marks=pytest.mark.slow),
+]
 
 FEATURE_SETS = ["none", "killers", "pvs,lmr,lmp", "futility,delta,losing", "pvs,null,reverse", "qchecks,delta,losing",
                 "all", "-qchecks"]
@@ -307,7 +312,8 @@ def test_the_features_change_the_search(patterns):
     pruning with PVS: they act at null-window nodes; reverse futility pruning where null-move or
     futility pruning reads the static value), and all of them together search fewer than none (so
     a control word both sides ignored would fail here); windows not the full one too."""
-    boards = [record.board for record in _positions(3, seed=13)]
+    boards = [chess.Board("8/3k4/8/8/2R1p3/8/5B2/7K w - - 0 42"),      # (two endings of the random file)
+              chess.Board("8/3k4/4p2N/8/8/8/4K3/r7 w - - 1 36")]
     nodes = {}
     for features in ["none", "pvs", "pvs,lmr", "futility", "delta", "pvs,null", "pvs,null,futility,reverse", "killers",
                      "losing", "pvs,lmp", "qchecks", "all"]:
@@ -319,7 +325,7 @@ def test_the_features_change_the_search(patterns):
             nodes[features] += hw.nodes
     assert len(set(nodes.values())) == len(nodes), nodes
     assert nodes["all"] < nodes["none"], nodes
-    for board in boards[:3]:
+    for board in boards:
         _assert_equal(patterns, board, 3, alpha=-50, beta=80, features=SearchFeatures.parse("pvs,lmr"))
 
 
@@ -350,7 +356,7 @@ def test_quiet_checks_in_quiescence(material):
     for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
                 "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1",
                 "2q5/8/7k/Q7/8/8/8/2K5 w - - 0 1"]:
-        for features in ("qchecks", "pvs,lmr,qchecks", "futility,qchecks", "pvs,null,qchecks,delta", "all"):
+        for features in ("futility,qchecks", "pvs,lmr,qchecks", "pvs,null,qchecks,delta", "all"):
             for depth in (1, 2, 3, 4):
                 _assert_equal(material, chess.Board(fen), depth, clear_table=depth == 1,
                               features=SearchFeatures.parse(features))
@@ -371,7 +377,8 @@ def test_extensions_stop_at_twice_the_root_depth(material):
     assert nodes["all"] < nodes["-bounded"], nodes
 
 
-def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
+@pytest.mark.parametrize("fens", DEEP_POSITIONS)
+def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch, fens):
     """The deep features, which act from depth 5: null-move verification and singular
     extensions, node for node with iterative deepening to depth 6; each one happened (the
     reference counts them) and changes the nodes searched — as do later moves reduced more
@@ -398,7 +405,7 @@ def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch):
     nodes = {}
     for features in ("all", "-verification", "-singular", "-later", "+iir", "+multicut"):
         nodes[features] = 0
-        for fen in DEEP_POSITIONS:
+        for fen in fens:
             for depth in range(1, 7):
                 hw = _assert_equal(patterns, chess.Board(fen), depth, clear_table=depth == 1,
                                    features=SearchFeatures.parse(features))
