@@ -353,9 +353,8 @@ def test_quiet_checks_in_quiescence(material):
     scores = {features: _assert_equal(material, board, 2, features=SearchFeatures.parse(features)).score
               for features in ("-qchecks", "all")}
     assert scores == {"-qchecks": scores["-qchecks"], "all": MATE - 3} and scores["-qchecks"] < MATE - 64, scores
-    for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
-                "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1",
-                "2q5/8/7k/Q7/8/8/8/2K5 w - - 0 1"]:
+    for fen in ["6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1", "3r2k1/5ppp/8/8/8/1q6/5PPP/1R4K1 b - - 0 1",
+                "2q5/8/7k/Q7/8/8/8/2K5 w - - 0 1"]:     # (middlegames: test_each_feature_set_at_depth_4)
         for features in ("futility,qchecks", "pvs,lmr,qchecks", "pvs,null,qchecks,delta", "all"):
             for depth in (1, 2, 3, 4):
                 _assert_equal(material, chess.Board(fen), depth, clear_table=depth == 1,
