@@ -281,10 +281,9 @@ def test_aging_changes_what_is_stored():
 
 # --- the search's features (hdl/search/features.py) -------------------------------------------
 
-#: Positions (from the random file) where both features that act deep (from depth 5) happen
-#: by depth 6: null-move verification and singular extensions.
-#: Positions where every deep feature acts by depth 6: a middlegame and a bishop ending (25,844
-#: nodes with every feature); and a knight ending alone (85,478, in the slow suite).
+#: Positions (from the random file) where every feature that acts deep (from depth 5) happens by
+#: depth 6: a middlegame and a bishop ending (25,844 nodes with every feature); a knight ending
+#: alone (85,478 nodes, in the slow suite).
 DEEP_POSITIONS = [
     pytest.param(["rn1qkbn1/pp2p3/6pr/2pP1p1p/1P2P2P/P4b2/3PN1B1/RNBQK2R w KQq - 0 11",
                   "8/8/8/7k/p1Bb4/8/3K4/2N5 b - - 2 55"], id="middlegame-and-bishop-ending"),
