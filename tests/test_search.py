@@ -281,7 +281,7 @@ def test_aging_changes_what_is_stored():
 
 # --- the search's features (hdl/search/features.py) -------------------------------------------
 
-#: Positions (from the random file) where every feature that acts deep (from depth 5) happens by
+#: Positions (of the reference files) where every feature that acts deep (from depth 5) happens by
 #: depth 6: a middlegame and a bishop ending (25,844 nodes with every feature); a knight ending
 #: alone (85,478 nodes, in the slow suite).
 DEEP_POSITIONS = [
