@@ -50,16 +50,20 @@ difference of them all.
 
 Both engines are deterministic at a node budget, so two runs of the same games that differ in
 one change of the machine play a game move for move the same wherever the change never acts.
-``--score A.pgn ... --against B.pgn ...`` pairs the games of the two runs in file order (each
-pair the same opening, the machine the same colour), counts the pairs played the same, and
+``--score A.pgn ... --against B.pgn ...`` pairs the games of the two runs by their number in the
+match (each game's PGN Round header; runs of older files without it are paired in file order),
+each pair the same opening with the machine the same colour; it counts the pairs played the same, and
 gives the difference of the scores over the pairs that differ, with its 95 % interval (normal
 approximation over the pairs' differences): a change's effect without the noise of the games it
-does not touch.
+does not touch. Games only one run holds (a run still going, played in other parts) are left out
+and counted.
 """
 
 import argparse
+import datetime
 import math
 import sys
+from typing import NamedTuple
 
 import chess
 import chess.engine
@@ -72,7 +76,7 @@ from sim.testing import DATA
 
 from .peers import ENGINES, ROOTS, machine_options, open_engine, pattern_families
 
-__all__ = ["read_openings", "elo_difference", "pgn_scores", "pgn_games", "paired_difference"]
+__all__ = ["read_openings", "elo_difference", "PlayedGame", "pgn_scores", "pgn_games", "Pairing", "paired_difference"]
 
 
 #: Each variant's openings file.
@@ -231,7 +235,8 @@ def main(argv=None):
                   f"({len(board.move_stack)} plies); score {sum(scores)}/{len(scores)}", flush=True)
             if pgn:
                 game = chess.pgn.Game.from_board(board)
-                game.headers.update(Event=f"SUPREM vs {args.opponent}, {budget}", Opening=name,
+                game.headers.update(Event=f"SUPREM vs {args.opponent}, {budget}", Round=str(number + 1),
+                                    Date=datetime.date.today().strftime("%Y.%m.%d"), Opening=name,
                                     White="SUPREM" if machine_white else args.opponent,
                                     Black=args.opponent if machine_white else "SUPREM", Result=result)
                 print(game, file=pgn, end="\n\n", flush=True)
@@ -264,10 +269,17 @@ def _without(families):
     return f" without {','.join(families)}" if families else ""
 
 
+class PlayedGame(NamedTuple):
+    """A game of a PGN file the machine played (as the player named "SUPREM")."""
+    opening: str                #: the Opening header
+    machine_white: bool
+    moves: list                 #: the moves played, UCI
+    score: float                #: the machine's
+    number: int | None          #: the game's number in its match (the Round header; None if not a number)
+
+
 def pgn_games(paths):
-    """The games of the PGN files ``paths``, in file order, each as ``(opening, machine_white,
-    moves, score)``: the Opening header, whether the machine (the player named "SUPREM") is
-    White, the moves played (UCI) and the machine's score."""
+    """The games of the PGN files ``paths``, in file order, each a :class:`PlayedGame`."""
     games = []
     for path in paths:
         with open(path) as f:
@@ -278,37 +290,62 @@ def pgn_games(paths):
                                      f"{game.headers['Black']})")
                 white = game.headers["White"] == "SUPREM"
                 moves = [move.uci() for move in game.mainline_moves()]
-                games.append((game.headers.get("Opening", "?"), white, moves, points if white else 1 - points))
+                round_ = game.headers.get("Round", "?")
+                games.append(PlayedGame(game.headers.get("Opening", "?"), white, moves,
+                                        points if white else 1 - points, int(round_) if round_.isdigit() else None))
     return games
 
 
 def pgn_scores(paths):
     """The machine's score in each game of the PGN files ``paths`` (it plays as "SUPREM"), in
     file order."""
-    return [score for *_, score in pgn_games(paths)]
+    return [game.score for game in pgn_games(paths)]
+
+
+class Pairing(NamedTuple):
+    """Two runs of the same games compared pair by pair (:func:`paired_difference`)."""
+    same: int                   #: pairs played move for move the same
+    differ: int                 #: pairs that differ
+    score: float                #: the first run's score over the pairs that differ
+    other: float                #: the second run's
+    low: float                  #: the 95 % interval of score - other
+    high: float
+    unpaired: int               #: games of one run only (runs numbered by game), left out
 
 
 def paired_difference(games, others):
-    """Two runs of the same games paired in order (``pgn_games``' tuples): ``(same, differ,
-    score, other, low, high)`` — the pairs played move for move the same, the pairs that differ,
-    each run's score over those, and the 95 % interval of the difference of the two scores
-    (normal approximation over the pairs' differences). Raises ValueError if the runs do not
-    hold the same games (their number, openings and colours)."""
-    if len(games) != len(others):
-        raise ValueError(f"the runs hold {len(games)} and {len(others)} games: not the same games")
+    """Two runs of the same games (:func:`pgn_games`) paired, and the difference of their
+    scores over the pairs that differ, with its 95 % interval (normal approximation over the
+    pairs' differences): a :class:`Pairing`. Where every game of both runs has its number in
+    its match (the Round header), the games of the same number are paired, and games that only
+    one run holds are left out (a match still running against a finished one); otherwise the
+    games are paired in order and the runs must hold as many. Raises ValueError if a pair is not
+    the same game (opening and colours), or if no game is paired."""
+    if all(game.number is not None for game in (*games, *others)):
+        mine, theirs = {game.number: game for game in games}, {game.number: game for game in others}
+        numbers = sorted(mine.keys() & theirs.keys())
+        pairs = [(number, mine[number], theirs[number]) for number in numbers]
+        unpaired = len(mine.keys() ^ theirs.keys())
+    elif len(games) != len(others):
+        raise ValueError(f"the runs hold {len(games)} and {len(others)} games: not the same games "
+                         "(and not numbered by game, so they are paired in order)")
+    else:
+        pairs, unpaired = [(number, *pair) for number, pair in enumerate(zip(games, others), 1)], 0
+    if not pairs:
+        raise ValueError("the runs hold no game of the same number")
     differ = []
-    for number, (game, other) in enumerate(zip(games, others), 1):
+    for number, game, other in pairs:
         if game[:2] != other[:2]:
-            raise ValueError(f"game {number} of the runs is not the same game: {game[0]} with the machine "
-                             f"{'White' if game[1] else 'Black'} against {other[0]} with it "
-                             f"{'White' if other[1] else 'Black'}")
-        if game[2] != other[2]:
-            differ.append(game[3] - other[3])
+            raise ValueError(f"game {number} of the runs is not the same game: {game.opening} with the machine "
+                             f"{'White' if game.machine_white else 'Black'} against {other.opening} with it "
+                             f"{'White' if other.machine_white else 'Black'}")
+        if game.moves != other.moves:
+            differ.append((game.score, other.score))
     n = len(differ)
-    score = sum(game[3] for game, other in zip(games, others) if game[2] != other[2])
-    mean = sum(differ) / n if n else 0.0
-    spread = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in differ) / (n - 1) / n) * n if n > 1 else 0.0
-    return len(games) - n, n, score, score - sum(differ), n * mean - spread, n * mean + spread
+    score, other = sum(mine for mine, _ in differ), sum(theirs for _, theirs in differ)
+    mean = (score - other) / n if n else 0.0
+    spread = (1.96 * math.sqrt(sum((a - b - mean) ** 2 for a, b in differ) / (n - 1) / n) * n if n > 1 else 0.0)
+    return Pairing(len(pairs) - n, n, score, other, n * mean - spread, n * mean + spread, unpaired)
 
 
 def _score(paths, against=None):
@@ -322,13 +359,15 @@ def _score(paths, against=None):
     if against:
         others = pgn_games(against)
         try:
-            same, differ, score, other, low, high = paired_difference(pgn_games(paths), others)
+            pairing = paired_difference(pgn_games(paths), others)
         except ValueError as error:
             print(f"--against: {error}", file=sys.stderr)
             return 2
-        print(f"against {sum(game[3] for game in others)}/{len(others)}: {same} games played the same, "
+        same, differ, score, other, low, high, unpaired = pairing
+        left_out = f"; {unpaired} games of one run only left out" if unpaired else ""
+        print(f"against {sum(game.score for game in others)}/{len(others)}: {same} games played the same, "
               f"{differ} differ: {score}/{differ} against {other}/{differ}, a difference of {score - other:+.1f} "
-              f"(95 %: {low:+.1f} to {high:+.1f})")
+              f"(95 %: {low:+.1f} to {high:+.1f}){left_out}")
     return 0
 
 

@@ -75,24 +75,24 @@ def test_a_match_in_parts_is_scored_from_its_games(tmp_path, capsys):
     assert "--first 51 plays no game of a match of --games 50" in capsys.readouterr().err
 
 
-def _game(opening, white, moves, result):
+def _game(opening, white, moves, result, number="?"):
     players = '[White "SUPREM"]\n[Black "sunfish"]' if white else '[White "sunfish"]\n[Black "SUPREM"]'
-    return f'[Opening "{opening}"]\n{players}\n[Result "{result}"]\n\n{moves} {result}\n\n'
+    return f'[Round "{number}"]\n[Opening "{opening}"]\n{players}\n[Result "{result}"]\n\n{moves} {result}\n\n'
 
 
 def test_two_runs_of_the_same_games_are_paired(tmp_path, capsys):
-    """``--score A --against B``: the games of two runs paired in order; pairs played the same
-    count apart, the score difference is over the pairs that differ; runs of other games are
-    refused."""
+    """``--score A --against B``: the games of two runs paired, in order or by their numbers;
+    pairs played the same count apart, the score difference is over the pairs that differ; runs
+    of other games are refused."""
     from benchmarks.match import main, paired_difference, pgn_games
     run, other, shuffled = tmp_path / "run.pgn", tmp_path / "other.pgn", tmp_path / "shuffled.pgn"
     run.write_text(_game("Ruy", True, "1. e4 e5", "1-0") + _game("Ruy", False, "1. e4 e5", "1-0")
                    + _game("Slav", True, "1. d4 d5 2. c4", "1-0") + _game("Slav", False, "1. d4 d5", "0-1"))
     other.write_text(_game("Ruy", True, "1. e4 e5", "1-0") + _game("Ruy", False, "1. e4 c5", "1-0")
                      + _game("Slav", True, "1. d4 d5 2. Nf3", "0-1") + _game("Slav", False, "1. d4 d5", "0-1"))
-    assert pgn_games([run])[2] == ("Slav", True, ["d2d4", "d7d5", "c2c4"], 1.0)
-    same, differ, score, against, low, high = paired_difference(pgn_games([run]), pgn_games([other]))
-    assert (same, differ, score, against) == (2, 2, 1.0, 0.0)
+    assert pgn_games([run])[2] == ("Slav", True, ["d2d4", "d7d5", "c2c4"], 1.0, None)
+    same, differ, score, against, low, high, unpaired = paired_difference(pgn_games([run]), pgn_games([other]))
+    assert (same, differ, score, against, unpaired) == (2, 2, 1.0, 0.0, 0)
     assert low < 1.0 < high
     assert main(["--score", str(run), "--against", str(other)]) == 0
     assert capsys.readouterr().out.splitlines()[1] == ("against 2.0/4: 2 games played the same, 2 differ: "
@@ -107,20 +107,42 @@ def test_two_runs_of_the_same_games_are_paired(tmp_path, capsys):
     capsys.readouterr()
     assert main(["--score", str(run), "--against", str(shuffled)]) == 2
     assert "--against: game 1 of the runs is not the same game: Ruy with the machine White" in capsys.readouterr().err
+    # Runs numbered by game are paired by number: games 2-4 of a run still going against 1-3 of another.
+    going, done = tmp_path / "going.pgn", tmp_path / "done.pgn"
+    going.write_text(_game("Ruy", False, "1. e4 c5", "0-1", 2) + _game("Slav", True, "1. d4 d5", "1-0", 3)
+                     + _game("Slav", False, "1. d4 d5", "1-0", 4))
+    done.write_text(_game("Ruy", True, "1. e4 e5", "1-0", 1) + _game("Ruy", False, "1. e4 e5", "1-0", 2)
+                    + _game("Slav", True, "1. d4 d5", "1-0", 3))
+    pairing = paired_difference(pgn_games([going]), pgn_games([done]))
+    assert (pairing.same, pairing.differ, pairing.score, pairing.other, pairing.unpaired) == (1, 1, 1.0, 0.0, 2)
+    assert main(["--score", str(going), "--against", str(done)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith(
+        "1 games played the same, 1 differ: 1.0/1 against 0.0/1, a difference of +1.0 (95 %: +1.0 to +1.0); "
+        "2 games of one run only left out")
+    with pytest.raises(ValueError, match="no game of the same number"):
+        paired_difference(pgn_games([going])[2:], pgn_games([done])[:1])
+    numbered = [game._replace(number=number) for number, game in enumerate(pgn_games([shuffled]), 1)]
+    with pytest.raises(ValueError, match="game 2 of the runs is not the same game"):
+        paired_difference(pgn_games([going]), numbered)
     with pytest.raises(SystemExit):
         main(["--against", str(run)])
     assert "--against goes with --score" in capsys.readouterr().err
 
 
-def test_a_match_counts_the_nodes_each_engine_says_it_searched(capsys):
+def test_a_match_counts_the_nodes_each_engine_says_it_searched(tmp_path, capsys):
     """The machine against itself, a few plies at small budgets (the opponent's its own): the match
     adds up each side's ``info nodes``, and the machine spends its budget exactly (its last,
-    unfinished iteration reported too)."""
+    unfinished iteration reported too). Its game, the match's second, is written numbered."""
     import re
 
-    from benchmarks.match import main
-    assert main(["--opponent", "suprem", "--nodes", "400", "--opponent-nodes", "300", "--games", "1",
-                 "--max-plies", "4"]) == 0
+    from benchmarks.match import main, pgn_games, read_openings
+    pgn = tmp_path / "games.pgn"
+    assert main(["--opponent", "suprem", "--nodes", "400", "--opponent-nodes", "300", "--first", "2", "--games", "2",
+                 "--max-plies", "4", "--pgn", str(pgn)]) == 0
+    [game], (name, start) = pgn_games([pgn]), read_openings()[0]
+    opening = [move.uci() for move in start.move_stack]
+    assert (game.opening, game.machine_white, game.number) == (name, False, 2)
+    assert game.moves[:len(opening)] == opening and len(game.moves) == len(opening) + 4
     line = capsys.readouterr().out.strip().splitlines()[-1]
     found = re.fullmatch(r"nodes searched a move \(the engines' own counts\): SUPREM ([\d,]+) over (\d+) moves, "
                          r"SUPREM \(.*\) ([\d,]+) over (\d+) moves", line)
