@@ -74,7 +74,7 @@ from host.oracle import KNOWLEDGE
 from models.position import VARIANTS, new_board
 from sim.testing import DATA
 
-from .peers import ENGINES, ROOTS, machine_options, open_engine, pattern_families
+from .peers import ENGINES, ROOTS, engine_command, machine_options, open_engine, pattern_families
 
 __all__ = ["read_openings", "elo_difference", "PlayedGame", "pgn_scores", "pgn_games", "Pairing", "paired_difference"]
 
@@ -214,6 +214,8 @@ def main(argv=None):
     overhead = {"Move Overhead": 0} if args.movetime else {}
     machine.configure({**machine_options(args.features, args.root, args.knowledge, args.without), **overhead})
     opponent = open_engine(args.opponent, args.elo)
+    if args.opponent == "sunfish":
+        print(f"sunfish runs as: {' '.join(engine_command('sunfish'))}", flush=True)
     if args.opponent == "suprem":
         opponent.configure({**machine_options(args.opponent_features or SearchFeatures(), args.opponent_root,
                                               args.opponent_knowledge, args.opponent_without), **overhead})

@@ -6,9 +6,16 @@ which conflicts with ours, but plays UCI without it), Stockfish (Debian's packag
 ``apt-get install stockfish``; optionally weakened with ``UCI_LimitStrength``) and, for
 antichess, Fairy-Stockfish (``apt-get install fairy-stockfish``; python-chess's client sets its
 ``UCI_Variant`` from the board). None of them is needed by the tests.
+
+Where a search has a node budget, how fast sunfish runs changes none of its moves, only how
+long a match takes: there sunfish runs on PyPy when Debian's ``pypy3`` is installed (``apt-get
+install pypy3``; the same PyPI package, about 2.5 times faster: BENCHMARKS.md, 2026-11-29
+sixth), else on the project's CPython. A comparison of wall time (``benchmarks.simspeed``) asks
+for the CPython that ``pip`` installed it for, as a user runs it.
 """
 
 import argparse
+import importlib.util
 import shutil
 import sys
 from pathlib import Path
@@ -19,7 +26,7 @@ from hdl.search.features import SearchFeatures
 from host.library import not_leavable
 from host.oracle import KNOWLEDGE
 
-__all__ = ["ENGINES", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
+__all__ = ["ENGINES", "FASTEST", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
            "chosen_engines", "open_chosen", "pattern_families"]
 
 ENGINES = ("suprem", "sunfish", "stockfish", "fairy-stockfish")
@@ -32,23 +39,32 @@ def _beside_python(name):
     return str(beside) if beside.exists() else shutil.which(name)
 
 
-def engine_command(name):
-    """The command line of an engine, or None when it is not installed."""
+#: ``engine_command``'s ``python`` for sunfish: PyPy where installed, else the project's CPython.
+FASTEST = "fastest"
+
+
+def engine_command(name, python=FASTEST):
+    """The command line of an engine, or None when it is not installed. ``python``: for sunfish,
+    the interpreter that runs it — ``FASTEST`` (PyPy if ``pypy3`` is installed), or None for its
+    own command (the CPython it was installed for)."""
     if name == "suprem":
         return [sys.executable, "-m", "host.cli", "uci"]
     if name == "sunfish":
         found = _beside_python("sunfish-uci")
-        return [found] if found else None
+        module = importlib.util.find_spec("sunfish")
+        pypy = shutil.which("pypy3") if python == FASTEST else None
+        return None if not found else [pypy, module.origin] if pypy and module else [found]
     if name in ("stockfish", "fairy-stockfish"):
         found = shutil.which(name) or shutil.which(name, path="/usr/games")
         return [found] if found else None
     raise ValueError(f"no engine {name!r} (there are {', '.join(ENGINES)})")
 
 
-def open_engine(name, elo=None):
-    """A started ``chess.engine.SimpleEngine``; ``elo`` weakens Stockfish (UCI_LimitStrength).
-    A missing engine is a clear error naming how to install it."""
-    command = engine_command(name)
+def open_engine(name, elo=None, python=FASTEST):
+    """A started ``chess.engine.SimpleEngine``; ``elo`` weakens Stockfish (UCI_LimitStrength),
+    ``python`` is :func:`engine_command`'s. A missing engine is a clear error naming how to
+    install it."""
+    command = engine_command(name, python)
     if command is None:
         how = {"sunfish": "pip install --no-deps -r benchmarks/requirements-peers.txt",
                "stockfish": "apt-get install stockfish", "fairy-stockfish": "apt-get install fairy-stockfish"}[name]

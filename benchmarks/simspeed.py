@@ -52,7 +52,7 @@ def main(argv=None):
             cycles = iterations[-1].total_cycles
             runs.append((board.fen(), nodes, cycles, wall))
             print(f"suprem  {nodes:9,} nodes {wall:7.2f} s {nodes / wall:9,.0f} nodes/s  {board.fen()}", flush=True)
-    sunfish = open_engine("sunfish")
+    sunfish = open_engine("sunfish", python=None)        # on CPython, as pip installs it for users
     sunfish_nodes = sunfish_wall = 0
     try:
         for fen, nodes, _, _ in runs:
