@@ -91,6 +91,12 @@ class Limits:
     wall_ms: float = None
     target_ms: float = None
 
+    def __post_init__(self):
+        for name in ("depth", "nodes", "movetime_ms", "wall_ms", "target_ms"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:    # depth 0 would read as no limit at all
+                raise ValueError(f"a search's {name} must be positive, not {value}")
+
 
 def stability(finished):
     """How much of its target time a search should spend, from its finished iterations: more

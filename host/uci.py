@@ -260,6 +260,9 @@ class UciEngine:
         self._jobs.put(("position", game))
 
     NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
+    #: The least value of each limit that has one: a ``go`` asking for less (``depth 0`` would
+    #: otherwise read as no depth limit at all, a search without end) is told so and given it.
+    LEAST = {"depth": 1, "nodes": 1, "movetime": 1, "movestogo": 1, "mate": 1}
 
     def _go(self, args):
         parsed, infinite, ponder, root_moves, i = {}, False, False, None, 0
@@ -284,6 +287,10 @@ class UciEngine:
                 except (IndexError, ValueError):
                     self.send(f"info string go {word} needs a number")
                     return
+                if parsed[word] < self.LEAST.get(word, parsed[word]):
+                    self.send(f"info string go {word} {parsed[word]}: less than {self.LEAST[word]}, the least; "
+                              f"searching with {word} {self.LEAST[word]}")
+                    parsed[word] = self.LEAST[word]
                 i += 1
             i += 1                              # anything else: an unknown token, ignored
         if self._busy():

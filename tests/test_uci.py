@@ -14,7 +14,7 @@ import chess.variant
 import pytest
 
 from host.cli import main
-from host.driver import Iteration, score_text, stability
+from host.driver import Iteration, Limits, score_text, stability
 from host.uci import time_budget_ms
 
 ENGINE = [sys.executable, "-m", "host.cli", "uci"]
@@ -57,6 +57,14 @@ def test_go_limits(engine):
     assert info["nodes"] == 3000 and info["pv"][0] in board.legal_moves
     info = engine.analyse(board, chess.engine.Limit(time=0.05))      # hardware milliseconds
     assert info["pv"][0] in board.legal_moves and info["time"] <= 0.05 * 1.2
+
+
+def test_a_limit_of_nothing_is_refused():
+    """A search's limit is positive: ``Limits(depth=0)`` once read as no depth limit at all."""
+    for name in ("depth", "nodes", "movetime_ms", "wall_ms", "target_ms"):
+        with pytest.raises(ValueError, match=f"a search's {name} must be positive, not 0"):
+            Limits(**{name: 0})
+    assert Limits(depth=1, nodes=1).depth == 1
 
 
 def test_mate_in_one_is_reported_as_mate(engine):
@@ -124,6 +132,17 @@ def test_isready_and_stop_mid_search_and_bad_input():
         uci.send("go depth 1")                  # the position is still the one set last
         best, _ = uci.expect("bestmove")
         assert chess.Move.from_uci(best.split()[1]) in game.legal_moves
+        # A limit below its least is told and raised to it: depth 0 is no search without end.
+        for go, told, deepest in (("go depth 0", "go depth 0: less than 1, the least; searching with depth 1", 1),
+                                  ("go nodes -5", "go nodes -5: less than 1, the least; searching with nodes 1", 1),
+                                  ("go mate 0", "go mate 0: less than 1, the least; searching with mate 1", 1)):
+            uci.send(go)
+            line, _ = uci.expect("info string")
+            assert line == f"info string {told}", go
+            best, seen = uci.expect("bestmove", timeout=30)
+            assert chess.Move.from_uci(best.split()[1]) in game.legal_moves, go
+            depths = [int(text.split()[2]) for text in seen if text.startswith("info depth")]
+            assert depths and max(depths) <= deepest, (go, seen)
     finally:
         uci.close()
 
