@@ -113,6 +113,7 @@ def cmd_analyze(args):
         driver = SearchDriver(hw, knowledge=args.knowledge)
         driver.features = args.features
         driver.chunker = args.chunker
+        driver.kpk = args.kpk
         if args.root is not None:
             driver.root_loop = args.root == "host"
         allocation = driver.oracle.allocate(game)
@@ -558,6 +559,9 @@ def build_parser():
     analyze.add_argument("--no-chunker", dest="chunker", action="store_false",
                          help="search a position of CHUNKER's domain on the board too (default: CHUNKER's proof "
                               "of a win answers it)")
+    analyze.add_argument("--no-kpk", dest="kpk", action="store_false",
+                         help="search king and pawn against king on the board alone (default: its database wins "
+                              "it in the fewest plies, or keeps the draw)")
     analyze.add_argument("--explain", action="store_true",
                          help="print the Oracle's root analysis and which pattern went into which recognizer")
     analyze.add_argument("--nodes", type=int, help="stop after about N nodes")

@@ -30,9 +30,14 @@ A root of CHUNKER's domain (kings and passed pawns on files of their own, ``host
 a root with a capture that enters the domain, is handed to CHUNKER first (``chunker``, on by
 default): if its proof search shows a win within ``CHUNKER_NODES`` nodes in all (about a
 second) — of the root, or a loss for the other side after such a capture — the answer is that
-proof — one ``Iteration`` whose ``source`` says so, scored ``CHUNKER_SCORE`` (a promotion the
-other side cannot stop, not a mate), no board search; otherwise (a loss, a draw, no proof) the
-board searches as ever.
+proof — one ``Iteration`` whose ``source`` says so, scored ``SAFE_PROMOTION_SCORE`` (a promotion
+the other side cannot stop, not a mate), no board search; otherwise (a loss, a draw, no proof)
+the board searches as ever.
+
+Before that, a root of king and pawn against king is judged exactly (``kpk``, on by default;
+``host/kpk.py``, a database of the ending): a won one is answered by the database's line to
+the safe promotion in the fewest plies (an ``Iteration`` as CHUNKER's), and a drawn or lost one
+is searched among the moves that hold the draw, or resist the loss longest, only.
 
 An antichess game (a ``chess.variant.AntichessBoard``) is searched in the generator's antichess
 mode with the settings of ``host/antichess.py`` (its capture order and features; the Oracle's
@@ -52,6 +57,7 @@ from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
 from .antichess import is_antichess, victim_order
+from .kpk import is_kpk, judge, line
 from .oracle import KNOWLEDGE, Oracle
 from .root import RootIteration, RootJob, RootLoop
 
@@ -61,8 +67,9 @@ MAX_DEPTH = 63
 #: CHUNKER's node budget at a root of its domain (about a second of the host: its proof search
 #: runs some 5,000 nodes a second in Python).
 CHUNKER_NODES = 5_000
-#: The score of a win CHUNKER proved: a safe promotion, a queen's worth.
-CHUNKER_SCORE = 900
+#: The score of a win CHUNKER or the king-and-pawn database proved: a safe promotion, a
+#: queen's worth.
+SAFE_PROMOTION_SCORE = 900
 
 #: Aspiration windows: from this depth, +- this many centipawns around the last score first.
 ASPIRATION_DEPTH = 4
@@ -152,6 +159,8 @@ class SearchDriver:
     root_loop = False
     #: Hand a root of CHUNKER's domain to its proof when it proves a win.
     chunker = True
+    #: Judge a root of king and pawn against king by its database (``host/kpk.py``).
+    kpk = True
 
     def __init__(self, machine, knowledge=KNOWLEDGE[0]):
         machine.require_search()
@@ -207,8 +216,12 @@ class SearchDriver:
         wall_start = time.monotonic()
         with self._lock:
             self._budget, self._spent = _Budget(limits, 0, 0, wall_start), (0, 0)
-        proved = (self._chunker(game, wall_start)
-                  if self.chunker and root_moves is None and legal and not is_antichess(game) else None)
+        chess_root = root_moves is None and legal and not is_antichess(game)
+        proved = None
+        if self.kpk and chess_root and is_kpk(game):
+            proved, root_moves = self._kpk(game, wall_start)
+        elif self.chunker and chess_root:
+            proved = self._chunker(game, wall_start)
         if proved:
             if on_iteration:
                 on_iteration(proved)
@@ -256,6 +269,18 @@ class SearchDriver:
             self._last_line = (list(game.move_stack), list(finished[-1].pv))
         return finished
 
+    def _kpk(self, game, wall_start):
+        """``(iteration, root moves)`` at a root of king and pawn against king: a win as the
+        database's line (no root moves), else no iteration and the moves that hold the draw or
+        resist the loss longest (the board's search chooses among them)."""
+        judgement = judge(game)
+        if judgement.value <= 0:
+            return None, list(judgement.moves)
+        moves = line(game)
+        source = f"the king-and-pawn database: a win in {judgement.plies} plies, its line to the safe promotion"
+        return Iteration(len(moves), SAFE_PROMOTION_SCORE, 0, 0, 0, 0, 0.0, (time.monotonic() - wall_start) * 1000,
+                         moves, source=source), None
+
     def _chunker(self, game, wall_start):
         """CHUNKER's proved win as an ``Iteration``, else None: a root of its domain solved, or a
         root outside it that enters the domain by a capture — each such capture's position solved
@@ -273,7 +298,7 @@ class SearchDriver:
             line = first + [unmirror(move) if mirrored else move for move in solution.line]
             source = (f"CHUNKER proved the win {entered}in {solution.total} nodes at depth {solution.depth} (its "
                       f"line's last node decided by: {solution.ending})")
-            return Iteration(len(line), CHUNKER_SCORE, 0, 0, 0, 0, 0.0, (time.monotonic() - wall_start) * 1000,
+            return Iteration(len(line), SAFE_PROMOTION_SCORE, 0, 0, 0, 0, 0.0, (time.monotonic() - wall_start) * 1000,
                              line, source=source)
 
         root = placed(game)

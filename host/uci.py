@@ -101,11 +101,12 @@ class UciEngine:
         self._jobs.put(("open",))       # connect (or start the simulated board) at once
         self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False,
                         "RootLoop": SearchDriver.root_loop, "Chunker": SearchDriver.chunker,
-                        "Knowledge": KNOWLEDGE[0], "KnowledgeWithout": "", "UCI_Variant": "chess",
+                        "KpkDatabase": SearchDriver.kpk, "Knowledge": KNOWLEDGE[0], "KnowledgeWithout": "",
+                        "UCI_Variant": "chess",
                         **SearchFeatures().fields()}
         # the options that take one of a list
         self._combos = {"Knowledge": KNOWLEDGE, "UCI_Variant": tuple(VARIANTS)}
-        self._checks = {"Ponder", "RootLoop", "Chunker", *SearchFeatures.names()}  # true or false
+        self._checks = {"Ponder", "RootLoop", "Chunker", "KpkDatabase", *SearchFeatures.names()}  # true or false
 
     def send(self, line):
         with self._lock:
@@ -144,6 +145,7 @@ class UciEngine:
             self.send("option name SimWallLimit type spin default 0 min 0 max 86400000")
             self.send(f"option name RootLoop type check default {'true' if SearchDriver.root_loop else 'false'}")
             self.send(f"option name Chunker type check default {'true' if SearchDriver.chunker else 'false'}")
+            self.send(f"option name KpkDatabase type check default {'true' if SearchDriver.kpk else 'false'}")
             self.send(f"option name Knowledge type combo default {KNOWLEDGE[0]} "
                       + " ".join(f"var {kind}" for kind in KNOWLEDGE))
             self.send("option name KnowledgeWithout type string default <empty>")
@@ -421,6 +423,7 @@ class UciEngine:
         self._driver.features = SearchFeatures(**{name: self.options[name] for name in SearchFeatures.names()})
         self._driver.root_loop = self.options["RootLoop"]
         self._driver.chunker = self.options["Chunker"]
+        self._driver.kpk = self.options["KpkDatabase"]
         knowledge = self.options["Knowledge"]
         without = tuple(self.options["KnowledgeWithout"].split(",")) if self.options["KnowledgeWithout"] else ()
         if knowledge != "root" and without:

@@ -15,6 +15,7 @@ import pytest
 
 from host.cli import main
 from host.driver import Iteration, Limits, score_text, stability
+from host.kpk import judge
 from host.uci import time_budget_ms
 
 ENGINE = [sys.executable, "-m", "host.cli", "uci"]
@@ -489,9 +490,10 @@ def test_a_root_of_chunkers_domain_is_answered_by_its_proof(engine):
         strings = [info["string"] for info in analysis if "string" in info]
     assert any(text.startswith("CHUNKER proved the win") for text in strings), strings
     assert analysis.info["pv"][0] == chess.Move.from_uci("h2h1q") and analysis.info["nodes"] == 0
-    # Black's b-pawn (the domain mirrored) wins; a proof of Kb3 keeps the win too, but the one
-    # played goes forward: the pawn's step, the win its schema sees in the fewest moves.
-    with engine.analysis(chess.Board("8/8/8/1K6/1p6/2k5/8/8 b - - 0 1"), chess.engine.Limit(nodes=2000),
+    # Black's b-pawn (the domain mirrored) outruns White's h-pawn; a proof of Kb3 keeps the win
+    # too, but the one played goes forward: the pawn's step, the win its schema sees in the
+    # fewest moves.
+    with engine.analysis(chess.Board("8/8/8/1K6/1p6/2k5/7P/8 b - - 0 1"), chess.engine.Limit(nodes=2000),
                          info=chess.engine.INFO_ALL) as analysis:
         strings = [info["string"] for info in analysis if "string" in info]
     assert any(text.startswith("CHUNKER proved the win") for text in strings), strings
@@ -503,6 +505,28 @@ def test_a_root_of_chunkers_domain_is_answered_by_its_proof(engine):
         assert not any("CHUNKER" in text for text in strings) and analysis.info["nodes"] > 0
     finally:
         engine.configure({"Chunker": True})
+
+
+def test_king_and_pawn_against_king_is_judged_by_its_database(engine):
+    """A won root of king and pawn against king is answered by the database's line, said in an
+    ``info string``, without a board search (the machine once played e5 here, a draw); a lost
+    root is searched by the board among the moves that resist longest only; with
+    ``KpkDatabase`` off the board searches the won root and plays e5."""
+    board = chess.Board("8/8/4p3/3k4/8/4K3/8/8 b - - 3 66")
+    with engine.analysis(board, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL) as analysis:
+        strings = [info["string"] for info in analysis if "string" in info]
+    assert "the king-and-pawn database: a win in 21 plies, its line to the safe promotion" in strings, strings
+    assert analysis.info["pv"][0] == chess.Move.from_uci("d5e5") and analysis.info["nodes"] == 0
+    assert analysis.info["score"].relative == chess.engine.Cp(900) and len(analysis.info["pv"]) == 21
+    lost = chess.Board("8/8/8/4k3/8/4K3/4P3/8 b - - 0 1")        # White has the opposition
+    result = engine.play(lost, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL)
+    assert result.move in judge(lost).moves and result.info["nodes"] > 0
+    engine.configure({"KpkDatabase": False})
+    try:
+        result = engine.play(board, chess.engine.Limit(nodes=10000), info=chess.engine.INFO_ALL)
+        assert result.move == chess.Move.from_uci("e6e5") and result.info["nodes"] > 0
+    finally:
+        engine.configure({"KpkDatabase": True})
 
 
 def test_a_capture_into_chunkers_domain_is_answered_by_its_proof(engine):
