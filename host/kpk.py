@@ -25,6 +25,9 @@ from .chunker.domain import DRAW, Domain, is_win, plies
 
 __all__ = ["Judgement", "is_kpk", "judge", "line", "domain_of"]
 
+#: The longest line :func:`line` follows (the ending's longest win is far shorter).
+MAX_LINE = 128
+
 
 class Judgement(NamedTuple):
     """The root's value for the side to move (1 win, 0 draw, -1 loss), in how many plies (the
@@ -122,7 +125,7 @@ def line(board):
     promotion: the winner's first best move each time, the loser's too (one that resists
     longest)."""
     board, moves = board.copy(stack=False), []
-    while True:
+    while len(moves) < MAX_LINE:
         judgement = judge(board)
         if judgement.value == 0:
             raise ValueError(f"a drawn position has no winning line: {board.fen()}")
@@ -131,3 +134,4 @@ def line(board):
         if move.promotion:
             return moves
         board.push(move)
+    raise RuntimeError(f"no promotion within {MAX_LINE} plies of the line: {board.fen()}")   # never, if exact

@@ -68,7 +68,7 @@ def test_known_positions():
 def test_the_judgement_is_the_same_under_the_boards_symmetries():
     """Seeded positions with either side's pawn: the value and plies of a position, of its
     mirror left to right and of its colours swapped are equal, and their moves are the mirrored
-    ones."""
+    ones; a won or lost one's line reaches the safe promotion in exactly its plies."""
     rng = random.Random(7)
     checked = 0
     while checked < 300:
@@ -84,6 +84,9 @@ def test_the_judgement_is_the_same_under_the_boards_symmetries():
         if not board.is_valid() or not any(board.legal_moves):
             continue
         judgement = judge(board)
+        if judgement.value:                     # the line is as long as the win, and ends promoting
+            moves = line(board)
+            assert len(moves) == judgement.plies and moves[-1].promotion, board.fen()
         flipped = board.transform(chess.flip_horizontal)
         swapped = board.mirror()
         for other, square in ((flipped, lambda s: s ^ 7), (swapped, chess.square_mirror)):
