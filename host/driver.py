@@ -37,7 +37,8 @@ the board searches as ever.
 Before that, a root of king and pawn against king is judged exactly (``kpk``, on by default;
 ``host/kpk.py``, a database of the ending): a won one is answered by the database's line to
 the safe promotion in the fewest plies (an ``Iteration`` as CHUNKER's), and a drawn or lost one
-is searched among the moves that hold the draw, or resist the loss longest, only.
+is searched among the moves that hold the draw, or resist the loss longest, only. So is a root
+with a capture that leaves king and pawn against king won (the fastest such capture).
 
 An antichess game (a ``chess.variant.AntichessBoard``) is searched in the generator's antichess
 mode with the settings of ``host/antichess.py`` (its capture order and features; the Oracle's
@@ -57,7 +58,7 @@ from hdl.search.features import SearchFeatures
 from hdl.search.frame import INFINITY, MATE, MATE_BOUND
 
 from .antichess import is_antichess, victim_order
-from .kpk import is_kpk, judge, line
+from .kpk import is_kpk, judge, line, winning_capture
 from .oracle import KNOWLEDGE, Oracle
 from .root import RootIteration, RootJob, RootLoop
 
@@ -218,9 +219,9 @@ class SearchDriver:
             self._budget, self._spent = _Budget(limits, 0, 0, wall_start), (0, 0)
         chess_root = root_moves is None and legal and not is_antichess(game)
         proved = None
-        if self.kpk and chess_root and is_kpk(game):
+        if self.kpk and chess_root:
             proved, root_moves = self._kpk(game, wall_start)
-        elif self.chunker and chess_root:
+        if self.chunker and chess_root and not proved and root_moves is None:
             proved = self._chunker(game, wall_start)
         if proved:
             if on_iteration:
@@ -270,16 +271,29 @@ class SearchDriver:
         return finished
 
     def _kpk(self, game, wall_start):
-        """``(iteration, root moves)`` at a root of king and pawn against king: a win as the
-        database's line (no root moves), else no iteration and the moves that hold the draw or
-        resist the loss longest (the board's search chooses among them)."""
-        judgement = judge(game)
-        if judgement.value <= 0:
-            return None, list(judgement.moves)
-        moves = line(game)
-        source = f"the king-and-pawn database: a win in {judgement.plies} plies, its line to the safe promotion"
-        return Iteration(len(moves), SAFE_PROMOTION_SCORE, 0, 0, 0, 0, 0.0, (time.monotonic() - wall_start) * 1000,
-                         moves, source=source), None
+        """``(iteration, root moves)`` by the king-and-pawn database (``host/kpk.py``): at a root
+        of king and pawn against king, a win as the database's line, else no iteration and the
+        moves that hold the draw or resist the loss longest (the board's search chooses among
+        them); at a root with a capture into a won one, that capture and the line after it;
+        else neither."""
+        def answer(first, after, plies, how):
+            moves = first + line(after)
+            source = f"the king-and-pawn database: a win in {plies} plies{how}, its line to the safe promotion"
+            return Iteration(len(moves), SAFE_PROMOTION_SCORE, 0, 0, 0, 0, 0.0,
+                             (time.monotonic() - wall_start) * 1000, moves, source=source)
+
+        if is_kpk(game):
+            judgement = judge(game)
+            if judgement.value <= 0:
+                return None, list(judgement.moves)
+            return answer([], game, judgement.plies, ""), None
+        found = winning_capture(game)
+        if found is None:
+            return None, None
+        capture, plies = found
+        after = game.copy(stack=False)
+        after.push(capture)
+        return answer([capture], after, plies, f" after {game.san(capture)}"), None
 
     def _chunker(self, game, wall_start):
         """CHUNKER's proved win as an ``Iteration``, else None: a root of its domain solved, or a

@@ -12,7 +12,8 @@ the database's wins and draws are those of chess. A position with Black's pawn i
 colour-flipped (``chess.Board.mirror``), a pawn on the e- to h-files on its own file's database.
 
 :func:`judge` gives the root's value and its best moves: the wins in the fewest plies, the
-draws, or the losses in the most; :func:`line` the winner's line to its safe promotion.
+draws, or the losses in the most; :func:`line` the winner's line to its safe promotion;
+:func:`winning_capture` the capture that wins fastest by leaving king and pawn against king.
 """
 
 import functools
@@ -23,7 +24,7 @@ import chess
 from .chunker.database import open_database
 from .chunker.domain import DRAW, Domain, is_win, plies
 
-__all__ = ["Judgement", "is_kpk", "judge", "line", "domain_of"]
+__all__ = ["Judgement", "is_kpk", "judge", "line", "winning_capture", "domain_of"]
 
 #: The longest line :func:`line` follows (the ending's longest win is far shorter).
 MAX_LINE = 128
@@ -135,3 +136,22 @@ def line(board):
             return moves
         board.push(move)
     raise RuntimeError(f"no promotion within {MAX_LINE} plies of the line: {board.fen()}")   # never, if exact
+
+
+def winning_capture(board):
+    """``(capture, plies)``: of the captures of ``board`` that leave king and pawn against king
+    lost for the other side, the one that wins in the fewest plies (its own one more than the
+    position's after); None if there is none (or the board has not four men: two kings, a pawn,
+    and what is taken)."""
+    if chess.popcount(board.occupied) != 4:
+        return None
+    best = None
+    for move in board.generate_legal_captures():
+        after = board.copy(stack=False)
+        after.push(move)
+        if not is_kpk(after) or not any(after.legal_moves):
+            continue
+        judgement = judge(after)
+        if judgement.value == -1 and (best is None or judgement.plies + 1 < best[1]):
+            best = (move, judgement.plies + 1)
+    return best

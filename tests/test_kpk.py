@@ -9,7 +9,7 @@ import pytest
 
 from host.chunker.database import open_database, verify
 from host.chunker.domain import INVALID, is_win, plies
-from host.kpk import domain_of, is_kpk, judge, line
+from host.kpk import domain_of, is_kpk, judge, line, winning_capture
 
 
 @pytest.mark.parametrize("file", range(4))
@@ -95,3 +95,18 @@ def test_the_judgement_is_the_same_under_the_boards_symmetries():
             assert set(mirrored.moves) == {chess.Move(square(m.from_square), square(m.to_square), m.promotion)
                                            for m in judgement.moves}, board.fen()
         checked += 1
+
+
+def test_a_capture_into_a_won_ending():
+    """Of a root's captures, the one that leaves king and pawn against king won fastest: Kxe4
+    here (a win in 21 plies with it); none where it is the other side to move, where the
+    capture leaves a draw (the rook pawn against the king in its corner), or where the board
+    has other than four men."""
+    assert winning_capture(chess.Board("8/8/4k3/8/3Kp3/8/4P3/8 w - - 0 1")) == (chess.Move.from_uci("d4e4"), 21)
+    assert winning_capture(chess.Board("8/8/4k3/8/3Kp3/8/4P3/8 b - - 0 1")) is None
+    drawn = chess.Board("k7/8/8/8/8/8/Pp6/1K6 w - - 0 1")
+    after = drawn.copy()
+    after.push_uci("b1b2")
+    assert judge(after).value == 0 and winning_capture(drawn) is None
+    assert winning_capture(chess.Board("8/8/4k3/8/4K3/8/4P3/8 w - - 0 1")) is None
+    assert winning_capture(chess.Board()) is None

@@ -509,15 +509,22 @@ def test_a_root_of_chunkers_domain_is_answered_by_its_proof(engine):
 
 def test_king_and_pawn_against_king_is_judged_by_its_database(engine):
     """A won root of king and pawn against king is answered by the database's line, said in an
-    ``info string``, without a board search (the machine once played e5 here, a draw); a lost
-    root is searched by the board among the moves that resist longest only; with
-    ``KpkDatabase`` off the board searches the won root and plays e5."""
+    ``info string``, without a board search (the machine once played e5 here, a draw), and so is
+    a root whose capture leaves the ending won; a lost root is searched by the board among the
+    moves that resist longest only; with ``KpkDatabase`` off the board searches the won root and
+    plays e5."""
     board = chess.Board("8/8/4p3/3k4/8/4K3/8/8 b - - 3 66")
     with engine.analysis(board, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL) as analysis:
         strings = [info["string"] for info in analysis if "string" in info]
     assert "the king-and-pawn database: a win in 21 plies, its line to the safe promotion" in strings, strings
     assert analysis.info["pv"][0] == chess.Move.from_uci("d5e5") and analysis.info["nodes"] == 0
     assert analysis.info["score"].relative == chess.engine.Cp(900) and len(analysis.info["pv"]) == 21
+    capture = chess.Board("8/8/4k3/8/3Kp3/8/4P3/8 w - - 0 1")     # Kxe4 leaves the ending won
+    with engine.analysis(capture, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL) as analysis:
+        strings = [info["string"] for info in analysis if "string" in info]
+    assert ("the king-and-pawn database: a win in 21 plies after Kxe4, its line to the safe promotion"
+            in strings), strings
+    assert analysis.info["pv"][0] == chess.Move.from_uci("d4e4") and analysis.info["nodes"] == 0
     lost = chess.Board("8/8/8/4k3/8/4K3/4P3/8 b - - 0 1")        # White has the opposition
     result = engine.play(lost, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL)
     assert result.move in judge(lost).moves and result.info["nodes"] > 0
