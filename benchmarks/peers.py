@@ -51,9 +51,11 @@ def engine_command(name, python=FASTEST):
         return [sys.executable, "-m", "host.cli", "uci"]
     if name == "sunfish":
         found = _beside_python("sunfish-uci")
+        if not found:
+            return None
         module = importlib.util.find_spec("sunfish")
         pypy = shutil.which("pypy3") if python == FASTEST else None
-        return None if not found else [pypy, module.origin] if pypy and module else [found]
+        return [pypy, module.origin] if pypy and module else [found]
     if name in ("stockfish", "fairy-stockfish"):
         found = shutil.which(name) or shutil.which(name, path="/usr/games")
         return [found] if found else None
