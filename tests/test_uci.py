@@ -530,7 +530,9 @@ def test_king_and_pawn_against_king_is_judged_by_its_database(engine):
     assert result.move in judge(lost).moves and result.info["nodes"] > 0
     engine.configure({"KpkDatabase": False})
     try:
-        result = engine.play(board, chess.engine.Limit(nodes=10000), info=chess.engine.INFO_ALL)
+        # a new game (ucinewgame: the table cleared), so that the earlier tests' entries do not
+        # steer this search
+        result = engine.play(board, chess.engine.Limit(nodes=10000), info=chess.engine.INFO_ALL, game=object())
         assert result.move == chess.Move.from_uci("e6e5") and result.info["nodes"] > 0
     finally:
         engine.configure({"KpkDatabase": True})
