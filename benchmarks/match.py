@@ -346,7 +346,7 @@ def paired_difference(games, others):
     n = len(differ)
     score, other = sum(mine for mine, _ in differ), sum(theirs for _, theirs in differ)
     mean = (score - other) / n if n else 0.0
-    spread = (1.96 * math.sqrt(sum((a - b - mean) ** 2 for a, b in differ) / (n - 1) / n) * n if n > 1 else 0.0)
+    spread = 1.96 * math.sqrt(sum((a - b - mean) ** 2 for a, b in differ) / (n - 1) / n) * n if n > 1 else 0.0
     return Pairing(len(pairs) - n, n, score, other, n * mean - spread, n * mean + spread, unpaired)
 
 

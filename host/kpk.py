@@ -21,8 +21,9 @@ from typing import NamedTuple
 
 import chess
 
+from .chunker import place
 from .chunker.database import open_database
-from .chunker.domain import DRAW, Domain, is_win, plies
+from .chunker.domain import DRAW, Domain, capture_of, is_win, plies
 
 __all__ = ["Judgement", "is_kpk", "judge", "line", "winning_capture", "domain_of"]
 
@@ -64,10 +65,9 @@ def _flip(move):
 
 def _value(board):
     """The database's value byte of a position with White's pawn (the side to move's view)."""
-    pawn = chess.lsb(board.pawns)
-    file = chess.square_file(pawn)
-    inside = board if file < 4 else board.transform(chess.flip_horizontal)
-    return open_database(domain_of(file), quiet=True).value(inside)
+    domain = domain_of(chess.square_file(chess.lsb(board.pawns)))
+    inside, _ = place(board, domain)            # mirrored left to right for a pawn on e-h
+    return open_database(domain, quiet=True).value(inside)
 
 
 def _outcomes(board):
@@ -83,7 +83,7 @@ def _outcomes(board):
         after = board.copy(stack=False)
         after.push(move)
         if move.promotion:
-            taken = any(reply.to_square == move.to_square for reply in after.legal_moves)
+            taken = capture_of(after, move.to_square) is not None
             if not taken and after.is_stalemate():
                 rook = chess.Move(move.from_square, move.to_square, chess.ROOK)
                 after = board.copy(stack=False)

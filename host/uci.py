@@ -289,7 +289,7 @@ class UciEngine:
                 except (IndexError, ValueError):
                     self.send(f"info string go {word} needs a number")
                     return
-                if parsed[word] < self.LEAST.get(word, parsed[word]):
+                if word in self.LEAST and parsed[word] < self.LEAST[word]:
                     self.send(f"info string go {word} {parsed[word]}: less than {self.LEAST[word]}, the least; "
                               f"searching with {word} {self.LEAST[word]}")
                     parsed[word] = self.LEAST[word]
