@@ -16,7 +16,7 @@ from host.chunker.check import play_out
 from host.chunker.chunks import ATTACKER, PASSES, Chunk, library
 from host.chunker.database import Database, build, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe, plies
-from host.chunker.schemas import DRAWN, SCHEMAS, Holds, Wins, agrees, classify, holds
+from host.chunker.schemas import DRAWN, SCHEMAS, Holds, Wins, agrees, classify, holds, pair
 from host.chunker.search import solve
 
 ONE = Domain((0,), (7,))            # a-pawn against h-pawn
@@ -349,6 +349,22 @@ def test_level_5_bounds_drawn_positions(two, fen, result):
     assert holds(TWO, board) == result
     with_level, without = solve(board, TWO, max_nodes=20_000), solve(board, TWO, levels=[1, 2, 3, 4], max_nodes=20_000)
     assert with_level.value == 0 and (without.value is None or without.total > 2 * with_level.total)
+
+
+@pytest.mark.parametrize("fen", [
+    "8/6p1/4k2p/8/8/P7/1P4K1/8 w - - 0 1",
+    "k7/8/8/1P4pp/P7/8/8/6K1 b - - 0 1",
+])
+def test_level_7_draws_where_a_king_holds_with_both_pawns(two, fen):
+    """Drawn positions of two pawns a side that levels 1-6 neither decide nor bound: each king
+    holds only with both its pawns beside it, so level 7 decides the draw, and the search proves it
+    at once where without level 7 it cannot within 5,000 nodes."""
+    board = chess.Board(fen)
+    assert two.value(board) == DRAW
+    assert classify(TWO, board, levels=range(1, 7)) == (None, None)
+    assert pair(TWO, board) == DRAWN
+    with_level, without = solve(board, TWO, max_nodes=5_000), solve(board, TWO, levels=range(1, 7), max_nodes=5_000)
+    assert with_level.value == 0 and with_level.total < 100 and without.value is None
 
 
 def test_king_areas_follow_a_winning_strategy():

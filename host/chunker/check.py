@@ -4,7 +4,7 @@ Draws ``N`` valid positions of the paper's domain at random (seeded), and for ea
 database's value against one ply of minimax over python-chess's moves and the database's own
 values of the children (``database.verify``: with no disagreement anywhere the database is
 exact), and every schema that classifies it against the database's result (a bound, levels 5
-and 6's "this side does not lose", against the result it allows; a win's moves against the exact
+to 7's "this side does not lose", against the result it allows; a win's moves against the exact
 distance). Prints the counts
 (positions, each schema's classified count and disagreements, the database's disagreements) and
 returns whether nothing disagreed.

@@ -5,7 +5,7 @@ loses, it does not lose, it does not win — alpha-beta over two values, an OR n
 not lose) stopping at its first proved move and an AND node (loses, does not win) at its first
 refuted one; a node's moves lead to the dual goal for the other side. A safe promotion, a mate,
 a stalemate and both sides without pawns end the game; a schema that classifies a node decides
-it (``host/chunker/schemas.py``), and one that bounds it (levels 5 and 6: a side does not lose)
+it (``host/chunker/schemas.py``), and one that bounds it (levels 5 to 7: a side does not lose)
 decides the goals the bound settles and leaves the others to the search; at the horizon a node
 proves nothing, unless a pawn stands on its seventh rank or the side to move is in check, where
 the search goes on (quiescence, at most ``QUIESCENCE_PLIES`` plies). An unsafe promotion and
