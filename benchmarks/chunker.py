@@ -13,7 +13,7 @@ the budget is "unknown". Then the totals per class.
 
 With ``--play N``: ``N`` seeded won positions of the domain (a win of at least 9 plies for the
 side to move, both sides with pawns) that CHUNKER proves within the engine's hand-off budget
-(``CHUNKER_NODES``, or ``--nodes``), each played out as the hand-off plays it against the
+(``CHUNKER_NODES``, or ``--nodes``, and ``CHUNKER_LEVELS``), each played out as the hand-off plays it against the
 exact database's longest defence (``host.chunker.check.play_out``): how many end in the safe
 promotion, in a draw by the rules (repetition, fifty moves) or with the proof lost, and the plies
 played against the database's.
@@ -31,7 +31,7 @@ from host.chunker.check import play_out
 from host.chunker.database import open_database
 from host.chunker.domain import LOSS, PAPER, describe, is_win, plies
 from host.chunker.search import solve
-from host.driver import CHUNKER_NODES
+from host.driver import CHUNKER_LEVELS, CHUNKER_NODES
 from sim.testing import DATA
 from sim.verification import checked_positions
 
@@ -97,9 +97,9 @@ def _play(count, seed, nodes):
             continue
         board = PAPER.board(index)
         if not all(any(PAPER.codes(board, colour)) for colour in chess.COLORS) or \
-                solve(board, PAPER, max_nodes=nodes).value != 1:
+                solve(board, PAPER, max_nodes=nodes, levels=CHUNKER_LEVELS).value != 1:
             continue
-        ending, length = play_out(db, board, nodes)
+        ending, length = play_out(db, board, nodes, CHUNKER_LEVELS)
         endings[ending] += 1
         if ending == "won":
             lengths.append((length, plies(value)))

@@ -28,8 +28,8 @@ searches and by the last iteration's subtree sizes (``host/root.py``).
 
 A root of CHUNKER's domain (kings and passed pawns on files of their own, ``host/chunker``), or
 a root with a capture that enters the domain, is handed to CHUNKER first (``chunker``, on by
-default): if its proof search shows a win within ``CHUNKER_NODES`` nodes in all (about a
-second) — of the root, or a loss for the other side after such a capture — the answer is that
+default): if its proof search (levels ``CHUNKER_LEVELS``) shows a win within ``CHUNKER_NODES``
+nodes in all (a few seconds) — of the root, or a loss for the other side after such a capture — the answer is that
 proof — one ``Iteration`` whose ``source`` says so, scored ``SAFE_PROMOTION_SCORE`` (a promotion
 the other side cannot stop, not a mate), no board search; otherwise (a loss, a draw, no proof)
 the board searches as ever.
@@ -65,9 +65,13 @@ from .root import RootIteration, RootJob, RootLoop
 __all__ = ["Limits", "Iteration", "SearchDriver", "score_text", "stability"]
 
 MAX_DEPTH = 63
-#: CHUNKER's node budget at a root of its domain (about a second of the host: its proof search
-#: runs some 5,000 nodes a second in Python).
+#: CHUNKER's node budget at a root of its domain (a few seconds of the host: its proof search
+#: runs some 2,000 nodes a second in Python).
 CHUNKER_NODES = 5_000
+#: The schema levels the hand-off asks: not level 7, which at this budget proved no more wins
+#: (13 of 24 seeded decisive positions either way) for a quarter more of the host's time, and
+#: whose libraries (137.7 M indices each) would be built in the middle of a game.
+CHUNKER_LEVELS = (1, 2, 3, 4, 5, 6)
 #: The score of a win CHUNKER or the king-and-pawn database proved: a safe promotion, a
 #: queen's worth.
 SAFE_PROMOTION_SCORE = 900
@@ -317,7 +321,7 @@ class SearchDriver:
 
         root = placed(game)
         if root is not None:
-            solution = solve(root[0], max_nodes=CHUNKER_NODES, avoid=visited(game, root[1]))
+            solution = solve(root[0], max_nodes=CHUNKER_NODES, levels=CHUNKER_LEVELS, avoid=visited(game, root[1]))
             return proof([], solution, root[1], "") if solution.value == 1 and solution.line else None
         if chess.popcount(game.occupied & ~(game.kings | game.pawns)) > 1:
             return None                     # no capture leaves kings and pawns alone
@@ -332,7 +336,7 @@ class SearchDriver:
             entered = placed(after)
             if entered is None:
                 continue
-            solution = solve(entered[0], max_nodes=budget)
+            solution = solve(entered[0], max_nodes=budget, levels=CHUNKER_LEVELS)
             budget -= solution.total
             if solution.value == -1:
                 return proof([move], solution, entered[1], f"after {game.san(move)}, which enters its domain, ")

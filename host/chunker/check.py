@@ -60,15 +60,15 @@ def check(count, seed=1, domain=PAPER, out=print):
     return not mismatches and not any(wrong.values())
 
 
-def play_out(db, board, nodes=5_000, max_plies=300):
+def play_out(db, board, nodes=5_000, levels=None, max_plies=300):
     """Play ``board`` (a position of ``db``'s domain), proved won by CHUNKER, to its end: the
     winner's moves are CHUNKER's, as the search driver's hand-off plays them (each a fresh
-    proof of ``nodes`` nodes, the game's positions since its last pawn move to avoid), the
-    loser's the database's longest defence (a position the game has stood in first, among
-    equals). Returns ``(ending, plies)``: ``"won"`` (the winner's safe promotion), a draw by the
-    rules (``"repetition"``: a position stood three times; ``"fifty moves"`` without a pawn move or
-    capture), ``"unproved"`` (a proof not found within ``nodes``) or ``"too long"`` (``max_plies``
-    played), and the plies played."""
+    proof of ``nodes`` nodes by the schema ``levels``, all by default, the game's positions since
+    its last pawn move to avoid), the loser's the database's longest defence (a position the game
+    has stood in first, among equals). Returns ``(ending, plies)``: ``"won"`` (the winner's safe
+    promotion), a draw by the rules (``"repetition"``: a position stood three times; ``"fifty
+    moves"`` without a pawn move or capture), ``"unproved"`` (a proof not found within ``nodes``)
+    or ``"too long"`` (``max_plies`` played), and the plies played."""
     domain = db.domain
     game, winner = board.copy(stack=False), board.turn
 
@@ -90,7 +90,8 @@ def play_out(db, board, nodes=5_000, max_plies=300):
             return "fifty moves", len(game.move_stack)
         children = domain.children(game)
         if game.turn == winner:
-            solution = solve(game.copy(stack=False), domain, max_nodes=nodes, avoid=visited(game, False, domain))
+            solution = solve(game.copy(stack=False), domain, max_nodes=nodes, levels=levels,
+                             avoid=visited(game, False, domain))
             if solution.value != 1:
                 return "unproved", len(game.move_stack)
             outcome = dict(children)[solution.line[0]]

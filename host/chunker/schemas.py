@@ -17,8 +17,8 @@ from .chunks import ATTACKER, DEFENDER, Chunk, library
 from .database import open_database
 from .domain import DRAW, INVALID, Domain, is_win, plies
 
-__all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "pair", "SCHEMAS", "classify",
-           "fastest", "agrees", "values"]
+__all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "pair", "SCHEMAS",
+           "classify", "fastest", "agrees", "values"]
 
 DRAWN = "draw"
 
