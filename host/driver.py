@@ -29,10 +29,10 @@ searches and by the last iteration's subtree sizes (``host/root.py``).
 A root of CHUNKER's domain (kings and passed pawns on files of their own, ``host/chunker``), or
 a root with a capture that enters the domain, is handed to CHUNKER first (``chunker``, on by
 default): if its proof search (levels ``CHUNKER_LEVELS``) shows a win within ``CHUNKER_NODES``
-nodes in all (a few seconds) — of the root, or a loss for the other side after such a capture — the answer is that
-proof — one ``Iteration`` whose ``source`` says so, scored ``SAFE_PROMOTION_SCORE`` (a promotion
-the other side cannot stop, not a mate), no board search; otherwise (a loss, a draw, no proof)
-the board searches as ever.
+nodes in all (a few seconds) — of the root, or a loss for the other side after such a capture —
+the answer is that proof — one ``Iteration`` whose ``source`` says so, scored
+``SAFE_PROMOTION_SCORE`` (a promotion the other side cannot stop, not a mate), no board search;
+otherwise (a loss, a draw, no proof) the board searches as ever.
 
 Before that, a root of king and pawn against king is judged exactly (``kpk``, on by default;
 ``host/kpk.py``, a database of the ending): a won one is answered by the database's line to
