@@ -65,8 +65,10 @@ def engine_command(name, python=FASTEST):
 def open_engine(name, elo=None, python=FASTEST):
     """A started ``chess.engine.SimpleEngine``; ``elo`` weakens Stockfish (UCI_LimitStrength),
     ``python`` is :func:`engine_command`'s. A missing engine is a clear error naming how to
-    install it."""
+    install it. The machine's CHUNKER libraries are built first where the cache lacks them."""
     command = engine_command(name, python)
+    if name == "suprem" and command is not None:
+        _prepare_chunker()
     if command is None:
         how = {"sunfish": "pip install --no-deps -r benchmarks/requirements-peers.txt",
                "stockfish": "apt-get install stockfish", "fairy-stockfish": "apt-get install fairy-stockfish"}[name]
@@ -78,6 +80,19 @@ def open_engine(name, elo=None, python=FASTEST):
             raise SystemExit(f"{name} cannot limit its strength (no UCI_LimitStrength option)")
         engine.configure({"UCI_LimitStrength": True, "UCI_Elo": elo})
     return engine
+
+
+def _prepare_chunker():
+    """The libraries of CHUNKER's hand-off built (the engine builds none in a game), so that a
+    benchmark's games do not depend on what the cache held."""
+    from host.chunker.domain import PAPER
+    from host.chunker.schemas import prepare
+    from host.driver import CHUNKER_LEVELS
+
+    def told(count, of, domain, report):
+        print(f"benchmarks: CHUNKER's library {count}/{of} ({domain.name()}) built in {report.total_seconds:.0f} s",
+              file=sys.stderr, flush=True)
+    prepare(PAPER, CHUNKER_LEVELS, told)
 
 
 #: Who searches the root (``--root``): the board itself, or the host's root loop (host/root.py).

@@ -378,13 +378,14 @@ def cmd_chunker(args):
     if args.check is not None:
         from host.chunker.check import check
         return 0 if check(args.check, args.seed) else 1
+    if args.prepare:
+        return _prepare_chunker(args.levels)
     if args.fen is None:
-        raise ValueError("give a FEN, or --check N")
+        raise ValueError("give a FEN, --check N or --prepare")
     board = _board_from_arg(args.fen)
     inside, mirrored = place(board)
-    levels = None if args.levels is None else [int(level) for level in args.levels.split(",") if level]
     start = time.monotonic()
-    solution = solve(inside, PAPER, max_depth=args.depth, max_nodes=args.nodes, levels=levels)
+    solution = solve(inside, PAPER, max_depth=args.depth, max_nodes=args.nodes, levels=args.levels)
     seconds = time.monotonic() - start
     side = chess.COLOR_NAMES[board.turn].capitalize()
     other = chess.COLOR_NAMES[not board.turn].capitalize()
@@ -415,6 +416,41 @@ def cmd_chunker(args):
         if not agrees:
             return 1
     return 0
+
+
+def _prepare_chunker(levels):
+    """Build every library CHUNKER's schemas of ``levels`` (all: None) may ask on the paper's
+    domain, saying each."""
+    import time
+
+    from host.chunker.domain import PAPER
+    from host.chunker.schemas import libraries, prepare, unbuilt
+    wanted, missing = libraries(PAPER, levels), unbuilt(PAPER, levels)
+    named = "every level" if levels is None else "levels " + ",".join(map(str, levels)) if levels else "no level"
+    print(f"CHUNKER's libraries for {named}: {len(wanted)}, {len(wanted) - len(missing)} built already")
+
+    def told(count, of, domain, report):
+        print(f"  {count}/{of} {domain.name()}: {domain.size:,} positions, {report.stored_bytes:,} bytes "
+              f"in {report.total_seconds:.0f} s", flush=True)
+
+    start = time.monotonic()
+    reports = prepare(PAPER, levels, told)
+    print(f"built {len(reports)} ({sum(report.stored_bytes for report in reports):,} bytes) in "
+          f"{time.monotonic() - start:.0f} s")
+    return 0
+
+
+def _levels(text):
+    """CHUNKER's schema levels, comma-separated (empty: none)."""
+    from host.chunker.schemas import SCHEMAS
+    try:
+        levels = [int(level) for level in text.split(",") if level.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: levels are whole numbers, comma-separated") from None
+    unknown = [level for level in levels if level not in SCHEMAS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no level {unknown[0]}: the levels are {min(SCHEMAS)} to {max(SCHEMAS)}")
+    return levels
 
 
 def cmd_build(args):
@@ -637,12 +673,16 @@ def build_parser():
     chunker.add_argument("fen", nargs="?", help="a FEN (quoted)")
     chunker.add_argument("--depth", type=_positive, default=80, help="the deepest iteration, in plies (80)")
     chunker.add_argument("--nodes", type=_positive, default=2_000_000, help="the node budget (2000000)")
-    chunker.add_argument("--levels", help="the schema levels to use, e.g. 1 (all); empty for none")
+    chunker.add_argument("--levels", type=_levels,
+                         help="the schema levels to use (or --prepare), e.g. 1,2,3 (all); empty for none")
     chunker.add_argument("--no-database", dest="database", action="store_false",
                          help="do not compare with the exact database (built on first use, ~2 minutes)")
     chunker.add_argument("--check", type=_positive, metavar="N",
                          help="instead: check the exact database and the schemas on N seeded random positions")
     chunker.add_argument("--seed", type=int, default=1, help="the seed of --check (1)")
+    chunker.add_argument("--prepare", action="store_true",
+                         help="instead: build the libraries of --levels (every level's), which the engine's "
+                              "hand-off to CHUNKER (levels 1-6) does not build in a game")
     chunker.set_defaults(func=cmd_chunker)
     verify = sub.add_parser("verify", help="check a hardware unit against its model and python-chess")
     units = verify.add_subparsers(dest="unit", required=True)

@@ -32,7 +32,10 @@ default): if its proof search (levels ``CHUNKER_LEVELS``) shows a win within ``C
 nodes in all (a few seconds) — of the root, or a loss for the other side after such a capture —
 the answer is that proof — one ``Iteration`` whose ``source`` says so, scored
 ``SAFE_PROMOTION_SCORE`` (a promotion the other side cannot stop, not a mate), no board search;
-otherwise (a loss, a draw, no proof) the board searches as ever.
+otherwise (a loss, a draw, no proof) the board searches as ever. The proof search builds no
+library (``suprem chunker --prepare`` does, once): a schema whose library is not built tells it
+nothing. It ends early at ``CHUNKER_TIME_SHARE`` of the search's wall-time limits (a move time
+counts as one) and at a stop request.
 
 Before that, a root of king and pawn against king is judged exactly (``kpk``, on by default;
 ``host/kpk.py``, a database of the ending): a won one is answered by the database's line to
@@ -48,6 +51,7 @@ antichess table); CHUNKER, a chess ending's solver, is not asked.
 ``ponderhit``): its time and node budgets count from that moment.
 """
 
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -72,6 +76,9 @@ CHUNKER_NODES = 5_000
 #: (13 of 24 seeded decisive positions either way) for a quarter more of the host's time, and
 #: whose libraries (137.7 M indices each) would be built in the middle of a game.
 CHUNKER_LEVELS = (1, 2, 3, 4, 5, 6)
+#: The share of the search's time (its target under a game clock, else its hard limit) that
+#: CHUNKER's proof search may spend before the board searches.
+CHUNKER_TIME_SHARE = 0.5
 #: The score of a win CHUNKER or the king-and-pawn database proved: a safe promotion, a
 #: queen's worth.
 SAFE_PROMOTION_SCORE = 900
@@ -179,6 +186,7 @@ class SearchDriver:
         self.features = SearchFeatures()    # the searches' control word
         self.aspiration = True              # aspiration windows (off: every iteration full width)
         self._last_line = None              # (the last root's moves, its search's principal variation)
+        self._told_unbuilt = False          # said that CHUNKER's hand-off lacks libraries
         self.allocation = None              # the Oracle's choice for the last root
         #: (nodes, cycles) the last ``analyse`` spent on the board, its unfinished iteration
         #: included (the iterations' totals leave out an iteration stopped without a move).
@@ -226,7 +234,7 @@ class SearchDriver:
         if self.kpk and chess_root:
             proved, root_moves = self._kpk(game, wall_start)
         if self.chunker and chess_root and not proved and root_moves is None:
-            proved = self._chunker(game, wall_start)
+            proved = self._chunker(game, wall_start, stop_event)
         if proved:
             if on_iteration:
                 on_iteration(proved)
@@ -299,12 +307,22 @@ class SearchDriver:
         after.push(capture)
         return answer([capture], after, plies, f" after {game.san(capture)}"), None
 
-    def _chunker(self, game, wall_start):
+    def _chunker(self, game, wall_start, stop_event):
         """CHUNKER's proved win as an ``Iteration``, else None: a root of its domain solved, or a
         root outside it that enters the domain by a capture — each such capture's position solved
-        from the other side's view, a proved loss there a win here (``CHUNKER_NODES`` in all)."""
+        from the other side's view, a proved loss there a win here (``CHUNKER_NODES`` in all, and
+        ``CHUNKER_TIME_SHARE`` of the time limits), with the libraries already built."""
         from .chunker import OutsideDomain, place, unmirror, visited
+        from .chunker.database import built_only
         from .chunker.search import solve
+
+        limits = self._budget.limits
+        allowed = [ms for ms in (limits.wall_ms, limits.movetime_ms,
+                                 limits.target_ms if limits.wall_ms is not None else None) if ms is not None]
+        deadline = wall_start + CHUNKER_TIME_SHARE * min(allowed) / 1000 if allowed else None
+
+        def stop():
+            return stop_event.is_set() or (deadline is not None and time.monotonic() >= deadline)
 
         def placed(board):
             try:
@@ -321,13 +339,16 @@ class SearchDriver:
 
         root = placed(game)
         if root is not None:
-            solution = solve(root[0], max_nodes=CHUNKER_NODES, levels=CHUNKER_LEVELS, avoid=visited(game, root[1]))
+            self._tell_unbuilt()
+            with built_only():
+                solution = solve(root[0], max_nodes=CHUNKER_NODES, levels=CHUNKER_LEVELS,
+                                 avoid=visited(game, root[1]), stop=stop)
             return proof([], solution, root[1], "") if solution.value == 1 and solution.line else None
         if chess.popcount(game.occupied & ~(game.kings | game.pawns)) > 1:
             return None                     # no capture leaves kings and pawns alone
         budget = CHUNKER_NODES
         for move in game.legal_moves:
-            if budget <= 0:
+            if budget <= 0 or stop():
                 break
             if not game.is_capture(move):
                 continue
@@ -336,11 +357,26 @@ class SearchDriver:
             entered = placed(after)
             if entered is None:
                 continue
-            solution = solve(entered[0], max_nodes=budget, levels=CHUNKER_LEVELS)
+            self._tell_unbuilt()
+            with built_only():
+                solution = solve(entered[0], max_nodes=budget, levels=CHUNKER_LEVELS, stop=stop)
             budget -= solution.total
             if solution.value == -1:
                 return proof([move], solution, entered[1], f"after {game.san(move)}, which enters its domain, ")
         return None
+
+    def _tell_unbuilt(self):
+        """Say once (on standard error, as a build's messages) that CHUNKER's hand-off lacks libraries."""
+        from .chunker.domain import PAPER
+        from .chunker.schemas import libraries, unbuilt
+        if self._told_unbuilt:
+            return
+        self._told_unbuilt = True
+        missing, levels = unbuilt(PAPER, CHUNKER_LEVELS), ",".join(map(str, CHUNKER_LEVELS))
+        if missing:
+            print(f"suprem: {len(missing)} of the {len(libraries(PAPER, CHUNKER_LEVELS))} libraries of CHUNKER's "
+                  f"levels {levels} are not built; its proofs in games go without them (build them once: "
+                  f"suprem chunker --prepare --levels {levels})", file=sys.stderr, flush=True)
 
     def _iterate(self, game, depth, total_nodes, total_cycles, stop_event, first, previous, loop):
         """One iteration over the root's moves: the board's own root (``loop`` None) or the

@@ -436,3 +436,30 @@ def test_the_drivers_analysis_equals_the_same_jobs_on_the_reference(board, monke
         want = reference.search(game, depth, alpha, beta, clear_table=n == 0, **options)
         assert (hw.score, hw.move, hw.nodes) == (want.score, want.move, want.nodes), \
             f"job {n}: depth {depth}, window ({alpha}, {beta})"
+
+
+def test_chunkers_hand_off_builds_nothing_and_keeps_to_its_share_of_the_time(board, monkeypatch, tmp_path, capsys):
+    """A root of CHUNKER's domain under a game clock, with none of CHUNKER's libraries built:
+    the hand-off builds none (it says so once, on standard error), its proof search ends at its
+    share of the wall time (here 1 ms: at its first poll, long before its node budget), and the
+    board searches the root."""
+    import host.chunker.search
+    from host.driver import CHUNKER_NODES, Limits, SearchDriver
+    monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
+    solved = []
+    solve = host.chunker.search.solve
+
+    def spying(*args, **options):
+        solved.append(solve(*args, **options))
+        return solved[-1]
+
+    monkeypatch.setattr(host.chunker.search, "solve", spying)
+    game = chess.Board("8/8/1k3p1p/8/P4K2/1PP5/8/8 b - - 0 1")     # CH.041: White wins in 28
+    driver = SearchDriver(board, knowledge="material")
+    for _ in range(2):
+        last = driver.analyse(game, Limits(wall_ms=2, target_ms=2))[-1]
+        assert last.source is None and last.pv[0] in game.legal_moves
+    assert len(solved) == 2 and all(s.value is None and 0 < s.total < CHUNKER_NODES // 4 for s in solved), solved
+    assert not any((tmp_path / "chunker").glob("*.db"))
+    err = capsys.readouterr().err
+    assert err.count("of CHUNKER's levels 1,2,3,4,5,6 are not built") == 1, err

@@ -14,9 +14,9 @@ import pytest
 from host.chunker import place, visited
 from host.chunker.check import play_out
 from host.chunker.chunks import ATTACKER, PASSES, Chunk, library
-from host.chunker.database import Database, build, open_database, verify
+from host.chunker.database import Database, NotBuilt, build, built_only, database_path, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe, plies
-from host.chunker.schemas import DRAWN, SCHEMAS, Holds, Wins, agrees, classify, holds, pair
+from host.chunker.schemas import DRAWN, SCHEMAS, Holds, Wins, agrees, classify, holds, libraries, pair, unbuilt
 from host.chunker.search import solve
 
 ONE = Domain((0,), (7,))            # a-pawn against h-pawn
@@ -471,6 +471,56 @@ def test_search_proves_a_draw_where_every_line_is_decided():
         assert open_database(ONE, quiet=True).value(chess.Board(fen)) == DRAW
 
 
+def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkeypatch, tmp_path):
+    """Under ``built_only`` an empty cache stays empty: only level 1 (its chunk libraries are made
+    in the process) and level 5 where it needs no database classify, and the search proves nothing
+    false. Once ``libraries`` are built
+    (``suprem chunker --prepare``), every schema answers under ``built_only`` as it does when it
+    builds what it asks: so they are all a schema asks."""
+    monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
+    domain = Domain((1,), (6,))                     # b against g: asked by no other test
+    assert unbuilt(domain) == libraries(domain) and len(libraries(domain)) == 12
+    rng, boards = random.Random(23), []
+    while len(boards) < 1500:
+        index = rng.randrange(domain.size)
+        if domain.valid(index):
+            boards.append(domain.board(index))
+    with built_only():
+        with pytest.raises(NotBuilt):
+            open_database(libraries(domain)[0])
+        bare = [classify(domain, board) for board in boards]
+        solution = solve(chess.Board("8/8/8/8/6p1/1P6/8/k3K3 w - - 0 1"), domain, max_nodes=3_000)
+    assert not any((tmp_path / "chunker").glob("*.db"))
+    assert {level for level, _ in bare} <= {None, 1, 5}     # level 5: where a side has no pawns to fear
+    assert solution.value in (None, open_value(domain, chess.Board("8/8/8/8/6p1/1P6/8/k3K3 w - - 0 1")))
+    for library_domain in libraries(domain):
+        build(library_domain)
+    assert unbuilt(domain) == []
+    with built_only():
+        prepared = [classify(domain, board) for board in boards]
+    assert prepared == [classify(domain, board) for board in boards]
+    assert {level for level, _ in prepared} >= {1, 2, 3, 4, 5}, collections.Counter(level for level, _ in prepared)
+    assert {path.name for path in (tmp_path / "chunker").glob("*.db")} == \
+        {database_path(library_domain).name for library_domain in [domain, *libraries(domain)]}   # domain: open_value
+
+
+def open_value(domain, board):
+    """The database's result (1, 0, -1) for the side to move."""
+    value = open_database(domain, quiet=True).value(board)
+    return 0 if value == DRAW else 1 if value < LOSS else -1
+
+
+def test_a_stop_ends_the_search_as_its_budget_would():
+    asked = []
+
+    def stop():
+        asked.append(True)
+        return len(asked) >= 3
+    solution = solve(chess.Board("4K3/1k5p/8/8/P5p1/8/1P6/8 w - - 0 1"), TWO, levels=(), max_nodes=200_000, stop=stop)
+    assert solution.value is None and len(asked) == 3
+    assert solution.nodes["interior"] + solution.nodes["horizon"] <= 3 * 64
+
+
 def test_search_never_proves_a_drawn_position_won_or_lost():
     """A drawn position where both sides keep pawns and no schema of levels 1-6 decides: within the
     budget the search with those levels proves the draw or nothing, never a win or a loss (level
@@ -508,14 +558,16 @@ def test_cli_solves_and_mirrors(capsys):
     (["8/8/8/8/8/8/P5k1/1K1N4 w - - 0 1"], "not a position of CHUNKER's domain"),
     (["8/8/8/8/3P4/8/6k1/1K6 w - - 0 1"], "not a position of CHUNKER's domain"),
     ([], "give a FEN"),
+    (["--prepare", "--levels", "8"], "no level 8: the levels are 1 to 7"),
+    (["--prepare", "--levels", "1,x"], "levels are whole numbers"),
     (["8/8/8/8/8/8/P5k1/1K6 w - - 0 1", "--nodes", "0"], None),
 ])
 def test_cli_refuses_bad_input(capsys, args, message):
     from host.cli import main
-    if message is None:
+    if message is None or "level" in message:
         with pytest.raises(SystemExit):
             main(["chunker", *args])
-        assert "must be above 0" in capsys.readouterr().err
+        assert (message or "must be above 0") in capsys.readouterr().err
         return
     assert main(["chunker", *args, "--no-database"]) == 2
     assert message in capsys.readouterr().err

@@ -14,6 +14,8 @@ of configurations ``C`` (uint64), then ``C + 1`` uint64 offsets from the file's 
 spans ``offsets[k]:offsets[k + 1]``), then the blocks.
 """
 
+import contextlib
+import contextvars
 import functools
 import hashlib
 import json
@@ -30,7 +32,7 @@ from pathlib import Path
 from .domain import DRAW, INVALID, LOSS, PAPER, capture_of, is_loss, is_win, plies
 
 __all__ = ["build", "open_database", "database_path", "areas_path", "Database", "BuildReport", "preference",
-           "verify"]
+           "verify", "NotBuilt", "built_only"]
 
 SOURCE = Path(__file__).resolve().parent / "retro.cpp"
 MAGIC = b"SUPREMDB"
@@ -60,6 +62,7 @@ def _cache_dir():
     return path
 
 
+@functools.cache
 def _key(domain):
     digest = hashlib.sha256(SOURCE.read_bytes())
     digest.update(json.dumps(domain.defines(), sort_keys=True).encode())
@@ -270,9 +273,36 @@ def verify(db, indices):
     return wrong
 
 
-@functools.cache
+class NotBuilt(LookupError):
+    """A database asked for under :func:`built_only` that is not in the cache."""
+
+
+#: False under :func:`built_only`: ``open_database`` builds nothing.
+_BUILDING = contextvars.ContextVar("chunker_building", default=True)
+
+
+@contextlib.contextmanager
+def built_only():
+    """Within this context (in this thread or task), :func:`open_database` raises
+    :class:`NotBuilt` for a database the cache does not hold instead of building it: for callers
+    that must not spend minutes, such as a search under a game clock."""
+    token = _BUILDING.set(False)
+    try:
+        yield
+    finally:
+        _BUILDING.reset(token)
+
+
+_opened = {}
+
+
 def open_database(domain=PAPER, quiet=False):
-    """The :class:`Database` of ``domain``, built on first use."""
-    report = build(domain, quiet=quiet)
-    return Database(domain, report.path)
+    """The :class:`Database` of ``domain``, built on first use (under :func:`built_only`, raises
+    :class:`NotBuilt` instead); kept open for the process."""
+    db = _opened.get(domain)
+    if db is None:
+        if not _BUILDING.get() and not database_path(domain).exists():
+            raise NotBuilt(f"CHUNKER's database of {domain.name()} is not built")
+        db = _opened[domain] = Database(domain, build(domain, quiet=quiet).path)
+    return db
 

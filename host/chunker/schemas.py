@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import chess
 
 from .chunks import ATTACKER, DEFENDER, Chunk, library
-from .database import open_database
+from .database import NotBuilt, build, database_path, open_database
 from .domain import DRAW, INVALID, Domain, is_win, plies
 
 __all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "pair", "SCHEMAS",
-           "classify", "fastest", "agrees", "values"]
+           "classify", "fastest", "agrees", "values", "libraries", "unbuilt", "prepare"]
 
 DRAWN = "draw"
 
@@ -226,13 +226,18 @@ def outrun(domain, board):
         moves = _racing_moves(board, colour, files, codes)
         if moves is None:
             continue
-        reach = tuple(sorted({f for file, code in zip(files, codes) if code
-                              for f in (file - 1, file, file + 1) if 0 <= f < 8}))
-        frozen = _library_domain(domain, not colour, defender_frozen=True, defender_reach=reach)
+        frozen = _frozen_domain(domain, colour, [file for file, code in zip(files, codes) if code])
         value = open_database(frozen, quiet=True).value_at(frozen.index(_without_pawns(board, colour, not colour)))
         if value == DRAW or moves <= (plies(value) + 1) // 2 - (board.turn != colour):
             return Wins(colour, moves)
     return None
+
+
+def _frozen_domain(domain, colour, present):
+    """Level 4's one-player game: the other side's king and pawns against ``colour``'s king frozen,
+    ``colour``'s pawns on the files ``present`` denying squares on those files and beside them."""
+    reach = tuple(sorted({f for file in present for f in (file - 1, file, file + 1) if 0 <= f < 8}))
+    return _library_domain(domain, not colour, defender_frozen=True, defender_reach=reach)
 
 
 def holds(domain, board):
@@ -270,16 +275,21 @@ def _holds_with(domain, board, colour, codes, other, kept, left_out):
         return False
     files = domain.white_files if colour == chess.WHITE else domain.black_files
     own = [code for file, code in zip(files, codes) if file in kept]
-    if kept:
-        rules = dict(defender_colour=colour, defender_waits=True, defender_barred=left_out)
-        held = _sub_domain(*((kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)),
-                           **rules)
-    else:
-        held = _library_domain(domain, not colour, defender_waits=True, defender_barred=left_out)
+    held = _holding_domain(domain, colour, kept, left_out)
     index = held.index_of(own + other if colour == chess.WHITE else other + own, board.turn,
                           board.king(chess.WHITE), board.king(chess.BLACK))
     value = open_database(held, quiet=True).value_at(index)
     return value != INVALID and (value == DRAW or is_win(value) == (board.turn == colour))
+
+
+def _holding_domain(domain, colour, kept, left_out):
+    """The game of levels 5 to 7: ``colour``'s king and its pawns on the files ``kept`` against the
+    other side's king and pawns, waiting, its king barred from the files ``left_out``."""
+    if kept:
+        rules = dict(defender_colour=colour, defender_waits=True, defender_barred=left_out)
+        return _sub_domain(*((kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)),
+                           **rules)
+    return _library_domain(domain, not colour, defender_waits=True, defender_barred=left_out)
 
 
 @functools.cache
@@ -324,24 +334,77 @@ def _holds_keeping(most, domain, board, colour):
     files, codes = _codes(domain, board, colour)
     other = _codes(domain, board, not colour)[1]
     present = tuple(f for f, code in zip(files, codes) if code)
-    return any(_holds_with(domain, board, colour, codes, other, kept, tuple(f for f in present if f not in kept))
-               for size in range(min(most, len(present)) + 1) for kept in itertools.combinations(present, size))
+    return any(_holds_with(domain, board, colour, codes, other, kept, left_out)
+               for kept, left_out in _keepings(present, most))
+
+
+def _keepings(present, most):
+    """``(kept, left_out)``: each way of keeping at most ``most`` of the pawns on the files
+    ``present``, the rest left out."""
+    for size in range(min(most, len(present)) + 1):
+        for kept in itertools.combinations(present, size):
+            yield kept, tuple(f for f in present if f not in kept)
 
 
 #: The schemas by level.
 SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds, 6: beside, 7: pair}
 
 
+def libraries(domain, levels=None):
+    """The exact databases the schemas of ``levels`` (all by default) may open on positions of
+    ``domain`` (each side's pawns on any of its files), smallest first: what ``suprem chunker
+    --prepare`` builds. Level 1's chunk libraries are built in the process, in a second or so."""
+    asked = set(SCHEMAS) if levels is None else set(levels)
+    found = {}
+    for colour in chess.COLORS:
+        files = domain.white_files if colour == chess.WHITE else domain.black_files
+        subsets = [present for size in range(len(files) + 1) for present in itertools.combinations(files, size)]
+        wanted = []
+        if 2 in asked:
+            wanted.append(_library_domain(domain, colour, defender_passes=True))
+        if 3 in asked:
+            wanted.append(_library_domain(domain, colour))
+        if 4 in asked:
+            wanted += [_frozen_domain(domain, colour, present) for present in subsets if present]
+        for level, most in ((5, 0), (6, 1), (7, 2)):
+            if level in asked:
+                wanted += [_holding_domain(domain, colour, kept, left_out)
+                           for present in subsets for kept, left_out in _keepings(present, most)]
+        found.update(dict.fromkeys(wanted))
+    return sorted(found, key=lambda library_domain: library_domain.size)
+
+
+def unbuilt(domain, levels=None):
+    """Those of :func:`libraries` the cache does not hold."""
+    return [library_domain for library_domain in libraries(domain, levels)
+            if not database_path(library_domain).exists()]
+
+
+def prepare(domain, levels=None, told=None):
+    """Build those of :func:`libraries` the cache does not hold; ``told(count, of, library
+    domain, BuildReport)`` after each. Returns the reports."""
+    missing, reports = unbuilt(domain, levels), []
+    for count, library_domain in enumerate(missing, 1):
+        reports.append(build(library_domain))
+        if told is not None:
+            told(count, len(missing), library_domain, reports[-1])
+    return reports
+
+
 def classify(domain, board, levels=None):
     """``(level, result)`` of the first schema that decides ``board`` (:class:`Wins` or ``DRAWN``), else
     of the first that bounds it (:class:`Holds`), else ``(None, None)``; ``levels`` (an iterable of
     levels) limits the schemas asked (all by default). A win's ``moves`` is the least that any
-    of the schemas asked gives it (each is a bound; level 3's is exact where it applies)."""
+    of the schemas asked gives it (each is a bound; level 3's is exact where it applies). Under
+    ``database.built_only``, a schema whose library is not built tells nothing (``None``)."""
     found, bound = None, (None, None)
     for level, schema in SCHEMAS.items():
         if levels is not None and level not in levels:
             continue
-        result = schema(domain, board)
+        try:
+            result = schema(domain, board)
+        except NotBuilt:
+            continue
         if found is not None:
             if isinstance(result, Wins) and result.moves < found[1].moves:
                 found = found[0], result

@@ -38,6 +38,8 @@ KNOWN = 2_000_000
 #: A draw's proof (does not win, does not lose) may spend at most one node in this many of the
 #: budget: it is tried at every depth, and a won position's proof needs the rest.
 DRAW_SHARE = 4
+#: How often (in nodes) a search asks its ``stop``: a few hundredths of a second of the host.
+STOP_POLL = 64
 
 
 @dataclass
@@ -61,6 +63,10 @@ class OutOfNodes(Exception):
     pass
 
 
+class Stopped(OutOfNodes):
+    """The caller's ``stop`` said so: the whole search ends, not only a draw's share."""
+
+
 def _verdict(possible, meets):
     """True where every value in ``possible`` meets a goal (the values ``meets``), False where none
     does, None where the node's moves must tell."""
@@ -68,8 +74,8 @@ def _verdict(possible, meets):
 
 
 class _Search:
-    def __init__(self, domain, levels, max_nodes, avoid=frozenset()):
-        self.domain, self.levels, self.max_nodes, self.avoid = domain, levels, max_nodes, avoid
+    def __init__(self, domain, levels, max_nodes, avoid=frozenset(), stop=None):
+        self.domain, self.levels, self.max_nodes, self.avoid, self.stop = domain, levels, max_nodes, avoid, stop
         self.proved = {}                # (index, goal) -> the proving move (OR goals) or None
         self.failed = {}                # (index, goal) -> the deepest depth it failed at
         self.known = {}                 # index -> what the schemas say of it (``_settled``)
@@ -159,6 +165,8 @@ class _Search:
         self.count += 1
         if self.count > self.max_nodes:
             raise OutOfNodes
+        if self.stop is not None and self.count % STOP_POLL == 0 and self.stop():
+            raise Stopped
         meets, any_move, child_goal = self.GOALS[goal]
         kind, possible, _ = self._settled(board, index, schemas=not root)
         verdict = _verdict(possible, meets)
@@ -225,15 +233,16 @@ class _Search:
         return moves, None
 
 
-def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, avoid=frozenset()):
+def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, avoid=frozenset(), stop=None):
     """Solve ``board`` (a position of ``domain``) by iterative deepening to ``max_depth`` plies or
     ``max_nodes`` nodes; returns a :class:`Solution` (``value`` ``None`` when neither proof came
     in time). ``levels`` (the schema levels to use; all by default) lets the schemas' worth be
     measured: fewer levels, more nodes. ``avoid``: indices of positions the root's proving move
     should not lead to where another proves as well (a game's earlier positions: a proof that
     keeps a won position won need not make progress, and one that returns to where the game
-    has been walks into a draw by repetition)."""
-    search = _Search(domain, levels, max_nodes, avoid)
+    has been walks into a draw by repetition). ``stop``: a callable asked every ``STOP_POLL`` nodes,
+    true to end the search as the node budget would (a time limit, a stop command)."""
+    search = _Search(domain, levels, max_nodes, avoid, stop)
     index, value, depth = domain.index(board), None, 0   # (a clear error outside the domain)
     kind, possible, _ = search._settled(board, index, schemas=False)
     if kind is not None:                                # the game is over (or no pawns are left)
@@ -253,6 +262,8 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, a
                 try:
                     drawn = search.prove("notwin", board, depth, root=True) and \
                         search.prove("notloss", board, depth, root=True)
+                except Stopped:
+                    raise
                 except OutOfNodes:
                     drawn = False
                 draw_budget -= search.count - before
