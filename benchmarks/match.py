@@ -5,7 +5,7 @@
                                [--features SET] [--opponent-features SET]
                                [--root board|host] [--opponent-root board|host]
                                [--knowledge K] [--opponent-knowledge K] [--without F,...]
-                               [--opponent-without F,...] [--first N] [--movetime MS]
+                               [--opponent-without F,...] [--first N] [--resume] [--movetime MS]
                                [--variant chess|antichess]
     python -m benchmarks.match --score FILE.pgn ... [--against FILE.pgn ...]
 
@@ -46,7 +46,9 @@ machine: python-chess's client sets each engine's ``UCI_Variant`` from the board
 A long match can be played in parts: ``--first N`` starts at game N (its opening and colours
 as in the whole match; ``--games`` stays the last game's number), and ``--score`` adds up the
 games of the parts' PGN files (the machine is the player named SUPREM) with the Elo
-difference of them all.
+difference of them all. A match stopped part-way goes on with ``--resume``: the games its
+``--pgn`` file already holds (each the same match's, by its Event header) are kept and count
+in the score, and only the match's games the file lacks are played, appended to it.
 
 Both engines are deterministic at a node budget, so two runs of the same games that differ in
 one change of the machine play a game move for move the same wherever the change never acts.
@@ -176,6 +178,8 @@ def main(argv=None):
     parser.add_argument("--opponent-without", type=pattern_families, default=(),
                         help="with --opponent suprem: the families or patterns its root knowledge leaves out")
     parser.add_argument("--first", type=int, default=1, help="the first game's number (a match played in parts)")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --pgn: keep the file's games of this match and play only those it lacks")
     parser.add_argument("--score", nargs="+", metavar="PGN", help="only add up the games of these PGN files")
     parser.add_argument("--against", nargs="+", metavar="PGN",
                         help="with --score: pair its games with these, a run of the same games (file order)")
@@ -187,6 +191,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.against and not args.score:
         parser.error("--against goes with --score")
+    if args.resume and not args.pgn:
+        parser.error("--resume goes with --pgn (the file whose games are kept)")
     if args.score:
         return _score(args.score, args.against)
     if (args.opponent_features is not None or args.opponent_root or args.opponent_knowledge
@@ -210,6 +216,12 @@ def main(argv=None):
     if args.variant != "chess" and args.opponent not in ("fairy-stockfish", "suprem"):
         parser.error(f"--variant {args.variant} needs --opponent fairy-stockfish or suprem")
     openings = read_openings(variant=args.variant)
+    event_opponent = args.opponent if args.opponent != "suprem" else _opponent_name(args)
+    budget = budget if args.variant == "chess" else f"{args.variant}, {budget}"
+    machine_name = (f"SUPREM ({args.features}, root {args.root or 'default'}, knowledge {args.knowledge or 'default'}"
+                    f"{_without(args.without)})")
+    event = f"{machine_name} vs {event_opponent}, {budget}"
+    played = _played(args.pgn, event, parser) if args.resume else {}
     machine = open_engine("suprem")
     overhead = {"Move Overhead": 0} if args.movetime else {}
     machine.configure({**machine_options(args.features, args.root, args.knowledge, args.without), **overhead})
@@ -219,16 +231,19 @@ def main(argv=None):
     if args.opponent == "suprem":
         opponent.configure({**machine_options(args.opponent_features or SearchFeatures(), args.opponent_root,
                                               args.opponent_knowledge, args.opponent_without), **overhead})
-        args.opponent = (f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'}"
-                         f", knowledge {args.opponent_knowledge or 'default'}{_without(args.opponent_without)})")
-    scores, pgn = [], open(args.pgn, "w") if args.pgn else None
+        args.opponent = event_opponent
+    scores, pgn = [], open(args.pgn, "a" if args.resume else "w") if args.pgn else None
     limits = {machine: limit, opponent: opponent_limit}
     searched = {machine: [0, 0], opponent: [0, 0]}       # nodes the engines say they searched, moves
     try:
-        budget = budget if args.variant == "chess" else f"{args.variant}, {budget}"
         for number in range(args.first - 1, args.games):
             name, start = openings[(number // 2) % len(openings)]
             machine_white = number % 2 == 0
+            if number + 1 in played:
+                scores.append(played[number + 1].score)
+                print(f"game {number + 1}: {name}, SUPREM {'White' if machine_white else 'Black'}: kept from "
+                      f"{args.pgn}; score {sum(scores)}/{len(scores)}", flush=True)
+                continue
             white, black = (machine, opponent) if machine_white else (opponent, machine)
             board, result = play(white, black, start, limits, args.max_plies, searched)
             points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
@@ -237,7 +252,7 @@ def main(argv=None):
                   f"({len(board.move_stack)} plies); score {sum(scores)}/{len(scores)}", flush=True)
             if pgn:
                 game = chess.pgn.Game.from_board(board)
-                game.headers.update(Event=f"SUPREM vs {args.opponent}, {budget}", Round=str(number + 1),
+                game.headers.update(Event=event, Round=str(number + 1),
                                     Date=datetime.date.today().strftime("%Y.%m.%d"), Opening=name,
                                     White="SUPREM" if machine_white else args.opponent,
                                     Black=args.opponent if machine_white else "SUPREM", Result=result)
@@ -248,15 +263,33 @@ def main(argv=None):
         if pgn:
             pgn.close()
     elo, low, high = elo_difference(scores)
-    print(f"SUPREM ({args.features}, root {args.root or 'default'}, knowledge {args.knowledge or 'default'}"
-          f"{_without(args.without)}) "
-          f"vs {args.opponent}"
+    print(f"{machine_name} vs {args.opponent}"
           f"{f' (Elo {args.elo})' if args.elo else ''}, "
           f"{budget}: "
           f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
           f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
     print(_searched((("SUPREM", searched[machine]), (args.opponent, searched[opponent]))))
     return 0
+
+
+def _opponent_name(args):
+    """The name the machine as opponent plays under: its features, root, knowledge and families left out."""
+    return (f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'}"
+            f", knowledge {args.opponent_knowledge or 'default'}{_without(args.opponent_without)})")
+
+
+def _played(path, event, parser):
+    """``{number: PlayedGame}``: the games a match's PGN file holds (none if it does not exist), each
+    checked to be of the match ``event``; a game of another match or without a number is refused."""
+    try:
+        games = pgn_games([path])
+    except FileNotFoundError:
+        return {}
+    for game in games:
+        if game.event != event or game.number is None:
+            parser.error(f"--resume: {path} holds a game of another match (game {game.number}: "
+                         f"{game.event!r}, not {event!r}); nothing was played or written")
+    return {game.number: game for game in games}
 
 
 def _searched(engines):
@@ -278,6 +311,7 @@ class PlayedGame(NamedTuple):
     moves: list                 #: the moves played, UCI
     score: float                #: the machine's
     number: int | None          #: the game's number in its match (the Round header; None if not a number)
+    event: str = "?"            #: the Event header: the match it belongs to
 
 
 def pgn_games(paths):
@@ -294,7 +328,8 @@ def pgn_games(paths):
                 moves = [move.uci() for move in game.mainline_moves()]
                 round_ = game.headers.get("Round", "?")
                 games.append(PlayedGame(game.headers.get("Opening", "?"), white, moves,
-                                        points if white else 1 - points, int(round_) if round_.isdigit() else None))
+                                        points if white else 1 - points, int(round_) if round_.isdigit() else None,
+                                        game.headers.get("Event", "?")))
     return games
 
 

@@ -65,10 +65,10 @@ def engine_command(name, python=FASTEST):
 def open_engine(name, elo=None, python=FASTEST):
     """A started ``chess.engine.SimpleEngine``; ``elo`` weakens Stockfish (UCI_LimitStrength),
     ``python`` is :func:`engine_command`'s. A missing engine is a clear error naming how to
-    install it. The machine's CHUNKER libraries are built first where the cache lacks them."""
+    install it. Where the machine's CHUNKER libraries are not built, it says so."""
     command = engine_command(name, python)
     if name == "suprem" and command is not None:
-        _prepare_chunker()
+        _warn_unbuilt()
     if command is None:
         how = {"sunfish": "pip install --no-deps -r benchmarks/requirements-peers.txt",
                "stockfish": "apt-get install stockfish", "fairy-stockfish": "apt-get install fairy-stockfish"}[name]
@@ -82,17 +82,18 @@ def open_engine(name, elo=None, python=FASTEST):
     return engine
 
 
-def _prepare_chunker():
-    """The libraries of CHUNKER's hand-off built (the engine builds none in a game), so that a
-    benchmark's games do not depend on what the cache held."""
+def _warn_unbuilt():
+    """Say where the machine's CHUNKER hand-off lacks libraries (it builds none in a game), so
+    that games which reach CHUNKER's domain are known to differ from a prepared machine's."""
     from host.chunker.domain import PAPER
-    from host.chunker.schemas import prepare
+    from host.chunker.schemas import unbuilt
     from host.driver import CHUNKER_LEVELS
-
-    def told(count, of, domain, report):
-        print(f"benchmarks: CHUNKER's library {count}/{of} ({domain.name()}) built in {report.total_seconds:.0f} s",
-              file=sys.stderr, flush=True)
-    prepare(PAPER, CHUNKER_LEVELS, told)
+    missing = unbuilt(PAPER, CHUNKER_LEVELS)
+    if missing:
+        levels = ",".join(map(str, CHUNKER_LEVELS))
+        print(f"benchmarks: {len(missing)} of the machine's CHUNKER libraries are not built, so its proofs in these "
+              f"games go without them; build them first for the machine's full play: suprem chunker --prepare "
+              f"--levels {levels}", file=sys.stderr, flush=True)
 
 
 #: Who searches the root (``--root``): the board itself, or the host's root loop (host/root.py).

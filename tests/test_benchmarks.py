@@ -155,6 +155,30 @@ def test_a_match_counts_the_nodes_each_engine_says_it_searched(tmp_path, capsys)
     assert "--opponent-nodes must be a positive number" in capsys.readouterr().err
 
 
+def test_a_stopped_match_resumes_from_its_pgn_file(tmp_path, capsys):
+    """``--resume`` keeps the games the file holds (counted in the score, not played again), plays
+    the match's games it lacks and appends them; a file of another match is refused untouched."""
+    from benchmarks.match import main, pgn_games
+    pgn = tmp_path / "games.pgn"
+    match = ["--opponent", "suprem", "--nodes", "300", "--max-plies", "2", "--pgn", str(pgn)]
+    assert main([*match, "--games", "1"]) == 0
+    first = pgn.read_text()
+    capsys.readouterr()
+    assert main([*match, "--games", "2", "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert f"game 1: {pgn_games([pgn])[0].opening}, SUPREM White: kept from {pgn}" in out
+    games = pgn_games([pgn])
+    assert pgn.read_text().startswith(first) and [game.number for game in games] == [1, 2]
+    assert f"{sum(game.score for game in games)}/2" in out.splitlines()[-2]
+    with pytest.raises(SystemExit):
+        main([*match[:3], "400", *match[4:], "--games", "3", "--resume"])
+    assert "holds a game of another match" in capsys.readouterr().err
+    assert pgn_games([pgn]) == games
+    with pytest.raises(SystemExit):
+        main(["--resume"])
+    assert "--resume goes with --pgn" in capsys.readouterr().err
+
+
 def test_oracle_benchmark_times_each_knowledge_over_a_games_roots(capsys):
     from benchmarks import oracle
     roots = oracle.game_roots(oracle.GAME)
