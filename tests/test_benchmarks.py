@@ -90,7 +90,7 @@ def test_two_runs_of_the_same_games_are_paired(tmp_path, capsys):
                    + _game("Slav", True, "1. d4 d5 2. c4", "1-0") + _game("Slav", False, "1. d4 d5", "0-1"))
     other.write_text(_game("Ruy", True, "1. e4 e5", "1-0") + _game("Ruy", False, "1. e4 c5", "1-0")
                      + _game("Slav", True, "1. d4 d5 2. Nf3", "0-1") + _game("Slav", False, "1. d4 d5", "0-1"))
-    assert pgn_games([run])[2] == ("Slav", True, ["d2d4", "d7d5", "c2c4"], 1.0, None)
+    assert pgn_games([run])[2] == ("Slav", True, ["d2d4", "d7d5", "c2c4"], 1.0, None, "?")
     same, differ, score, against, low, high, unpaired = paired_difference(pgn_games([run]), pgn_games([other]))
     assert (same, differ, score, against, unpaired) == (2, 2, 1.0, 0.0, 0)
     assert low < 1.0 < high
