@@ -377,6 +377,7 @@ def cmd_chunker(args):
     from host.chunker.search import solve
     if args.check is not None:
         from host.chunker.check import check
+        _prepare_chunker(None, out=sys.stderr, quiet_when_built=True)
         return 0 if check(args.check, args.seed) else 1
     if args.prepare:
         return _prepare_chunker(args.levels)
@@ -384,6 +385,7 @@ def cmd_chunker(args):
         raise ValueError("give a FEN, --check N or --prepare")
     board = _board_from_arg(args.fen)
     inside, mirrored = place(board)
+    _prepare_chunker(args.levels, out=sys.stderr, quiet_when_built=True)    # their builds said, not silent
     start = time.monotonic()
     solution = solve(inside, PAPER, max_depth=args.depth, max_nodes=args.nodes, levels=args.levels)
     seconds = time.monotonic() - start
@@ -418,25 +420,30 @@ def cmd_chunker(args):
     return 0
 
 
-def _prepare_chunker(levels):
+def _prepare_chunker(levels, out=None, quiet_when_built=False):
     """Build every library CHUNKER's schemas of ``levels`` (all: None) may ask on the paper's
-    domain, saying each."""
+    domain, saying each on ``out`` (standard output by default; nothing at all with
+    ``quiet_when_built`` when none is missing)."""
     import time
 
+    out = out or sys.stdout
     from host.chunker.domain import PAPER
     from host.chunker.schemas import libraries, prepare, unbuilt
     wanted, missing = libraries(PAPER, levels), unbuilt(PAPER, levels)
+    if quiet_when_built and not missing:
+        return 0
     named = "every level" if levels is None else "levels " + ",".join(map(str, levels)) if levels else "no level"
-    print(f"CHUNKER's libraries for {named}: {len(wanted)}, {len(wanted) - len(missing)} built already")
+    print(f"CHUNKER's libraries for {named}: {len(wanted)}, {len(wanted) - len(missing)} built already "
+          "(each built once, then cached)", file=out, flush=True)
 
     def told(count, of, domain, report):
         print(f"  {count}/{of} {domain.name()}: {domain.size:,} positions, {report.stored_bytes:,} bytes "
-              f"in {report.total_seconds:.0f} s", flush=True)
+              f"in {report.total_seconds:.0f} s", file=out, flush=True)
 
     start = time.monotonic()
     reports = prepare(PAPER, levels, told)
     print(f"built {len(reports)} ({sum(report.stored_bytes for report in reports):,} bytes) in "
-          f"{time.monotonic() - start:.0f} s")
+          f"{time.monotonic() - start:.0f} s", file=out, flush=True)
     return 0
 
 

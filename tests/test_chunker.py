@@ -554,6 +554,23 @@ def test_cli_solves_and_mirrors(capsys):
     assert mirrored_line.split("  (")[0] == "line: " + line.split("  (")[0][6:].translate(flip)
 
 
+def test_cli_prepares_the_libraries_once(capsys, monkeypatch, tmp_path):
+    """``--prepare --levels 2`` builds level 2's two libraries into an empty cache, saying each, and
+    the next run finds them built; a solve that lacks libraries says it builds them first."""
+    from host.cli import main
+    monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
+    assert main(["chunker", "--prepare", "--levels", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "CHUNKER's libraries for levels 2: 2, 0 built already" in out and "\nbuilt 2 (" in out
+    assert "1/2 abc-vs-none-passing: 2,809,856 positions" in out
+    assert main(["chunker", "--prepare", "--levels", "2"]) == 0
+    assert "2, 2 built already" in capsys.readouterr().out
+    assert main(["chunker", "8/8/P4p2/6p1/7p/1kP5/1P5K/8 b - - 0 1", "--levels", "2,3", "--no-database"]) == 0
+    captured = capsys.readouterr()
+    assert "CHUNKER's libraries for levels 2,3: 4, 2 built already" in captured.err
+    assert "result: White wins" in captured.out
+
+
 @pytest.mark.parametrize("args, message", [
     (["8/8/8/8/8/8/P5k1/1K1N4 w - - 0 1"], "not a position of CHUNKER's domain"),
     (["8/8/8/8/3P4/8/6k1/1K6 w - - 0 1"], "not a position of CHUNKER's domain"),
