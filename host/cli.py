@@ -679,7 +679,9 @@ def build_parser():
                              "pawns on three files of its own: a-c against f-h) by search and chunk schemas")
     chunker.add_argument("fen", nargs="?", help="a FEN (quoted)")
     chunker.add_argument("--depth", type=_positive, default=80, help="the deepest iteration, in plies (80)")
-    chunker.add_argument("--nodes", type=_positive, default=2_000_000, help="the node budget (2000000)")
+    chunker.add_argument("--nodes", type=_positive, default=2_000_000,
+                         help="the node budget: nodes searched (those a table hit or a promotion decides come on "
+                              "top in the count printed; 2000000)")
     chunker.add_argument("--levels", type=_levels,
                          help="the schema levels to use (or --prepare), e.g. 1,2,3 (all); empty for none")
     chunker.add_argument("--no-database", dest="database", action="store_false",

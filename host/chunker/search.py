@@ -235,13 +235,15 @@ class _Search:
 
 def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, avoid=frozenset(), stop=None):
     """Solve ``board`` (a position of ``domain``) by iterative deepening to ``max_depth`` plies or
-    ``max_nodes`` nodes; returns a :class:`Solution` (``value`` ``None`` when neither proof came
-    in time). ``levels`` (the schema levels to use; all by default) lets the schemas' worth be
-    measured: fewer levels, more nodes. ``avoid``: indices of positions the root's proving move
-    should not lead to where another proves as well (a game's earlier positions: a proof that
-    keeps a won position won need not make progress, and one that returns to where the game
-    has been walks into a draw by repetition). ``stop``: a callable asked every ``STOP_POLL`` nodes,
-    true to end the search as the node budget would (a time limit, a stop command)."""
+    ``max_nodes`` nodes searched (the nodes the table or a promotion decides come on top, in
+    ``Solution.nodes`` as in the paper's Table 4-1); returns a :class:`Solution` (``value``
+    ``None`` when neither proof came in time). ``levels`` (the schema levels to use; all by
+    default) lets the schemas' worth be measured: fewer levels, more nodes. ``avoid``: indices
+    of positions the root's proving move should not lead to where another proves as well (a
+    game's earlier positions: a proof that keeps a won position won need not make progress, and
+    one that returns to where the game has been walks into a draw by repetition). ``stop``: a
+    callable asked every ``STOP_POLL`` nodes, true to end the search as the node budget would
+    (a time limit, a stop command)."""
     search = _Search(domain, levels, max_nodes, avoid, stop)
     index, value, depth = domain.index(board), None, 0   # (a clear error outside the domain)
     kind, possible, _ = search._settled(board, index, schemas=False)
