@@ -474,9 +474,8 @@ def test_search_proves_a_draw_where_every_line_is_decided():
 def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkeypatch, tmp_path):
     """Under ``built_only`` an empty cache stays empty: only level 1 (its chunk libraries are made
     in the process) and level 5 where it needs no database classify, and the search proves nothing
-    false. Once ``libraries`` are built
-    (``suprem chunker --prepare``), every schema answers under ``built_only`` as it does when it
-    builds what it asks: so they are all a schema asks."""
+    false. Once ``libraries`` are built (``suprem chunker --prepare``), every schema answers under
+    ``built_only`` as it does when it builds what it asks: so they are all a schema asks."""
     monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
     domain = Domain((1,), (6,))                     # b against g: asked by no other test
     assert unbuilt(domain) == libraries(domain) and len(libraries(domain)) == 12
@@ -489,10 +488,11 @@ def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkey
         with pytest.raises(NotBuilt):
             open_database(libraries(domain)[0])
         bare = [classify(domain, board) for board in boards]
-        solution = solve(chess.Board("8/8/8/8/6p1/1P6/8/k3K3 w - - 0 1"), domain, max_nodes=3_000)
+        race = chess.Board("8/8/8/8/6p1/1P6/8/k3K3 w - - 0 1")
+        solution = solve(race, domain, max_nodes=3_000)
     assert not any((tmp_path / "chunker").glob("*.db"))
     assert {level for level, _ in bare} <= {None, 1, 5}     # level 5: where a side has no pawns to fear
-    assert solution.value in (None, open_value(domain, chess.Board("8/8/8/8/6p1/1P6/8/k3K3 w - - 0 1")))
+    assert solution.value in (None, _exact_result(domain, race))
     for library_domain in libraries(domain):
         build(library_domain)
     assert unbuilt(domain) == []
@@ -501,10 +501,10 @@ def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkey
     assert prepared == [classify(domain, board) for board in boards]
     assert {level for level, _ in prepared} >= {1, 2, 3, 4, 5}, collections.Counter(level for level, _ in prepared)
     assert {path.name for path in (tmp_path / "chunker").glob("*.db")} == \
-        {database_path(library_domain).name for library_domain in [domain, *libraries(domain)]}   # domain: open_value
+        {database_path(library_domain).name for library_domain in [domain, *libraries(domain)]}    # domain's own: above
 
 
-def open_value(domain, board):
+def _exact_result(domain, board):
     """The database's result (1, 0, -1) for the side to move."""
     value = open_database(domain, quiet=True).value(board)
     return 0 if value == DRAW else 1 if value < LOSS else -1
