@@ -83,17 +83,11 @@ def open_engine(name, elo=None, python=FASTEST):
 
 
 def _warn_unbuilt():
-    """Say where the machine's CHUNKER hand-off lacks libraries (it builds none in a game), so
-    that games which reach CHUNKER's domain are known to differ from a prepared machine's."""
-    from host.chunker.domain import PAPER
-    from host.chunker.schemas import unbuilt
-    from host.driver import CHUNKER_LEVELS
-    missing = unbuilt(PAPER, CHUNKER_LEVELS)
-    if missing:
-        levels = ",".join(map(str, CHUNKER_LEVELS))
-        print(f"benchmarks: {len(missing)} of the machine's CHUNKER libraries are not built, so its proofs in these "
-              f"games go without them; build them first for the machine's full play: suprem chunker --prepare "
-              f"--levels {levels}", file=sys.stderr, flush=True)
+    """Say where the machine's CHUNKER hand-off lacks libraries, so that games which reach
+    CHUNKER's domain are known to differ from a prepared machine's."""
+    from host.driver import chunker_unbuilt
+    if (note := chunker_unbuilt()) is not None:
+        print(f"benchmarks: the machine's {note}", file=sys.stderr, flush=True)
 
 
 #: Who searches the root (``--root``): the board itself, or the host's root loop (host/root.py).

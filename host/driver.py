@@ -66,7 +66,7 @@ from .kpk import is_kpk, judge, line, winning_capture
 from .oracle import KNOWLEDGE, Oracle
 from .root import RootIteration, RootJob, RootLoop
 
-__all__ = ["Limits", "Iteration", "SearchDriver", "score_text", "stability"]
+__all__ = ["Limits", "Iteration", "SearchDriver", "score_text", "stability", "chunker_unbuilt"]
 
 MAX_DEPTH = 63
 #: CHUNKER's node budget at a root of its domain (a few seconds of the host: its proof search
@@ -115,6 +115,19 @@ class Limits:
             value = getattr(self, name)
             if value is not None and value <= 0:    # depth 0 would read as no limit at all
                 raise ValueError(f"a search's {name} must be positive, not {value}")
+
+
+def chunker_unbuilt():
+    """A line saying which of the libraries of CHUNKER's hand-off are not built, and how to build
+    them (the hand-off builds none in a game); None when all are."""
+    from .chunker.domain import PAPER
+    from .chunker.schemas import libraries, unbuilt
+    missing, levels = unbuilt(PAPER, CHUNKER_LEVELS), ",".join(map(str, CHUNKER_LEVELS))
+    if not missing:
+        return None
+    return (f"{len(missing)} of the {len(libraries(PAPER, CHUNKER_LEVELS))} libraries of CHUNKER's levels {levels} "
+            f"are not built; its proofs in games go without them (build them once: suprem chunker --prepare "
+            f"--levels {levels})")
 
 
 def stability(finished):
@@ -337,12 +350,17 @@ class SearchDriver:
             return Iteration(len(line), SAFE_PROMOTION_SCORE, 0, 0, 0, 0, 0.0, (time.monotonic() - wall_start) * 1000,
                              line, source=source)
 
+        def solved(board, nodes, avoid=frozenset()):
+            if not self._told_unbuilt:
+                self._told_unbuilt = True
+                if (note := chunker_unbuilt()) is not None:
+                    print(f"suprem: {note}", file=sys.stderr, flush=True)
+            with built_only():
+                return solve(board, max_nodes=nodes, levels=CHUNKER_LEVELS, avoid=avoid, stop=stop)
+
         root = placed(game)
         if root is not None:
-            self._tell_unbuilt()
-            with built_only():
-                solution = solve(root[0], max_nodes=CHUNKER_NODES, levels=CHUNKER_LEVELS,
-                                 avoid=visited(game, root[1]), stop=stop)
+            solution = solved(root[0], CHUNKER_NODES, visited(game, root[1]))
             return proof([], solution, root[1], "") if solution.value == 1 and solution.line else None
         if chess.popcount(game.occupied & ~(game.kings | game.pawns)) > 1:
             return None                     # no capture leaves kings and pawns alone
@@ -357,26 +375,11 @@ class SearchDriver:
             entered = placed(after)
             if entered is None:
                 continue
-            self._tell_unbuilt()
-            with built_only():
-                solution = solve(entered[0], max_nodes=budget, levels=CHUNKER_LEVELS, stop=stop)
+            solution = solved(entered[0], budget)
             budget -= solution.total
             if solution.value == -1:
                 return proof([move], solution, entered[1], f"after {game.san(move)}, which enters its domain, ")
         return None
-
-    def _tell_unbuilt(self):
-        """Say once (on standard error, as a build's messages) that CHUNKER's hand-off lacks libraries."""
-        from .chunker.domain import PAPER
-        from .chunker.schemas import libraries, unbuilt
-        if self._told_unbuilt:
-            return
-        self._told_unbuilt = True
-        missing, levels = unbuilt(PAPER, CHUNKER_LEVELS), ",".join(map(str, CHUNKER_LEVELS))
-        if missing:
-            print(f"suprem: {len(missing)} of the {len(libraries(PAPER, CHUNKER_LEVELS))} libraries of CHUNKER's "
-                  f"levels {levels} are not built; its proofs in games go without them (build them once: "
-                  f"suprem chunker --prepare --levels {levels})", file=sys.stderr, flush=True)
 
     def _iterate(self, game, depth, total_nodes, total_cycles, stop_event, first, previous, loop):
         """One iteration over the root's moves: the board's own root (``loop`` None) or the

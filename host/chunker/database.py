@@ -277,8 +277,9 @@ class NotBuilt(LookupError):
     """A database asked for under :func:`built_only` that is not in the cache."""
 
 
-#: False under :func:`built_only`: ``open_database`` builds nothing.
-_BUILDING = contextvars.ContextVar("chunker_building", default=True)
+#: None, or under :func:`built_only` the set of domains found not built there (``open_database``
+#: builds nothing, and looks for each missing file once, not at every node of a search).
+_MISSING = contextvars.ContextVar("chunker_missing", default=None)
 
 
 @contextlib.contextmanager
@@ -286,11 +287,11 @@ def built_only():
     """Within this context (in this thread or task), :func:`open_database` raises
     :class:`NotBuilt` for a database the cache does not hold instead of building it: for callers
     that must not spend minutes, such as a search under a game clock."""
-    token = _BUILDING.set(False)
+    token = _MISSING.set(set())
     try:
         yield
     finally:
-        _BUILDING.reset(token)
+        _MISSING.reset(token)
 
 
 _opened = {}
@@ -301,7 +302,9 @@ def open_database(domain=PAPER, quiet=False):
     :class:`NotBuilt` instead); kept open for the process."""
     db = _opened.get(domain)
     if db is None:
-        if not _BUILDING.get() and not database_path(domain).exists():
+        missing = _MISSING.get()
+        if missing is not None and (domain in missing or not database_path(domain).exists()):
+            missing.add(domain)
             raise NotBuilt(f"CHUNKER's database of {domain.name()} is not built")
         db = _opened[domain] = Database(domain, build(domain, quiet=quiet).path)
     return db
