@@ -216,10 +216,10 @@ def main(argv=None):
     if args.variant != "chess" and args.opponent not in ("fairy-stockfish", "suprem"):
         parser.error(f"--variant {args.variant} needs --opponent fairy-stockfish or suprem")
     openings = read_openings(variant=args.variant)
-    event_opponent = args.opponent if args.opponent != "suprem" else _opponent_name(args)
+    event_opponent = args.opponent if args.opponent != "suprem" else _machine_name(
+        args.opponent_features or SearchFeatures(), args.opponent_root, args.opponent_knowledge, args.opponent_without)
     budget = budget if args.variant == "chess" else f"{args.variant}, {budget}"
-    machine_name = (f"SUPREM ({args.features}, root {args.root or 'default'}, knowledge {args.knowledge or 'default'}"
-                    f"{_without(args.without)})")
+    machine_name = _machine_name(args.features, args.root, args.knowledge, args.without)
     event = f"{machine_name} vs {event_opponent}, {budget}"
     played = _played(args.pgn, event, parser) if args.resume else {}
     machine = open_engine("suprem")
@@ -272,10 +272,9 @@ def main(argv=None):
     return 0
 
 
-def _opponent_name(args):
-    """The name the machine as opponent plays under: its features, root, knowledge and families left out."""
-    return (f"SUPREM ({args.opponent_features or SearchFeatures()}, root {args.opponent_root or 'default'}"
-            f", knowledge {args.opponent_knowledge or 'default'}{_without(args.opponent_without)})")
+def _machine_name(features, root, knowledge, without):
+    """The machine as a match names it: its features, root, knowledge and the families left out."""
+    return f"SUPREM ({features}, root {root or 'default'}, knowledge {knowledge or 'default'}{_without(without)})"
 
 
 def _played(path, event, parser):
