@@ -389,3 +389,38 @@ def test_a_won_ending_is_drawn_by_a_repetition_the_defender_can_claim_not_the_at
     mate = chess.Board("7k/8/6K1/8/8/8/8/3Q4 w - - 0 1")
     board, why = play_out(_Scripted(["d1d8"]), _Scripted([]), mate, None, None)
     assert why == "mate" and board.is_checkmate()
+
+
+def test_phases_split_a_matchs_points_by_the_material_on_the_board(tmp_path):
+    """``benchmarks.phases``: each game's points above one half split where it enters each phase
+    (the mean expectation of three positions there), the last phase it reaches ending in its
+    result; won positions not won, by how the game ended."""
+    from benchmarks.phases import MATE_SCORE, GameTrace, conversions, ending, main, material, phase_gains
+    assert material(chess.Board()) == 62 and material(chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")) == 0
+    won = GameTrace(1.0, [0.5, 0.5, 0.6, 0.6, 0.6, 0.6, 0.7, 0.7, 0.7, 0.9, 0.9, 0.9],
+                    [0, 0, 40, 40, 40, 40, 90, 90, 90, 250, 250, 250], [62, 55, 48, 48, 48, 40, 28, 28, 28, 10, 10, 10])
+    drawn = GameTrace(0.5, [0.5, 0.4, 0.4, 0.4], [0, -40, -40, -40], [62, 49, 49, 49], "repetition")
+    result = phase_gains([won, drawn])
+    assert result.gains == pytest.approx([0.0, 0.2, 0.2, 0.1]) and result.games == 2
+    assert result.surplus == pytest.approx(sum(result.gains)) == pytest.approx(0.5)
+    assert all(low <= gain <= high for gain, low, high in zip(result.gains, result.lows, result.highs))
+    assert phase_gains([won], (30,)).gains == pytest.approx([0.2, 0.3])
+    with pytest.raises(ValueError, match="fall strictly"):
+        phase_gains([won], (30, 50))
+    ahead = GameTrace(0.5, [0.5, 0.99, 0.99, 0.99, 0.99, 0.6], [0, 300, 420, 300, 350, 60], [62] * 6, "fifty moves")
+    assert conversions([ahead, won]) == (0, 1, 0, {"fifty moves": 1})
+    assert conversions([ahead, won], machine=False) == (0, 0, 0, {})
+    assert conversions([ahead], lead=301) == (0, 0, 0, {})
+    assert conversions([GameTrace(0.0, [0.01] * 5, [-MATE_SCORE] * 5, [62] * 5)], machine=False) == (1, 0, 0, {})
+    board = chess.Board("6k1/8/8/8/8/8/5Q2/6K1 w - - 0 1")
+    for san in ("Kh1", "Kh8", "Kg1", "Kg8") * 2:
+        board.push_san(san)
+    assert ending(board) == "repetition"
+    assert ending(chess.Board("6k1/8/8/8/8/8/5Q2/6K1 w - - 100 80")) == "fifty moves"
+    assert ending(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")) == "stalemate"
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("")
+    for argv in ([str(empty)], [str(empty), "--bounds", "30,50"], [str(tmp_path / "missing.pgn")]):
+        with pytest.raises(SystemExit) as refused:
+            main(argv)
+        assert refused.value.code == 2

@@ -1,0 +1,262 @@
+"""Where a match's points were won and lost: the machine's expected score, judged by Stockfish
+along each game, as the game passes from one phase to the next.
+
+    python -m benchmarks.phases FILE.pgn ... [--nodes N] [--bounds 50,30,12] [--lead CP]
+
+Every position of every game (of PGN files :mod:`benchmarks.match` wrote; the machine is the
+player named SUPREM) is scored by Stockfish at ``--nodes`` nodes, and the score turned into the
+machine's expected points by Stockfish 15.1's own win-draw-loss model (python-chess's
+``wdl(model="sf15.1")``). The game's phase is the non-pawn material on the board (knight and
+bishop 3, rook 5, queen 9; 62 at the start): a game enters the phase below each of ``--bounds``
+at the first position whose material is at most that bound, and its expectation there (the
+mean of that position's and the next two) is where the phase before ends. So each game's points
+above one half split into what changed in each phase — from 0.5 at the start to the expectation
+where the game enters the first bound's phase, and so on, the last phase a game reaches ending in its
+result (a phase it never reaches adds nothing) — and
+their sums over the games say in which phase the machine gained or lost its points, each with
+its 95 % interval (normal approximation over the games). What a knowledge or search change gains
+is read there, by phase, from the games of its match.
+
+Printed too: the won positions each side did not win, by Stockfish — a side standing ``--lead``
+centipawns (300) or more ahead for four positions running — and how those games ended.
+
+Stockfish comes from Debian's package (``apt-get install stockfish``); it is a peer engine of
+the benchmarks, not a dependency. Its scores at a node budget are deterministic on one thread.
+"""
+
+import argparse
+import math
+import sys
+from typing import NamedTuple
+
+import chess
+import chess.engine
+
+from .match import pgn_games
+from .peers import open_engine
+
+__all__ = ["PIECE_MATERIAL", "material", "GameTrace", "MATE_SCORE", "PhaseGains", "phase_gains", "Conversions",
+           "conversions", "DEFAULT_BOUNDS", "LEAD_PLIES"]
+
+#: Non-pawn material by piece type, as the phase counts it (62 on the board at the start).
+PIECE_MATERIAL = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+
+#: The phases' lower bounds of non-pawn material: the opening down to 50, the middlegame to
+#: 30, the ending with pieces to 12, the ending of a piece or none a side.
+DEFAULT_BOUNDS = (50, 30, 12)
+
+#: A lead counts once it stands for this many positions running.
+LEAD_PLIES = 4
+
+#: Positions whose expectations are averaged where a game enters a phase.
+SMOOTHING = 3
+
+
+def material(board):
+    """The non-pawn material on ``board``, both sides (:data:`PIECE_MATERIAL`)."""
+    return sum(value * len(board.pieces(piece, colour))
+               for piece, value in PIECE_MATERIAL.items() for colour in chess.COLORS)
+
+
+class GameTrace(NamedTuple):
+    """One game as the phases see it: the machine's points, and for each position after a move
+    the machine's expected points, Stockfish's score for it in centipawns (a mate
+    +-:data:`MATE_SCORE`) and the non-pawn material on the board."""
+    points: float
+    expectations: list
+    scores: list
+    materials: list
+    end: str = ""               #: how the game ended (:func:`ending`)
+
+
+#: A mate's score in a :class:`GameTrace`, in centipawns.
+MATE_SCORE = 10000
+
+
+class PhaseGains(NamedTuple):
+    """Points gained in each phase, summed over the games (``bounds`` gives ``len(bounds) + 1``
+    phases), each with its 95 % interval, and the games' points above one half."""
+    gains: list                 #: per phase
+    lows: list
+    highs: list
+    surplus: float              #: sum of (points - 0.5): the sum of ``gains``
+    games: int
+
+
+def _entered(materials, bound):
+    return next((ply for ply, value in enumerate(materials) if value <= bound), None)
+
+
+def phase_gains(traces, bounds=DEFAULT_BOUNDS):
+    """Each phase's share of the games' points above one half (:class:`PhaseGains`). ``bounds``
+    must fall strictly. A game's expectation where it enters a phase is the mean of the
+    expectations of the position that enters it and of the next ``SMOOTHING - 1`` ones (one move
+    of a capture's exchange does not decide where a phase ends)."""
+    if any(a <= b for a, b in zip(bounds, bounds[1:])) or not bounds:
+        raise ValueError(f"the bounds must fall strictly: {', '.join(map(str, bounds))}")
+    per_game = []
+    for trace in traces:
+        if len(trace.expectations) != len(trace.materials):
+            raise ValueError("a game's expectations and materials differ in length")
+        shares, before, phase = [0.0] * (len(bounds) + 1), 0.5, 0
+        for phase, bound in enumerate(bounds):
+            ply = _entered(trace.materials, bound)
+            if ply is None:
+                break
+            window = trace.expectations[ply:ply + SMOOTHING]
+            now = sum(window) / len(window)
+            shares[phase] += now - before
+            before = now
+        else:
+            phase = len(bounds)
+        shares[phase] += trace.points - before
+        per_game.append(shares)
+    n = len(per_game)
+    gains, lows, highs = [], [], []
+    for phase in range(len(bounds) + 1):
+        values = [shares[phase] for shares in per_game]
+        total = sum(values)
+        mean = total / n if n else 0.0
+        spread = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n) * n if n > 1 else 0.0
+        gains.append(total)
+        lows.append(total - spread)
+        highs.append(total + spread)
+    return PhaseGains(gains, lows, highs, sum(t.points - 0.5 for t in traces), n)
+
+
+class Conversions(NamedTuple):
+    """Games in which one side stood won by Stockfish (:func:`conversions`), by their result for
+    that side, with how the games it did not win ended."""
+    won: int
+    drawn: int
+    lost: int
+    endings: dict               #: how the games not won ended -> count
+
+
+def conversions(traces, machine=True, lead=300):
+    """The games in which the machine (or with ``machine`` false its opponent) stood ``lead``
+    centipawns or more ahead for :data:`LEAD_PLIES` positions running, by their result for that
+    side (:class:`Conversions`)."""
+    won = drawn = lost = 0
+    endings = {}
+    for trace in traces:
+        run = 0
+        for score in trace.scores:
+            run = run + 1 if (score if machine else -score) >= lead else 0
+            if run >= LEAD_PLIES:
+                break
+        else:
+            continue
+        points = trace.points if machine else 1 - trace.points
+        if points == 1:
+            won += 1
+            continue
+        if points == 0.5:
+            drawn += 1
+        else:
+            lost += 1
+        key = trace.end if points == 0.5 else "lost"
+        endings[key] = endings.get(key, 0) + 1
+    return Conversions(won, drawn, lost, endings)
+
+
+def ending(board):
+    """How a drawn game ended at ``board``: stalemate, insufficient material, fifty moves,
+    repetition (on the board, or one the side to move could claim: older matches drew there), or
+    adjudicated (none of those: the match's ``--max-plies``)."""
+    if board.is_stalemate():
+        return "stalemate"
+    if board.is_insufficient_material():
+        return "insufficient material"
+    if board.is_fifty_moves() or board.can_claim_fifty_moves():
+        return "fifty moves"
+    if board.is_repetition(3) or board.can_claim_threefold_repetition():
+        return "repetition"
+    return "adjudicated"
+
+
+def trace_game(game, engine, nodes):
+    """A :class:`GameTrace` of ``game`` (a :class:`benchmarks.match.PlayedGame`), each position
+    after a move scored by ``engine`` at ``nodes`` nodes; a position where the game is over is
+    given its result's points."""
+    board = chess.Board()
+    expectations, scores, materials = [], [], []
+    for uci in game.moves:
+        board.push(chess.Move.from_uci(uci))
+        if board.is_checkmate():
+            machine_mated = board.turn == game.machine_white
+            expectations.append(0.0 if machine_mated else 1.0)
+            scores.append(-MATE_SCORE if machine_mated else MATE_SCORE)
+        elif board.is_stalemate() or board.is_insufficient_material():
+            expectations.append(0.5)
+            scores.append(0)
+        else:
+            score = engine.analyse(board, chess.engine.Limit(nodes=nodes))["score"]
+            mine = score.pov(chess.WHITE if game.machine_white else chess.BLACK)
+            expectations.append(mine.wdl(model="sf15.1", ply=board.ply()).expectation())
+            scores.append(mine.score(mate_score=MATE_SCORE))
+        materials.append(material(board))
+    return GameTrace(game.score, expectations, scores, materials, ending(board) if game.score == 0.5 else "")
+
+
+def _bounds(text):
+    try:
+        bounds = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
+    if any(a <= b for a, b in zip(bounds, bounds[1:])) or any(b < 0 or b > 62 for b in bounds):
+        raise argparse.ArgumentTypeError(f"the bounds must fall strictly within 0..62: {text!r}")
+    return bounds
+
+
+def _positive(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    return value
+
+
+def _phase_names(bounds):
+    edges = (62, *bounds)
+    names = [f"material {edges[k]} to {edges[k + 1] + 1}" for k in range(len(bounds))]
+    return names + [f"material {bounds[-1]} or less, to the result"]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pgn", nargs="+", help="PGN files of a match (the machine named SUPREM)")
+    parser.add_argument("--nodes", type=_positive, default=20000, help="Stockfish's nodes a position (20000)")
+    parser.add_argument("--bounds", type=_bounds, default=DEFAULT_BOUNDS,
+                        help="the phases' lower bounds of non-pawn material, falling (50,30,12)")
+    parser.add_argument("--lead", type=_positive, default=300, help="a won position's lead in centipawns (300)")
+    args = parser.parse_args(argv)
+    try:
+        games = pgn_games(args.pgn)
+    except (OSError, ValueError, KeyError) as error:
+        parser.error(f"cannot read the games: {error}")
+    if not games:
+        parser.error("the files hold no games")
+    engine = open_engine("stockfish")
+    try:
+        engine.configure({"Threads": 1})
+        traces = []
+        for number, game in enumerate(games, 1):
+            traces.append(trace_game(game, engine, args.nodes))
+            print(f"game {number}/{len(games)}: {game.score} for SUPREM", file=sys.stderr, flush=True)
+    finally:
+        engine.quit()
+    result = phase_gains(traces, args.bounds)
+    print(f"{result.games} games, SUPREM {sum(t.points for t in traces)} points "
+          f"({result.surplus:+.1f} above one half), Stockfish at {args.nodes} nodes a position")
+    for name, gain, low, high in zip(_phase_names(args.bounds), result.gains, result.lows, result.highs):
+        print(f"  {name:40s} {gain:+6.1f} points (95 %: {low:+.1f} to {high:+.1f})")
+    for side, machine in (("SUPREM", True), ("its opponent", False)):
+        c = conversions(traces, machine, args.lead)
+        ends = ", ".join(f"{count} {how}" for how, count in sorted(c.endings.items())) or "none"
+        print(f"{side} stood {args.lead} cp ahead in {c.won + c.drawn + c.lost} games: won {c.won}, "
+              f"drew {c.drawn}, lost {c.lost} (not won: {ends})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
