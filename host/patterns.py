@@ -12,7 +12,7 @@ value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
 - :class:`KingSafety`         king danger (position and pawn shield) scaled by the game phase,
   a global-state unit's count of non-pawn material.
 - :class:`BishopPair`         30 for two bishops.
-- :class:`InsufficientMaterial` a lone minor piece's material taken back (it cannot mate).
+- :class:`InsufficientMaterial` a lone minor piece's material taken back against minor pieces at most (it cannot win).
 - :class:`PawnIslands`        10 per pawn island beyond the first.
 - :class:`Tempo`              12 (or a bonus given) for the side to move.
 
@@ -337,24 +337,46 @@ class BishopPair:
 
 
 class InsufficientMaterial:
-    """A side left with one minor piece and nothing else but its king cannot mate: its
-    material counts nothing — 320 back for a lone knight, 328 for a lone bishop (the
-    recognizer's output steps by 8; the bishop is worth 330). Per side in one branch: its
-    knights, bishops, and pawns, rooks and queens together."""
+    """A side left with one minor piece and nothing else but its king cannot win. Against a side
+    of minor pieces at most (no pawn, rook or queen) its material counts nothing: 320 back for a
+    lone knight, 328 for a lone bishop (the recognizer's output steps by 8; the bishop is worth
+    330), so that a lone minor against a bare king is a draw. Against a pawn, a rook or a queen
+    the lone minor is the defender and keeps its worth: it stops pawns, and the side that has
+    them may still win. (Until 2026-11-30 the minor counted nothing against pawns too, and king,
+    bishop and pawns against a king and bishop looked five pawns up where Stockfish gives about
+    a third of one: BENCHMARKS.md.) Per side in one branch: its knights, bishops, and pawns,
+    rooks and queens together; each branch's summary says whether the side is a lone knight, a
+    lone bishop or has a pawn, rook or queen."""
 
     TAKEN = {chess.KNIGHT: 320, chess.BISHOP: 328}
     HEAVY = (chess.PAWN, chess.ROOK, chess.QUEEN)
 
-    def side_correction(self, knights, bishops, heavy):
-        if heavy or knights + bishops != 1:
+    #: A side as its branch's summary gives it: its lone minor's kind, nothing, or ``HAS_HEAVY``
+    #: (a pawn, rook or queen).
+    NOTHING, HAS_HEAVY = 0, 3
+    LONE = {chess.KNIGHT: 1, chess.BISHOP: 2}
+
+    def side_kind(self, knights, bishops, heavy):
+        """A side's summary: HAS_HEAVY, LONE[kind] for a lone minor, else NOTHING."""
+        if heavy:
+            return self.HAS_HEAVY
+        if knights + bishops != 1:
+            return self.NOTHING
+        return self.LONE[chess.KNIGHT if knights else chess.BISHOP]
+
+    def side_correction(self, kind, other):
+        """What a side of summary ``kind`` loses against a side of summary ``other``."""
+        if other == self.HAS_HEAVY:
             return 0
-        return self.TAKEN[chess.KNIGHT] * knights + self.TAKEN[chess.BISHOP] * bishops
+        return {self.LONE[piece]: taken for piece, taken in self.TAKEN.items()}.get(kind, 0)
+
+    def _kind(self, board, colour):
+        return self.side_kind(len(board.pieces(chess.KNIGHT, colour)), len(board.pieces(chess.BISHOP, colour)),
+                              sum(len(board.pieces(t, colour)) for t in self.HEAVY))
 
     def definition(self, board):
-        return sum(-colour_sign(c) * self.side_correction(len(board.pieces(chess.KNIGHT, c)),
-                                                    len(board.pieces(chess.BISHOP, c)),
-                                                    sum(len(board.pieces(t, c)) for t in self.HEAVY))
-                   for c in COLOURS)
+        kinds = {c: self._kind(board, c) for c in COLOURS}
+        return sum(-colour_sign(c) * self.side_correction(kinds[c], kinds[not c]) for c in COLOURS)
 
     def install(self, image):
         def description(piece, square):
@@ -367,7 +389,7 @@ class InsufficientMaterial:
             return [(f"{prefix}n", 4), (f"{prefix}b", 4), (f"{prefix}h", 4)]
 
         def summary(prefix):
-            return lambda v, ext: self.side_correction(v[f"{prefix}n"], v[f"{prefix}b"], v[f"{prefix}h"])
+            return lambda v, ext: self.side_kind(v[f"{prefix}n"], v[f"{prefix}b"], v[f"{prefix}h"])
 
         def where(prefix):     # at most 10 of each minor (promotions), 8 + 2 + 1 pawns and heavy pieces
             return lambda v: v[f"{prefix}n"] <= 10 and v[f"{prefix}b"] <= 10 and v[f"{prefix}h"] <= 11
@@ -375,7 +397,8 @@ class InsufficientMaterial:
         image.add_recognizer(Recognizer(
             fields_a=fields("w"), fields_b=fields("b"), description=description,
             summary_a=summary("w"), summary_b=summary("b"), where_a=where("w"), where_b=where("b"),
-            combine=lambda white, black: black - white, final=lambda value, contexts: value, shift=3))
+            combine=lambda white, black: self.side_correction(black, white) - self.side_correction(white, black),
+            final=lambda value, contexts: value, shift=3))
 
 
 class PawnIslands:

@@ -705,14 +705,29 @@ class KingsClose:
         return type(self).__name__
 
 
+def _pawn_ending(board):
+    """Whether ``board`` is a pawn ending: no piece but the kings and pawns (where the races of
+    :class:`RuleOfTheSquare` and :class:`ChunkRace` and the kings of :class:`PawnEndingKings`
+    count; a promotion in the search ends a race)."""
+    return all(piece.piece_type in (chess.PAWN, chess.KING) for piece in board.piece_map().values())
+
+
+def _in_pawn_endings(value, contexts):
+    """A pawn ending's recognizer's final map (:func:`_pawn_ending` in hardware): ``value`` where
+    its context, the pawn-ending bit of :data:`~host.patterns.NON_PAWN_MATERIAL`, is set, else 0."""
+    return value if contexts[0] & 1 else 0
+
+
 class RuleOfTheSquare:
     """Pawn endings: a passed pawn the enemy king cannot catch. For each side's most advanced
     passer at the root (its file), while exactly one pawn of that side stands on the file: if
     the enemy king is farther from the queening square (in king steps) than the pawn is from
     queening (a pawn on its second rank as if on its third), with one step more when the king's
-    side is to move, the pawn's side gains 400. A recognizer: per side, in one branch, its pawns
-    on that file (count and rank) and the enemy king's square; the side to move is the branch's
-    external bit."""
+    side is to move, the pawn's side gains 400 — while no piece but the kings and pawns is on the
+    board (a queen promoted in the search ends the race: :func:`_pawn_ending`). A recognizer: per
+    side, in one branch, its pawns on that file (count and rank) and the enemy king's square; the
+    side to move is the branch's external bit; the context "a pawn ending" from the global unit
+    :data:`~host.patterns.NON_PAWN_MATERIAL`."""
 
     family = "endgame"
     GAIN = 400
@@ -743,7 +758,7 @@ class RuleOfTheSquare:
                                                             board.turn)
 
     def definition(self, board):
-        return sum(self.side_value(board, colour) for colour in chess.COLORS)
+        return sum(self.side_value(board, colour) for colour in chess.COLORS) if _pawn_ending(board) else 0
 
     def _branch(self, colour):
         tag = "w" if colour == chess.WHITE else "b"
@@ -773,7 +788,8 @@ class RuleOfTheSquare:
             fields_a=fields_w, fields_b=fields_b, description=description,
             summary_a=summary_w, summary_b=summary_b, where_a=where_w, where_b=where_b,
             ext_a=ExtSource.SIDE, ext_b=ExtSource.SIDE,
-            combine=lambda white, black: self.GAIN * (white - black), final=lambda value, contexts: value, shift=4))
+            combine=lambda white, black: self.GAIN * (white - black), final=_in_pawn_endings,
+            contexts=[Context(NON_PAWN_MATERIAL, PAWN_ENDING_BIT)], shift=4))
 
     @staticmethod
     def relevance(analysis):
@@ -794,7 +810,9 @@ class ChunkRace:
     that side (none: taken): if the library says the pawns promote against the lone king, with
     the position's side to move, the pawns' side gains 400. The rule of the square
     (:class:`RuleOfTheSquare`) for two or three pawns at once: they defend each other, and the
-    king can stop only so many.
+    king can stop only so many. Only while no piece but the kings and pawns is on the board, as
+    the rule of the square (until 2026-11-30 a queen promoted in the search left the race won:
+    BENCHMARKS.md).
 
     A recognizer per side, a wide one (the maps see 12 state bits a branch): branch A holds the
     enemy king's square and the first two pawns' codes (0 gone, else the rank 2..7 as 1..6;
@@ -841,7 +859,7 @@ class ChunkRace:
         return colour_sign(colour) * self.GAIN * self.wins(colour, codes, board.king(not colour), board.turn)
 
     def definition(self, board):
-        return sum(self.side_value(board, colour) for colour in chess.COLORS)
+        return sum(self.side_value(board, colour) for colour in chess.COLORS) if _pawn_ending(board) else 0
 
     def _recognizer(self, colour):
         files = self.files[colour]
@@ -874,7 +892,8 @@ class ChunkRace:
             fields_a=fields_a, fields_b=fields_b, description=description,
             summary_a=summary_a, summary_b=summary_b, ext_a=ExtSource.SIDE,
             combine=lambda a, b: a is not None and b is not None and a[b],
-            final=lambda won, contexts: colour_sign(colour) * self.GAIN * won, shift=4)
+            final=lambda won, contexts: _in_pawn_endings(colour_sign(colour) * self.GAIN * won, contexts),
+            contexts=[Context(NON_PAWN_MATERIAL, PAWN_ENDING_BIT)], shift=4)
 
     def install(self, image):
         for colour in chess.COLORS:
@@ -1425,16 +1444,14 @@ class PawnEndingKings:
         return self.QUANTUM * max(-self.LIMIT, min(self.LIMIT, quanta))
 
     def definition(self, board):
-        if any(p.piece_type not in (chess.PAWN, chess.KING) for p in board.piece_map().values()):
-            return 0
-        return self.value(board.king(chess.WHITE), board.king(chess.BLACK))
+        return self.value(board.king(chess.WHITE), board.king(chess.BLACK)) if _pawn_ending(board) else 0
 
     def install(self, image):
         image.add_recognizer(Recognizer(
             fields_a=[("white", 6)], fields_b=[("black", 6)], description=_king_squares,
             summary_a=lambda v, ext: self.distance(v["white"]), summary_b=lambda v, ext: self.distance(v["black"]),
             combine=lambda white, black: max(-self.LIMIT, min(self.LIMIT, black - white)),
-            final=lambda quanta, contexts: self.QUANTUM * quanta if contexts[0] & 1 else 0,
+            final=lambda quanta, contexts: _in_pawn_endings(self.QUANTUM * quanta, contexts),
             contexts=[Context(NON_PAWN_MATERIAL, PAWN_ENDING_BIT)], shift=5))
 
     @staticmethod

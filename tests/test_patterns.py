@@ -33,7 +33,8 @@ MATERIAL_ENDINGS = ["4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "2b1kb2/8/8/8/8/8/8/2B1K
                     "4k3/8/8/8/8/8/8/4KN2 w - - 0 1", "4k3/8/8/8/8/8/8/4KB2 b - - 0 1",
                     "4kb2/8/8/8/8/8/8/4KN2 w - - 0 1", "4kn2/8/8/8/8/8/8/4K3 w - - 0 1",
                     "4k3/8/8/8/8/8/P7/4KB2 w - - 0 1", "4kb2/8/8/8/8/8/8/1N2K1N1 w - - 0 1",
-                    "2b1kb2/8/8/8/8/8/8/4K1N1 w - - 0 1"]
+                    "2b1kb2/8/8/8/8/8/8/4K1N1 w - - 0 1", "4k3/8/8/8/8/8/pp6/4KB2 w - - 0 1",
+                    "4kn2/8/8/8/8/8/P7/4K3 b - - 0 1", "4k3/8/8/8/8/8/8/r3KN2 w - - 0 1"]
 
 
 def _store(pattern, params=FULL):
@@ -87,7 +88,9 @@ def test_material_patterns_values():
     pair, insufficient = PATTERNS["bishop-pair"](), PATTERNS["insufficient-material"]()
     values = [(pair.definition(board), insufficient.definition(board))
               for board in map(chess.Board, MATERIAL_ENDINGS)]
-    assert values == [(30, 0), (0, 0), (0, -320), (0, -328), (0, 8), (0, 320), (0, 0), (0, 328), (-30, -320)]
+    # A lone minor counts nothing against minor pieces at most; against pawns or a rook it keeps its worth.
+    assert values == [(30, 0), (0, 0), (0, -320), (0, -328), (0, 8), (0, 320), (0, 0), (0, 328), (-30, -320),
+                      (0, 0), (0, 0), (0, 0)]
 
 
 def test_patterns_that_do_not_fit_are_refused():

@@ -140,6 +140,12 @@ def test_chunk_race_sees_two_pawns_the_rule_of_the_square_does_not():
         alone.remove_piece_at(taken)
         assert ROOT_PATTERNS["rule-of-the-square"](analyse(alone), alone).definition(alone) == 0
     assert ROOT_PATTERNS["chunk-race"].relevance(analyse(chess.Board(ROOTS["pawn-ending"]))) == 0   # one passer
+    queened = chess.Board("8/8/P7/1P1k4/8/8/8/q6K b - - 0 1")           # a queen in the search: no race
+    assert ROOT_PATTERNS["chunk-race"](analysis, board).definition(queened) == 0
+    runs = chess.Board("8/p7/8/8/8/1k6/4K2P/8 w - - 0 1")                  # h2 outruns the king on b3 ...
+    square = ROOT_PATTERNS["rule-of-the-square"](analyse(runs), runs)
+    assert square.definition(runs) == 400
+    assert square.definition(chess.Board("8/p7/8/8/8/1k6/4K2P/q7 w - - 0 1")) == 0     # ... not a queen
 
 
 def test_relevance_follows_the_root():
