@@ -3,7 +3,7 @@
     python -m benchmarks.choice [--file data/choice-positions.jsonl] [--nodes 10000] [--count N]
                                 [--engines suprem,sunfish,stockfish] [--features SET]
                                 [--root board|host] [--knowledge root|material|phase]
-                                [--without FAMILY,...]
+                                [--without FAMILY,...] [--moves FILE] [--against FILE]
 
 Each position of the file (``data/make_choice_positions.py``: ordinary positions from the
 machine's games, every legal move scored by Stockfish) is given to each engine for a search of
@@ -15,6 +15,12 @@ measures in games, with far less noise per hour. Stockfish's loss is measured ag
 deeper scores and flatters it. Every engine runs in the same run; the machine on a simulated
 board (the same node counts as a real board's), with ``--features``, ``--root``,
 ``--knowledge`` and ``--without`` as in ``benchmarks.tactics``.
+
+``--moves FILE`` writes each engine's move and loss position by position (a JSON line each:
+engine, fen, move, loss), and ``--against FILE`` compares this run with an earlier run's
+``--moves`` file position by position: how many of each engine's moves differ, how many of those
+lose less and how many more, and the mean loss over them before and now — a change to the
+machine's knowledge or search measured where it acts.
 """
 
 import argparse
@@ -28,7 +34,7 @@ from sim.testing import DATA
 
 from .peers import add_engine_arguments, chosen_engines, open_chosen
 
-__all__ = ["read_choices", "move_loss"]
+__all__ = ["read_choices", "move_loss", "read_moves", "compare_moves"]
 
 LOSS_CAP = 300
 CLOSE = 30
@@ -51,15 +57,53 @@ def move_loss(scores, move):
     return min(LOSS_CAP, best - scores[move]) if move in scores else LOSS_CAP
 
 
+def read_moves(path):
+    """A ``--moves`` file: ``{(engine, fen): (move, loss)}``. Raises ValueError naming the line
+    that is not one."""
+    moves = {}
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            try:
+                entry = json.loads(line)
+                moves[entry["engine"], entry["fen"]] = (entry["move"], entry["loss"])
+            except (ValueError, KeyError, TypeError):
+                raise ValueError(f"{path}:{number}: not a line of a --moves file") from None
+    return moves
+
+
+def compare_moves(now, before):
+    """Position by position, the moves of two runs (:func:`read_moves`) that differ:
+    ``{engine: (differ, better, worse, loss before, loss now, positions in both)}`` over the
+    positions both runs played, the losses summed over the moves that differ."""
+    result = {}
+    for (engine, fen), (move, loss) in now.items():
+        if (engine, fen) not in before:
+            continue
+        differ, better, worse, lost_before, lost_now, both = result.get(engine, (0, 0, 0, 0, 0, 0))
+        old_move, old_loss = before[engine, fen]
+        if move != old_move:
+            differ, better, worse = differ + 1, better + (loss < old_loss), worse + (loss > old_loss)
+            lost_before, lost_now = lost_before + old_loss, lost_now + loss
+        result[engine] = (differ, better, worse, lost_before, lost_now, both + 1)
+    return result
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=str(DATA / "choice-positions.jsonl"))
     parser.add_argument("--nodes", type=int, default=10000)
     parser.add_argument("--count", type=int, help="only the first N positions")
+    parser.add_argument("--moves", help="write each move and its loss, position by position, to this file")
+    parser.add_argument("--against", help="an earlier run's --moves file: compare position by position")
     add_engine_arguments(parser)
     args = parser.parse_args(argv)
     names = chosen_engines(parser, args)
     choices = read_choices(args.file)[:args.count]
+    try:
+        before = read_moves(args.against) if args.against else None
+    except (OSError, ValueError) as error:
+        parser.error(f"--against: {error}")
+    played = {}
     for name in names:
         engine = open_chosen(name, args)
         losses = []
@@ -67,10 +111,18 @@ def main(argv=None):
             for number, (board, scores) in enumerate(choices):
                 move = engine.play(board, chess.engine.Limit(nodes=args.nodes), game=number).move
                 losses.append(move_loss(scores, move))
+                played[name, board.fen()] = (move.uci(), losses[-1])
         finally:
             engine.quit()
         print(f"{name:9} {args.nodes:>7} nodes: mean loss {sum(losses) / len(losses):5.1f} cp, "
               f"{sum(loss <= CLOSE for loss in losses)} of {len(losses)} within {CLOSE} cp", flush=True)
+    if args.moves:
+        with open(args.moves, "w") as f:
+            for (name, fen), (move, loss) in played.items():
+                f.write(json.dumps({"engine": name, "fen": fen, "move": move, "loss": loss}) + "\n")
+    for name, (differ, better, worse, lost_before, lost_now, both) in sorted(compare_moves(played, before or {}).items()):
+        print(f"{name:9} against {args.against}: {differ} of {both} moves differ, {better} lose less, {worse} more; "
+              f"their loss {lost_before} cp before, {lost_now} cp now")
     return 0
 
 

@@ -290,7 +290,7 @@ def test_the_search_benchmark_runs_the_features_it_is_given(capsys):
     assert 0 < counts["all"] < counts["none"], counts
 
 
-def test_move_choice_losses_and_the_shipped_positions(capsys):
+def test_move_choice_losses_and_the_shipped_positions(capsys, tmp_path):
     """``benchmarks.choice``: a move's loss against the best score, capped; every shipped
     position scores its legal moves only, the best within reach; the machine's run prints its
     mean loss and the moves within reach of the best."""
@@ -309,8 +309,19 @@ def test_move_choice_losses_and_the_shipped_positions(capsys):
     losses = [max(error["scores"].values()) - error["scores"].get(error["played"], -10000) for error in errors]
     assert all(chess.Move.from_uci(error["played"]) in chess.Board(error["fen"]).legal_moves for error in errors)
     assert sorted(losses)[len(losses) // 2] >= 100      # the machine's moves there lose (by a deeper search)
-    assert choice.main(["--engines", "suprem", "--count", "2", "--nodes", "500"]) == 0
+    moves = tmp_path / "moves.jsonl"
+    assert choice.main(["--engines", "suprem", "--count", "2", "--nodes", "500", "--moves", str(moves)]) == 0
     line = capsys.readouterr().out.strip()
+    played = choice.read_moves(moves)
+    assert len(played) == 2 and all(0 <= loss <= choice.LOSS_CAP for _, loss in played.values())
+    (engine, fen), (move, loss) = next(iter(played.items()))
+    other = {(engine, fen): ("a1a1", loss + 20), ("suprem", "elsewhere"): ("e2e4", 0)}
+    assert choice.compare_moves(played, other) == {"suprem": (1, 1, 0, loss + 20, loss, 1)}
+    assert choice.compare_moves(played, played)["suprem"][:3] == (0, 0, 0)
+    moves.write_text("not json\n")
+    with pytest.raises(SystemExit):
+        choice.main(["--engines", "suprem", "--count", "1", "--against", str(moves)])
+    assert "moves.jsonl:1: not a line of a --moves file" in capsys.readouterr().err
     loss = float(line.split("mean loss")[1].split("cp")[0])
     assert line.startswith("suprem") and 0 <= loss <= choice.LOSS_CAP and line.endswith("of 2 within 30 cp"), line
     for bad, why in ((["--knowledge", "root", "--without", "kings"], "no pattern family or pattern kings"),
