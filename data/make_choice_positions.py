@@ -4,6 +4,7 @@ with ``--errors`` the machine's own errors, ``error-positions.jsonl``.
     python data/make_choice_positions.py [--count 240] [--seed 7] [--depth 10]
     python data/make_choice_positions.py --errors 100 [--pgn GLOB ...] [--count 240] [--seed 7]
     python data/make_choice_positions.py --endings [--count 150] [--seed 7] [--depth 12]
+    python data/make_choice_positions.py --lone-minor [--count 100] [--seed 7] [--depth 12]
 
 Needs Stockfish (``apt-get install stockfish``); the tests never run it. The positions come
 from the games of ``--pgn`` (globs; by default ``benchmarks/results/*.pgn``, the machine's matches
@@ -17,6 +18,11 @@ move's view, a mate as +-10000).
 ``--endings`` takes instead, into ``ending-positions.jsonl``, the endings: every position from ply
 16 on, not in check, with pawns and one to four pieces besides kings and pawns (where an
 exchange or two makes a pawn ending), within ``BALANCE`` as above.
+
+``--lone-minor`` takes, into ``lone-minor-positions.jsonl``, the positions from ply 16 on, not in
+check, where a side has one minor piece, no rook or queen and at most one pawn while the other
+side has a pawn, a rook or a queen (:func:`is_lone_minor`: where a lone minor's worth decides
+which exchanges to make), within ``BALANCE`` as above.
 
 ``--errors CP`` keeps instead the positions (from ply 8, any number of pieces, the best score
 within ``BALANCE``) where the machine — a player whose name begins with SUPREM — played a move
@@ -55,10 +61,20 @@ def is_ending(board):
     return 1 <= pieces <= 4 and bool(board.pieces(chess.PAWN, chess.WHITE) | board.pieces(chess.PAWN, chess.BLACK))
 
 
-def candidates(patterns, errors, endings=False):
+def is_lone_minor(board):
+    """A side with one minor piece, no rook or queen and at most one pawn, against a side with a
+    pawn, a rook or a queen."""
+    def count(colour, *kinds):
+        return sum(len(board.pieces(kind, colour)) for kind in kinds)
+    return any(count(colour, chess.KNIGHT, chess.BISHOP) == 1 and not count(colour, chess.ROOK, chess.QUEEN)
+               and count(colour, chess.PAWN) <= 1 and count(not colour, chess.PAWN, chess.ROOK, chess.QUEEN)
+               for colour in chess.COLORS)
+
+
+def candidates(patterns, errors, endings=False, lone_minor=False):
     """``[(fen, played)]`` from the games of ``patterns`` (globs), in their order and repeated as often
     as they occur: ``played`` the machine's move (with ``errors``), else None; with ``endings`` the
-    endings (:func:`is_ending`)."""
+    endings (:func:`is_ending`), with ``lone_minor`` the lone minor pieces' (:func:`is_lone_minor`)."""
     found = []
     for name in sorted({name for pattern in patterns for name in glob.glob(pattern)}):
         with open(name) as f:
@@ -72,8 +88,8 @@ def candidates(patterns, errors, endings=False):
                     if errors:
                         if ply >= 8 and board.turn in machine and board.legal_moves.count() > 1:
                             found.append((board.fen(), move.uci()))
-                    elif endings:
-                        if ply >= 16 and not board.is_check() and is_ending(board):
+                    elif endings or lone_minor:
+                        if ply >= 16 and not board.is_check() and (is_ending if endings else is_lone_minor)(board):
                             found.append((board.fen(), None))
                     elif 16 <= ply <= 100 and not board.is_check() and len(board.piece_map()) >= 10:
                         found.append((board.fen(), None))
@@ -93,21 +109,25 @@ def main(argv=None):
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--errors", type=int, metavar="CP", help="keep the machine's moves that lost CP or more")
     parser.add_argument("--endings", action="store_true", help="endings with one to four pieces and pawns")
+    parser.add_argument("--lone-minor", action="store_true",
+                        help="a side with one minor piece and at most a pawn against pawns, rooks or queens")
     parser.add_argument("--pgn", nargs="+", default=[str(HERE.parent / "benchmarks" / "results" / "*.pgn")],
                         help="the games (globs)")
     parser.add_argument("--out", help="the file (choice-positions.jsonl; error-positions.jsonl with --errors, "
-                                      "ending-positions.jsonl with --endings)")
+                                      "ending-positions.jsonl with --endings, lone-minor-positions.jsonl with "
+                                      "--lone-minor)")
     args = parser.parse_args(argv)
-    if args.errors and args.endings:
-        parser.error("--errors and --endings choose different positions: one of them")
-    name = "error" if args.errors else "ending" if args.endings else "choice"
+    if sum(map(bool, (args.errors, args.endings, args.lone_minor))) > 1:
+        parser.error("--errors, --endings and --lone-minor choose different positions: one of them")
+    name = "error" if args.errors else "ending" if args.endings else "lone-minor" if args.lone_minor else "choice"
     out = args.out or str(HERE / f"{name}-positions.jsonl")
-    found = candidates(args.pgn, args.errors, args.endings)
+    found = candidates(args.pgn, args.errors, args.endings, args.lone_minor)
     random.Random(args.seed).shuffle(found)
     found = list(dict.fromkeys(found))
     engine = chess.engine.SimpleEngine.popen_uci(engine_command("stockfish"))
     engine.configure({"Threads": 1, "Hash": 64})
-    errors = f" --errors {args.errors}" if args.errors else " --endings" if args.endings else ""
+    errors = (f" --errors {args.errors}" if args.errors else " --endings" if args.endings
+              else " --lone-minor" if args.lone_minor else "")
     lines = [f"# Made by data/make_choice_positions.py --count {args.count} --seed {args.seed} --depth {args.depth}"
              f"{errors} with {engine.id.get('name')}"]
     try:

@@ -12,7 +12,7 @@ value equal its ``definition`` (tests/test_patterns.py proves it in hardware).
 - :class:`KingSafety`         king danger (position and pawn shield) scaled by the game phase,
   a global-state unit's count of non-pawn material.
 - :class:`BishopPair`         30 for two bishops.
-- :class:`InsufficientMaterial` a lone minor piece's material taken back against minor pieces at most (it cannot win).
+- :class:`InsufficientMaterial` a lone minor piece's worth above the other side's taken back (it cannot win).
 - :class:`PawnIslands`        10 per pawn island beyond the first.
 - :class:`Tempo`              12 (or a bonus given) for the side to move.
 
@@ -337,42 +337,46 @@ class BishopPair:
 
 
 class InsufficientMaterial:
-    """A side left with one minor piece and nothing else but its king cannot win. Against a side
-    of minor pieces at most (no pawn, rook or queen) its material counts nothing: 320 back for a
-    lone knight, 328 for a lone bishop (the recognizer's output steps by 8; the bishop is worth
-    330), so that a lone minor against a bare king is a draw. Against a pawn, a rook or a queen
-    the lone minor is the defender and keeps its worth: it stops pawns, and the side that has
-    them may still win. (Until 2026-11-30 the minor counted nothing against pawns too, and king,
-    bishop and pawns against a king and bishop looked five pawns up where Stockfish gives about
-    a third of one: BENCHMARKS.md.) Per side in one branch: its knights, bishops, and pawns,
-    rooks and queens together; each branch's summary says whether the side is a lone knight, a
-    lone bishop or has a pawn, rook or queen."""
+    """A side left with one minor piece and nothing else but its king cannot win, so what the
+    piece is worth above the other side's material is taken back: ``WORTH`` for the minor, less
+    ``PAWN`` for each of the other side's pawns and ``WORTH`` for each of its minor pieces, never
+    below 0, and nothing against a rook or queen. Against a bare king a lone minor is a draw (its
+    whole worth back); against one pawn or two it stops them and the side with the pawns is not
+    lost either (the minor's worth above the pawns back); against three pawns or more, or a rook,
+    the minor's worth stands (it defends, and the pawns may win). The value is in multiples of 8
+    (the recognizer's output steps by 8). Until 2026-11-30 the minor's whole worth was taken back
+    against pawns too, and king, bishop and pawns against a king and bishop looked five pawns up
+    where Stockfish gives about a third of one; for one session it was taken back against minor
+    pieces alone, and the lone minor then played as if a piece up (BENCHMARKS.md). Per side in
+    one branch: its minor pieces, its pawns, and its rooks and queens; each branch's summary
+    says whether the side is a lone minor, else its pawns (up to ``PAWNS_SEEN``), its minor
+    pieces (up to 2) and whether it has a rook or queen."""
 
-    TAKEN = {chess.KNIGHT: 320, chess.BISHOP: 328}
-    HEAVY = (chess.PAWN, chess.ROOK, chess.QUEEN)
+    WORTH, PAWN = 328, 104
+    PAWNS_SEEN = 4
+    MINORS = (chess.KNIGHT, chess.BISHOP)
+    HEAVY = (chess.ROOK, chess.QUEEN)
+    #: A side as its branch's summary gives it when it is a lone minor.
+    LONE = "lone"
 
-    #: A side as its branch's summary gives it: its lone minor's kind, nothing, or ``HAS_HEAVY``
-    #: (a pawn, rook or queen).
-    NOTHING, HAS_HEAVY = 0, 3
-    LONE = {chess.KNIGHT: 1, chess.BISHOP: 2}
-
-    def side_kind(self, knights, bishops, heavy):
-        """A side's summary: HAS_HEAVY, LONE[kind] for a lone minor, else NOTHING."""
-        if heavy:
-            return self.HAS_HEAVY
-        if knights + bishops != 1:
-            return self.NOTHING
-        return self.LONE[chess.KNIGHT if knights else chess.BISHOP]
+    def side_kind(self, minors, pawns, heavy):
+        """A side's summary: LONE, else ``(pawns, minors, has a rook or queen)`` as far as they
+        matter."""
+        if minors == 1 and not pawns and not heavy:
+            return self.LONE
+        return min(pawns, self.PAWNS_SEEN), min(minors, 2), heavy > 0
 
     def side_correction(self, kind, other):
         """What a side of summary ``kind`` loses against a side of summary ``other``."""
-        if other == self.HAS_HEAVY:
+        if kind != self.LONE:
             return 0
-        return {self.LONE[piece]: taken for piece, taken in self.TAKEN.items()}.get(kind, 0)
+        pawns, minors, heavy = (0, 1, False) if other == self.LONE else other
+        return 0 if heavy else max(0, self.WORTH - self.PAWN * pawns - self.WORTH * minors)
 
     def _kind(self, board, colour):
-        return self.side_kind(len(board.pieces(chess.KNIGHT, colour)), len(board.pieces(chess.BISHOP, colour)),
-                              sum(len(board.pieces(t, colour)) for t in self.HEAVY))
+        def count(kinds):
+            return sum(len(board.pieces(kind, colour)) for kind in kinds)
+        return self.side_kind(count(self.MINORS), count((chess.PAWN,)), count(self.HEAVY))
 
     def definition(self, board):
         kinds = {c: self._kind(board, c) for c in COLOURS}
@@ -381,18 +385,18 @@ class InsufficientMaterial:
     def install(self, image):
         def description(piece, square):
             prefix = "w" if piece.color == chess.WHITE else "b"
-            kind = {chess.KNIGHT: "n", chess.BISHOP: "b"}.get(piece.piece_type, "h" if piece.piece_type in self.HEAVY
-                                                                else None)
+            kind = ("m" if piece.piece_type in self.MINORS else "p" if piece.piece_type == chess.PAWN
+                    else "h" if piece.piece_type in self.HEAVY else None)
             return {f"{prefix}{kind}": 1} if kind else {}
 
         def fields(prefix):
-            return [(f"{prefix}n", 4), (f"{prefix}b", 4), (f"{prefix}h", 4)]
+            return [(f"{prefix}m", 4), (f"{prefix}p", 4), (f"{prefix}h", 4)]
 
         def summary(prefix):
-            return lambda v, ext: self.side_kind(v[f"{prefix}n"], v[f"{prefix}b"], v[f"{prefix}h"])
+            return lambda v, ext: self.side_kind(v[f"{prefix}m"], v[f"{prefix}p"], v[f"{prefix}h"])
 
-        def where(prefix):     # at most 10 of each minor (promotions), 8 + 2 + 1 pawns and heavy pieces
-            return lambda v: v[f"{prefix}n"] <= 10 and v[f"{prefix}b"] <= 10 and v[f"{prefix}h"] <= 11
+        def where(prefix):     # each promotion takes a pawn: 8 pawns, 2 + 2 + 8 minors, 2 + 1 + 8 heavy
+            return lambda v: v[f"{prefix}p"] <= 8 and v[f"{prefix}m"] <= 12 and v[f"{prefix}h"] <= 11
 
         image.add_recognizer(Recognizer(
             fields_a=fields("w"), fields_b=fields("b"), description=description,

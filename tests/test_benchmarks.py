@@ -300,11 +300,14 @@ def test_move_choice_losses_and_the_shipped_positions(capsys, tmp_path):
     assert choice.move_loss(scores, chess.Move.from_uci("a2a3")) == 60
     assert choice.move_loss(scores, chess.Move.from_uci("g2g4")) == choice.LOSS_CAP
     assert choice.move_loss(scores, chess.Move.from_uci("h2h3")) == choice.LOSS_CAP     # no score: the worst
-    for name in ("choice-positions.jsonl", "error-positions.jsonl"):
+    from data.make_choice_positions import is_ending, is_lone_minor
+    for name, count, kind in (("choice-positions.jsonl", 240, None), ("error-positions.jsonl", 240, None),
+                              ("ending-positions.jsonl", 150, is_ending), ("lone-minor-positions.jsonl", 100, is_lone_minor)):
         positions = choice.read_choices(DATA / name)
-        assert len(positions) == 240
+        assert len(positions) == count
         for board, moves in positions:
             assert moves and set(moves) <= set(board.legal_moves) and abs(max(moves.values())) <= 300
+            assert kind is None or kind(board), (name, board.fen())
     errors = [json.loads(line) for line in (DATA / "error-positions.jsonl").read_text().splitlines()[1:]]
     losses = [max(error["scores"].values()) - error["scores"].get(error["played"], -10000) for error in errors]
     assert all(chess.Move.from_uci(error["played"]) in chess.Board(error["fen"]).legal_moves for error in errors)

@@ -88,9 +88,10 @@ def test_material_patterns_values():
     pair, insufficient = PATTERNS["bishop-pair"](), PATTERNS["insufficient-material"]()
     values = [(pair.definition(board), insufficient.definition(board))
               for board in map(chess.Board, MATERIAL_ENDINGS)]
-    # A lone minor counts nothing against minor pieces at most; against pawns or a rook it keeps its worth.
-    assert values == [(30, 0), (0, 0), (0, -320), (0, -328), (0, 8), (0, 320), (0, 0), (0, 328), (-30, -320),
-                      (0, 0), (0, 0), (0, 0)]
+    # A lone minor's worth above the other side's is taken back: all of it against a bare king,
+    # none against a minor (each side lone), two minors or a rook; less a pawn's for each pawn.
+    assert values == [(30, 0), (0, 0), (0, -328), (0, -328), (0, 0), (0, 328), (0, 0), (0, 0), (-30, 0),
+                      (0, -120), (0, 224), (0, 0)]
 
 
 def test_patterns_that_do_not_fit_are_refused():
