@@ -19,7 +19,7 @@ board (the same node counts as a real board's), with ``--features``, ``--root``,
 ``--moves FILE`` writes each engine's move and loss position by position (a JSON line each:
 engine, fen, move, loss), and ``--against FILE`` compares this run with an earlier run's
 ``--moves`` file position by position: how many of each engine's moves differ, how many of those
-lose less and how many more, and the mean loss over them before and now — a change to the
+lose less and how many more, and their loss summed before and now — a change to the
 machine's knowledge or search measured where it acts.
 """
 
@@ -120,7 +120,8 @@ def main(argv=None):
         with open(args.moves, "w") as f:
             for (name, fen), (move, loss) in played.items():
                 f.write(json.dumps({"engine": name, "fen": fen, "move": move, "loss": loss}) + "\n")
-    for name, (differ, better, worse, lost_before, lost_now, both) in sorted(compare_moves(played, before or {}).items()):
+    compared = compare_moves(played, before or {})
+    for name, (differ, better, worse, lost_before, lost_now, both) in sorted(compared.items()):
         print(f"{name:9} against {args.against}: {differ} of {both} moves differ, {better} lose less, {worse} more; "
               f"their loss {lost_before} cp before, {lost_now} cp now")
     return 0

@@ -11,11 +11,11 @@ bishop 3, rook 5, queen 9; 62 at the start): a game enters the phase below each 
 at the first position whose material is at most that bound, and its expectation there (the
 mean of that position's and the next two) is where the phase before ends. So each game's points
 above one half split into what changed in each phase — from 0.5 at the start to the expectation
-where the game enters the first bound's phase, and so on, the last phase a game reaches ending in its
-result (a phase it never reaches adds nothing) — and
-their sums over the games say in which phase the machine gained or lost its points, each with
-its 95 % interval (normal approximation over the games). What a knowledge or search change gains
-is read there, by phase, from the games of its match.
+where the game enters the first bound's phase, and so on, the last phase a game reaches ending
+in its result (a phase it never reaches adds nothing) — and their sums over the games say in
+which phase the machine gained or lost its points, each with its 95 % interval (normal
+approximation over the games). What a knowledge or search change gains is read there, by phase,
+from the games of its match.
 
 Printed too: the won positions each side did not win, by Stockfish — a side standing ``--lead``
 centipawns (300) or more ahead for four positions running — and how those games ended.

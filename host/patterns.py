@@ -346,7 +346,7 @@ class InsufficientMaterial:
     the minor's worth stands (it defends, and the pawns may win). The value is in multiples of 8
     (the recognizer's output steps by 8). Until 2026-11-30 the minor's whole worth was taken back
     against pawns too, and king, bishop and pawns against a king and bishop looked five pawns up
-    where Stockfish gives about a third of one; for one session it was taken back against minor
+    where Stockfish gives about a third of one; for one commit it was taken back against minor
     pieces alone, and the lone minor then played as if a piece up (BENCHMARKS.md). Per side in
     one branch: its minor pieces, its pawns, and its rooks and queens; each branch's summary
     says whether the side is a lone minor, else its pawns (up to ``PAWNS_SEEN``), its minor

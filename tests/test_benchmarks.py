@@ -302,7 +302,8 @@ def test_move_choice_losses_and_the_shipped_positions(capsys, tmp_path):
     assert choice.move_loss(scores, chess.Move.from_uci("h2h3")) == choice.LOSS_CAP     # no score: the worst
     from data.make_choice_positions import is_ending, is_lone_minor
     for name, count, kind in (("choice-positions.jsonl", 240, None), ("error-positions.jsonl", 240, None),
-                              ("ending-positions.jsonl", 150, is_ending), ("lone-minor-positions.jsonl", 100, is_lone_minor)):
+                              ("ending-positions.jsonl", 150, is_ending),
+                              ("lone-minor-positions.jsonl", 100, is_lone_minor)):
         positions = choice.read_choices(DATA / name)
         assert len(positions) == count
         for board, moves in positions:
