@@ -1,7 +1,8 @@
 """Where a match's points were won and lost: the machine's expected score, judged by Stockfish
 along each game, as the game passes from one phase to the next.
 
-    python -m benchmarks.phases FILE.pgn ... [--nodes N] [--bounds 50,30,12] [--lead CP]
+    python -m benchmarks.phases FILE.pgn ... [--nodes N] [--bounds 50,30,12] [--lead CP] [--save TRACES]
+    python -m benchmarks.phases --load TRACES [--bounds ...] [--lead CP]
 
 Every position of every game (of PGN files :mod:`benchmarks.match` wrote; the machine is the
 player named SUPREM) is scored by Stockfish at ``--nodes`` nodes, and the score turned into the
@@ -20,11 +21,18 @@ from the games of its match.
 Printed too: the won positions each side did not win, by Stockfish — a side standing ``--lead``
 centipawns (300) or more ahead for four positions running — and how those games ended.
 
+``--save TRACES`` keeps what Stockfish said (a JSON line a game: its points, how it ended, and
+each position's FEN, expectation, score and material), and ``--load TRACES`` reads it again
+instead of the games, without Stockfish: other bounds or leads, or other screens of the same
+positions, cost nothing more.
+
 Stockfish comes from Debian's package (``apt-get install stockfish``); it is a peer engine of
 the benchmarks, not a dependency. Its scores at a node budget are deterministic on one thread.
 """
 
 import argparse
+import gzip
+import json
 import math
 import sys
 from typing import NamedTuple
@@ -36,7 +44,7 @@ from .match import pgn_games
 from .peers import open_engine
 
 __all__ = ["PIECE_MATERIAL", "material", "GameTrace", "MATE_SCORE", "PhaseGains", "phase_gains", "Conversions",
-           "conversions", "DEFAULT_BOUNDS", "LEAD_PLIES"]
+           "conversions", "DEFAULT_BOUNDS", "LEAD_PLIES", "save_traces", "load_traces"]
 
 #: Non-pawn material by piece type, as the phase counts it (62 on the board at the start).
 PIECE_MATERIAL = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
@@ -176,13 +184,14 @@ def ending(board):
 
 
 def trace_game(game, engine, nodes):
-    """A :class:`GameTrace` of ``game`` (a :class:`benchmarks.match.PlayedGame`), each position
-    after a move scored by ``engine`` at ``nodes`` nodes; a position where the game is over is
-    given its result's points."""
+    """``(trace, fens)``: a :class:`GameTrace` of ``game`` (a :class:`benchmarks.match.PlayedGame`),
+    each position after a move scored by ``engine`` at ``nodes`` nodes (a position where the game
+    is over given its result's points), and those positions' FENs."""
     board = chess.Board()
-    expectations, scores, materials = [], [], []
+    expectations, scores, materials, fens = [], [], [], []
     for uci in game.moves:
         board.push(chess.Move.from_uci(uci))
+        fens.append(board.fen())
         if board.is_checkmate():
             machine_mated = board.turn == game.machine_white
             expectations.append(0.0 if machine_mated else 1.0)
@@ -196,7 +205,37 @@ def trace_game(game, engine, nodes):
             expectations.append(mine.wdl(model="sf15.1", ply=board.ply()).expectation())
             scores.append(mine.score(mate_score=MATE_SCORE))
         materials.append(material(board))
-    return GameTrace(game.score, expectations, scores, materials, ending(board) if game.score == 0.5 else "")
+    return GameTrace(game.score, expectations, scores, materials, ending(board) if game.score == 0.5 else ""), fens
+
+
+def _open(path, mode):
+    return (gzip.open if str(path).endswith(".gz") else open)(path, mode)
+
+
+def save_traces(path, traces):
+    """Write ``traces`` (``(GameTrace, fens)`` pairs) as ``--save`` does (gzipped where the
+    name ends in ``.gz``)."""
+    with _open(path, "wt") as f:
+        for trace, fens in traces:
+            f.write(json.dumps({**trace._asdict(), "fens": fens}) + "\n")
+
+
+def load_traces(path):
+    """The ``(GameTrace, fens)`` pairs a ``--save`` file holds. Raises ValueError naming the
+    line that is not one."""
+    traces = []
+    with _open(path, "rt") as f:
+        for number, line in enumerate(f, 1):
+            try:
+                entry = json.loads(line)
+                fens = entry.pop("fens")
+                trace = GameTrace(**entry)
+                if not len(fens) == len(trace.expectations) == len(trace.scores) == len(trace.materials):
+                    raise ValueError
+            except (ValueError, TypeError, KeyError, AttributeError):
+                raise ValueError(f"{path}:{number}: not a game of a --save file") from None
+            traces.append((trace, fens))
+    return traces
 
 
 def _bounds(text):
@@ -224,30 +263,47 @@ def _phase_names(bounds):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pgn", nargs="+", help="PGN files of a match (the machine named SUPREM)")
+    parser.add_argument("pgn", nargs="*", help="PGN files of a match (the machine named SUPREM)")
+    parser.add_argument("--save", help="keep what Stockfish said of each game in this file")
+    parser.add_argument("--load", help="a --save file to read instead of the games (no Stockfish)")
     parser.add_argument("--nodes", type=_positive, default=20000, help="Stockfish's nodes a position (20000)")
     parser.add_argument("--bounds", type=_bounds, default=DEFAULT_BOUNDS,
                         help="the phases' lower bounds of non-pawn material, falling (50,30,12)")
     parser.add_argument("--lead", type=_positive, default=300, help="a won position's lead in centipawns (300)")
     args = parser.parse_args(argv)
-    try:
-        games = pgn_games(args.pgn)
-    except (OSError, ValueError, KeyError) as error:
-        parser.error(f"cannot read the games: {error}")
-    if not games:
-        parser.error("the files hold no games")
-    engine = open_engine("stockfish")
-    try:
-        engine.configure({"Threads": 1})
-        traces = []
-        for number, game in enumerate(games, 1):
-            traces.append(trace_game(game, engine, args.nodes))
-            print(f"game {number}/{len(games)}: {game.score} for SUPREM", file=sys.stderr, flush=True)
-    finally:
-        engine.quit()
+    if bool(args.pgn) == bool(args.load):
+        parser.error("give the games' PGN files, or --load a --save file: one of them")
+    if args.load:
+        try:
+            traced = load_traces(args.load)
+        except (OSError, ValueError) as error:
+            parser.error(f"--load: {error}")
+        if not traced:
+            parser.error(f"--load: {args.load} holds no games")
+        judged = f"as {args.load} keeps them"
+    else:
+        try:
+            games = pgn_games(args.pgn)
+        except (OSError, ValueError, KeyError) as error:
+            parser.error(f"cannot read the games: {error}")
+        if not games:
+            parser.error("the files hold no games")
+        engine = open_engine("stockfish")
+        try:
+            engine.configure({"Threads": 1})
+            traced = []
+            for number, game in enumerate(games, 1):
+                traced.append(trace_game(game, engine, args.nodes))
+                print(f"game {number}/{len(games)}: {game.score} for SUPREM", file=sys.stderr, flush=True)
+        finally:
+            engine.quit()
+        if args.save:
+            save_traces(args.save, traced)
+        judged = f"Stockfish at {args.nodes} nodes a position"
+    traces = [trace for trace, _ in traced]
     result = phase_gains(traces, args.bounds)
     print(f"{result.games} games, SUPREM {sum(t.points for t in traces)} points "
-          f"({result.surplus:+.1f} above one half), Stockfish at {args.nodes} nodes a position")
+          f"({result.surplus:+.1f} above one half), {judged}")
     for name, gain, low, high in zip(_phase_names(args.bounds), result.gains, result.lows, result.highs):
         print(f"  {name:40s} {gain:+6.1f} points (95 %: {low:+.1f} to {high:+.1f})")
     for side, machine in (("SUPREM", True), ("its opponent", False)):

@@ -406,11 +406,21 @@ def test_a_won_ending_is_drawn_by_a_repetition_the_defender_can_claim_not_the_at
     assert why == "mate" and board.is_checkmate()
 
 
-def test_phases_split_a_matchs_points_by_the_material_on_the_board(tmp_path):
+def test_phases_split_a_matchs_points_by_the_material_on_the_board(tmp_path, capsys):
     """``benchmarks.phases``: each game's points above one half split where it enters each phase
     (the mean expectation of three positions there), the last phase it reaches ending in its
     result; won positions not won, by how the game ended."""
-    from benchmarks.phases import MATE_SCORE, GameTrace, conversions, ending, main, material, phase_gains
+    from benchmarks.phases import (
+        MATE_SCORE,
+        GameTrace,
+        conversions,
+        ending,
+        load_traces,
+        main,
+        material,
+        phase_gains,
+        save_traces,
+    )
     assert material(chess.Board()) == 62 and material(chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")) == 0
     won = GameTrace(1.0, [0.5, 0.5, 0.6, 0.6, 0.6, 0.6, 0.7, 0.7, 0.7, 0.9, 0.9, 0.9],
                     [0, 0, 40, 40, 40, 40, 90, 90, 90, 250, 250, 250], [62, 55, 48, 48, 48, 40, 28, 28, 28, 10, 10, 10])
@@ -433,9 +443,21 @@ def test_phases_split_a_matchs_points_by_the_material_on_the_board(tmp_path):
     assert ending(board) == "repetition"
     assert ending(chess.Board("6k1/8/8/8/8/8/5Q2/6K1 w - - 100 80")) == "fifty moves"
     assert ending(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")) == "stalemate"
+    saved = tmp_path / "traces.jsonl"
+    save_traces(saved, [(won, [chess.STARTING_FEN] * 12), (drawn, [chess.STARTING_FEN] * 4)])
+    assert [trace for trace, _ in load_traces(saved)] == [won, drawn]
+    save_traces(tmp_path / "traces.jsonl.gz", load_traces(saved))
+    assert load_traces(tmp_path / "traces.jsonl.gz") == load_traces(saved)
+    capsys.readouterr()
+    assert main(["--load", str(saved), "--bounds", "30"]) == 0      # no Stockfish: what the file keeps
+    out = capsys.readouterr().out
+    assert "2 games, SUPREM 1.5 points (+0.5 above one half)" in out and "+0.2 points" in out and "+0.3 points" in out
     empty = tmp_path / "empty.pgn"
     empty.write_text("")
-    for argv in ([str(empty)], [str(empty), "--bounds", "30,50"], [str(tmp_path / "missing.pgn")]):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(saved.read_text().splitlines()[0].replace('"fens"', '"fen"') + "\n")
+    for argv in ([str(empty)], [str(empty), "--bounds", "30,50"], [str(tmp_path / "missing.pgn")], [],
+                 [str(empty), "--load", str(saved)], ["--load", str(bad)], ["--load", str(empty)]):
         with pytest.raises(SystemExit) as refused:
             main(argv)
         assert refused.value.code == 2
