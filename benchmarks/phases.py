@@ -75,6 +75,7 @@ class GameTrace(NamedTuple):
     scores: list
     materials: list
     end: str = ""               #: how the game ended (:func:`ending`)
+    machine_white: bool = True  #: the machine's colour (the scores and expectations are its)
 
 
 #: A mate's score in a :class:`GameTrace`, in centipawns.
@@ -205,7 +206,8 @@ def trace_game(game, engine, nodes):
             expectations.append(mine.wdl(model="sf15.1", ply=board.ply()).expectation())
             scores.append(mine.score(mate_score=MATE_SCORE))
         materials.append(material(board))
-    return GameTrace(game.score, expectations, scores, materials, ending(board) if game.score == 0.5 else ""), fens
+    return GameTrace(game.score, expectations, scores, materials, ending(board) if game.score == 0.5 else "",
+                     game.machine_white), fens
 
 
 def _open(path, mode):
