@@ -50,7 +50,7 @@ from .root_patterns import RootPattern, Weighted
 from .tables import EvaluatorImage, TableError
 
 __all__ = ["Oracle", "Allocation", "game_phase", "region_boards", "ENDGAME_MATERIAL", "KNOWLEDGE", "RECOGNIZER_WEIGHT",
-           "REGION_WEIGHT"]
+           "REGION_WEIGHT", "weighed"]
 
 #: Piece material (in pawns, both sides) at or below which the game is an endgame.
 ENDGAME_MATERIAL = 13
@@ -189,15 +189,9 @@ class Oracle:
                 pattern = self._general[name]
             else:
                 pattern = entry.make(analysis, board)
-            weight = self.weights.get(name, 1.0)
-            if isinstance(pattern, RootPattern) and weight != 1.0:
-                if weight <= 0:
-                    weighed_out.append((name, f"weighs {weight:g} against the fitted tables"))
-                    continue
-                pattern = Weighted(pattern, weight)
-            elif not isinstance(pattern, RootPattern) and weight < RECOGNIZER_WEIGHT:
-                weighed_out.append((name, f"weighs {weight:g} against the fitted tables (a recognizer is kept "
-                                          f"from {RECOGNIZER_WEIGHT:g})"))
+            pattern, why = weighed(pattern, self.weights.get(name, 1.0))
+            if pattern is None:
+                weighed_out.append((name, why))
                 continue
             made.append((name, relevance, pattern))
         base = ("material-piece-square", None, MaterialPieceSquare(fraction))
@@ -319,6 +313,22 @@ class Oracle:
 #: A recognizer pattern (its tables hold 8-bit values, not scaled by a weight) is installed
 #: when its fitted weight (:mod:`host.pattern_weights`) is at least this.
 RECOGNIZER_WEIGHT = 0.5
+
+
+def weighed(pattern, weight):
+    """``(pattern, None)``: ``pattern`` as root knowledge installs it at ``weight`` (a first-order
+    pattern's values scaled, :class:`~host.root_patterns.Weighted`; a recognizer as it is), or
+    ``(None, why)`` when the weight leaves it out (a first-order pattern weighing 0 or less, a
+    recognizer below ``RECOGNIZER_WEIGHT``)."""
+    if isinstance(pattern, RootPattern):
+        if weight == 1.0:
+            return pattern, None
+        if weight <= 0:
+            return None, f"weighs {weight:g} against the fitted tables"
+        return Weighted(pattern, weight), None
+    if weight < RECOGNIZER_WEIGHT:
+        return None, f"weighs {weight:g} against the fitted tables (a recognizer is kept from {RECOGNIZER_WEIGHT:g})"
+    return pattern, None
 
 #: How much a pattern's relevance in the region the search will reach counts against its
 #: relevance at the root.

@@ -461,3 +461,32 @@ def test_phases_split_a_matchs_points_by_the_material_on_the_board(tmp_path, cap
         with pytest.raises(SystemExit) as refused:
             main(argv)
         assert refused.value.code == 2
+
+
+def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys):
+    """``benchmarks.screen`` on a saved game (no Stockfish): the quiet positions (steady, level,
+    not in check) valued with the patterns of the root some plies before, and what each pattern
+    left out does to the difference from the scores."""
+    from benchmarks.phases import GameTrace, save_traces
+    from benchmarks.screen import main, quiet_positions, rms, screened
+    board, fens = chess.Board(), []
+    for san in "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7".split():
+        board.push_san(san)
+        fens.append(board.fen())
+    scores = [30] * len(fens)
+    scores[15] = 200                                        # not steady: 15, and 14 and 16 beside it
+    trace = GameTrace(0.5, [0.5] * len(fens), scores, [62] * len(fens), "repetition", machine_white=False)
+    quiet = quiet_positions([(trace, fens)], from_ply=12)
+    assert [ply for _, ply, _, _ in quiet] == [12, 13, 17, 18]                 # the last has no after
+    assert all(score == -30 for *_, score in quiet)                               # Black's 30 in White's view
+    positions = screened([(trace, fens)], plies=4, from_ply=12)
+    assert len(positions) == 4 and all(set(p.weighed) == set(p.hand) for p in positions)
+    assert rms(positions, lambda p: p.stockfish) == 0 and rms([], lambda p: 0) != rms([], lambda p: 0)   # nan
+    saved = tmp_path / "traces.jsonl"
+    save_traces(saved, [(trace, fens)])
+    assert main([str(saved), "--plies", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("4 quiet positions of 1 games") and "the fitted table alone" in out
+    with pytest.raises(SystemExit):
+        main([str(saved), "--from-ply", "30"])                                    # none left
+    assert "no quiet position" in capsys.readouterr().err
