@@ -40,14 +40,14 @@ from typing import NamedTuple
 import chess
 import chess.engine
 
+from host.cli import positive_number
+from host.patterns import KingSafety
+
 from .match import pgn_games
 from .peers import open_engine
 
-__all__ = ["PIECE_MATERIAL", "material", "GameTrace", "MATE_SCORE", "PhaseGains", "phase_gains", "Conversions",
+__all__ = ["material", "GameTrace", "MATE_SCORE", "PhaseGains", "phase_gains", "Conversions",
            "conversions", "DEFAULT_BOUNDS", "LEAD_PLIES", "save_traces", "load_traces"]
-
-#: Non-pawn material by piece type, as the phase counts it (62 on the board at the start).
-PIECE_MATERIAL = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 
 #: The phases' lower bounds of non-pawn material: the opening down to 50, the middlegame to
 #: 30, the ending with pieces to 12, the ending of a piece or none a side.
@@ -61,9 +61,10 @@ SMOOTHING = 3
 
 
 def material(board):
-    """The non-pawn material on ``board``, both sides (:data:`PIECE_MATERIAL`)."""
+    """The non-pawn material on ``board``, both sides, as the evaluator's phase counts it
+    (``KingSafety.MATERIAL``: 62 at the start)."""
     return sum(value * len(board.pieces(piece, colour))
-               for piece, value in PIECE_MATERIAL.items() for colour in chess.COLORS)
+               for piece, value in KingSafety.MATERIAL.items() for colour in chess.COLORS)
 
 
 class GameTrace(NamedTuple):
@@ -250,13 +251,6 @@ def _bounds(text):
     return bounds
 
 
-def _positive(text):
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
-    return value
-
-
 def _phase_names(bounds):
     edges = (62, *bounds)
     names = [f"material {edges[k]} to {edges[k + 1] + 1}" for k in range(len(bounds))]
@@ -268,10 +262,10 @@ def main(argv=None):
     parser.add_argument("pgn", nargs="*", help="PGN files of a match (the machine named SUPREM)")
     parser.add_argument("--save", help="keep what Stockfish said of each game in this file")
     parser.add_argument("--load", help="a --save file to read instead of the games (no Stockfish)")
-    parser.add_argument("--nodes", type=_positive, default=20000, help="Stockfish's nodes a position (20000)")
+    parser.add_argument("--nodes", type=positive_number, default=20000, help="Stockfish's nodes a position (20000)")
     parser.add_argument("--bounds", type=_bounds, default=DEFAULT_BOUNDS,
                         help="the phases' lower bounds of non-pawn material, falling (50,30,12)")
-    parser.add_argument("--lead", type=_positive, default=300, help="a won position's lead in centipawns (300)")
+    parser.add_argument("--lead", type=positive_number, default=300, help="a won position's lead in centipawns (300)")
     args = parser.parse_args(argv)
     if bool(args.pgn) == bool(args.load):
         parser.error("give the games' PGN files, or --load a --save file: one of them")

@@ -75,20 +75,20 @@ def screened(traced, plies=6, **quiet):
     result = []
     for number, ply, fen, score in quiet_positions(traced, **quiet):
         root_ply = max(0, ply - plies)
-        if (number, root_ply) not in made:
+        if (number, root_ply) not in made:       # each root's patterns made and weighed once
             root = chess.Board(traced[number - 1][1][root_ply])
             analysis = analyse(root)
             patterns = {name: entry.make(analysis, root) for name, entry in LIBRARY.items()
                         if entry.relevance(analysis) > 0}
-            made[number, root_ply] = (MaterialPieceSquare(game_phase_fraction(root)), patterns)
+            made[number, root_ply] = (MaterialPieceSquare(game_phase_fraction(root)),
+                                      {name: (pattern, weighed(pattern, WEIGHTS.get(name, 1.0))[0])
+                                       for name, pattern in patterns.items()})
         table, patterns = made[number, root_ply]
         board = chess.Board(fen)
-        hand, weighed_values = {}, {}
-        for name, pattern in patterns.items():
-            hand[name] = pattern.definition(board)
-            installed, _ = weighed(pattern, WEIGHTS.get(name, 1.0))
-            weighed_values[name] = installed.definition(board) if installed is not None else 0
-        result.append(ScreenedPosition(number, score, table.definition(board), hand, weighed_values))
+        hand = {name: pattern.definition(board) for name, (pattern, _) in patterns.items()}
+        installed = {name: weighted.definition(board) if weighted is not None else 0
+                     for name, (_, weighted) in patterns.items()}
+        result.append(ScreenedPosition(number, score, table.definition(board), hand, installed))
     return result
 
 
@@ -99,7 +99,7 @@ def rms(positions, values):
     return math.sqrt(sum((p.stockfish - values(p)) ** 2 for p in positions) / len(positions))
 
 
-def _positive(text):
+def _not_negative(text):
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be at least 0: {text}")
@@ -109,10 +109,10 @@ def _positive(text):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("traces", help="a file of benchmarks.phases --save")
-    parser.add_argument("--plies", type=_positive, default=6, help="how far back the root is (6)")
-    parser.add_argument("--within", type=_positive, default=400, help="the scores kept, from level (400 cp)")
-    parser.add_argument("--steady", type=_positive, default=50, help="the most a score moves over a ply (50 cp)")
-    parser.add_argument("--from-ply", type=_positive, default=12, help="the first position kept (12)")
+    parser.add_argument("--plies", type=_not_negative, default=6, help="how far back the root is (6)")
+    parser.add_argument("--within", type=_not_negative, default=400, help="the scores kept, from level (400 cp)")
+    parser.add_argument("--steady", type=_not_negative, default=50, help="the most a score moves over a ply (50 cp)")
+    parser.add_argument("--from-ply", type=_not_negative, default=12, help="the first position kept (12)")
     args = parser.parse_args(argv)
     try:
         traced = load_traces(args.traces)

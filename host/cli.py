@@ -9,7 +9,7 @@ import chess
 from hdl.search.features import SearchFeatures
 from host.oracle import KNOWLEDGE
 
-__all__ = ["main"]
+__all__ = ["main", "positive_number"]
 
 
 def _board_from_arg(text, variant="chess"):
@@ -553,8 +553,8 @@ def _features(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _positive(text):
-    """A whole number above 0."""
+def positive_number(text):
+    """A whole number above 0 (an argparse type: the command line's, and the benchmarks')."""
     try:
         value = int(text)
     except ValueError:
@@ -678,15 +678,15 @@ def build_parser():
     chunker = sub.add_parser("chunker", help="solve a king-and-pawns ending of CHUNKER's domain (each side's "
                              "pawns on three files of its own: a-c against f-h) by search and chunk schemas")
     chunker.add_argument("fen", nargs="?", help="a FEN (quoted)")
-    chunker.add_argument("--depth", type=_positive, default=80, help="the deepest iteration, in plies (80)")
-    chunker.add_argument("--nodes", type=_positive, default=2_000_000,
+    chunker.add_argument("--depth", type=positive_number, default=80, help="the deepest iteration, in plies (80)")
+    chunker.add_argument("--nodes", type=positive_number, default=2_000_000,
                          help="the node budget: nodes searched (those a table hit or a promotion decides come on "
                               "top in the count printed; 2000000)")
     chunker.add_argument("--levels", type=_levels,
                          help="the schema levels to use (or --prepare), e.g. 1,2,3 (all); empty for none")
     chunker.add_argument("--no-database", dest="database", action="store_false",
                          help="do not compare with the exact database (built on first use, ~2 minutes)")
-    chunker.add_argument("--check", type=_positive, metavar="N",
+    chunker.add_argument("--check", type=positive_number, metavar="N",
                          help="instead: check the exact database and the schemas on N seeded random positions")
     chunker.add_argument("--seed", type=int, default=1, help="the seed of --check (1)")
     chunker.add_argument("--prepare", action="store_true",
