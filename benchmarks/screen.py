@@ -19,6 +19,10 @@ table with the patterns as root knowledge weighs them; each over the games of od
 number. Then each pattern with the change in that difference (over all games) when it alone is
 left out, and how many positions it gives a value other than 0. A pattern whose leaving out
 makes the difference smaller disagrees with Stockfish where it acts: look at what it says there.
+Last, each pattern's own scale (:func:`best_scale`): the factor on its installed value that makes
+the difference smallest, fitted on the odd games and tried on the even ones, and the other way
+round — below 1 it says too much, above 1 too little; when both halves agree, and the held-out
+half gains, its weight is off.
 The screen is a static one (a search sees more), and Stockfish's scores are a measurement,
 not ground truth.
 """
@@ -38,7 +42,7 @@ from host.patterns import MaterialPieceSquare
 
 from .phases import MATE_SCORE, load_traces
 
-__all__ = ["ScreenedPosition", "quiet_positions", "screened", "rms"]
+__all__ = ["ScreenedPosition", "quiet_positions", "screened", "rms", "best_scale"]
 
 
 class ScreenedPosition(NamedTuple):
@@ -99,6 +103,25 @@ def rms(positions, values):
     return math.sqrt(sum((p.stockfish - values(p)) ** 2 for p in positions) / len(positions))
 
 
+def _installed(position, scale=None):
+    """The table and the patterns as installed, one pattern's value times a factor:
+    ``scale`` is ``(name, factor)`` or None."""
+    if scale is None:
+        return position.table + sum(position.weighed.values())
+    name, factor = scale
+    return position.table + sum(v * factor if n == name else v for n, v in position.weighed.items())
+
+
+def best_scale(positions, name):
+    """The factor on pattern ``name``'s installed value that makes the rms over ``positions``
+    smallest (least squares along that one value, the others as installed); 1.0 where it is
+    always 0."""
+    along = sum(p.weighed.get(name, 0) ** 2 for p in positions)
+    if not along:
+        return 1.0
+    return 1.0 + sum((p.stockfish - _installed(p)) * p.weighed.get(name, 0) for p in positions) / along
+
+
 def _not_negative(text):
     value = int(text)
     if value < 0:
@@ -130,7 +153,7 @@ def main(argv=None):
             ("the table and the patterns as root knowledge weighs them", lambda p: p.table + sum(p.weighed.values())))
     for label, values in rows:
         print(f"  {label:58s} {rms(odd, values):7.1f} {rms(even, values):7.1f}")
-    whole = rms(positions, lambda p: p.table + sum(p.weighed.values()))
+    whole = rms(positions, _installed)
     print("each pattern left out (the change of the rms over all games; positions where it is not 0):")
     changes = []
     for name in LIBRARY:
@@ -141,6 +164,14 @@ def main(argv=None):
         changes.append((without - whole, name, acting))
     for change, name, acting in sorted(changes):
         print(f"  {name:28s} {change:+6.2f} on {acting}")
+    print("each pattern's own scale, fitted on one half of the games, and the change of the other half's rms with it:")
+    print(f"  {'':28s} {'odd':>6s} {'even':>7s}   {'even':>6s} {'odd':>7s}")
+    for _, name, _ in sorted(changes):
+        cells = []
+        for fitted, held in ((odd, even), (even, odd)):
+            factor = best_scale(fitted, name)
+            cells.append(f"{factor:6.2f} {rms(held, lambda p: _installed(p, (name, factor))) - rms(held, _installed):+7.2f}")
+        print(f"  {name:28s} {'   '.join(cells)}")
     return 0
 
 

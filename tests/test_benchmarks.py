@@ -468,7 +468,7 @@ def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys
     not in check) valued with the patterns of the root some plies before, and what each pattern
     left out does to the difference from the scores."""
     from benchmarks.phases import GameTrace, save_traces
-    from benchmarks.screen import main, quiet_positions, rms, screened
+    from benchmarks.screen import ScreenedPosition, best_scale, main, quiet_positions, rms, screened
     board, fens = chess.Board(), []
     for san in "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7".split():
         board.push_san(san)
@@ -487,6 +487,12 @@ def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys
     assert main([str(saved), "--plies", "4"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("4 quiet positions of 1 games") and "the fitted table alone" in out
+    assert "each pattern's own scale" in out
+    # Stockfish sees half of "p" and all of "q" (its values apart from what "p" misses).
+    made = [ScreenedPosition(1, table + c // 2 + d, table, {}, {"p": c, "q": d})
+            for table, c, d in ((10, 40, 0), (-20, -60, 5), (5, 100, 3), (0, 0, 0))]
+    assert best_scale(made, "p") == pytest.approx(0.5) and best_scale(made, "q") == pytest.approx(1.0)
+    assert best_scale(made, "r") == 1.0                                            # never acts
     with pytest.raises(SystemExit):
         main([str(saved), "--from-ply", "30"])                                    # none left
     assert "no quiet position" in capsys.readouterr().err
