@@ -22,6 +22,7 @@ from .patterns import (
     PawnStructure,
     ShelterRecognizer,
 )
+from .pattern_weights import PAWN_PENALTIES
 from .root_patterns import ROOT_PATTERNS
 
 __all__ = ["LIBRARY", "Entry", "FAMILIES", "LEAVABLE", "not_leavable"]
@@ -78,11 +79,12 @@ def _insufficient(analysis):
 LIBRARY = {
     "shelter-king": Entry(_shelter("king"), lambda analysis, board: ShelterRecognizer("king"), "king", True),
     "shelter-queen": Entry(_shelter("queen"), lambda analysis, board: ShelterRecognizer("queen"), "king", True),
-    "pawn-structure": Entry(_pawns, lambda analysis, board: PawnStructure(), "pawns", True),
+    "pawn-structure": Entry(_pawns, lambda analysis, board: PawnStructure(PAWN_PENALTIES["doubled"],
+                                                                          PAWN_PENALTIES["isolated"]), "pawns", True),
     "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety(), "king", True),
     "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair(), "material", True),
     "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial(), "material", True),
-    "pawn-islands": Entry(_islands, lambda analysis, board: PawnIslands(), "pawns", True),
+    "pawn-islands": Entry(_islands, lambda analysis, board: PawnIslands(PAWN_PENALTIES["islands"]), "pawns", True),
     **{name: Entry(cls.relevance, cls, cls.family) for name, cls in ROOT_PATTERNS.items()},
 }
 

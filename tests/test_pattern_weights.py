@@ -1,6 +1,7 @@
 """The patterns' fitted weights (host/pattern_weights.py) and their fit
 (data/make_pattern_weights.py): the fit recovers known weights from the moves they prefer,
-drops a pattern that points the wrong way, and leaves unweighed what the moves cannot tell."""
+drops a pattern that points the wrong way, and leaves unweighed what the moves cannot tell; the
+pawn structure's penalties come from the positions' level."""
 
 import importlib.util
 import random
@@ -58,12 +59,36 @@ def test_the_fit_recovers_the_weights_from_the_moves_they_prefer():
     assert agreement["weighed"] > agreement["tables"]
 
 
+def test_the_pawn_penalties_come_from_the_positions_level():
+    """Levels made of the fitted tables, a tempo of 20 and known pawn penalties (doubled 10,
+    islands 14, isolated pawns nothing): the fit finds them, rounded to even centipawns."""
+    pytest.importorskip("numpy")
+    rng, positions = random.Random(3), []
+    for game in random_games(3, 900, range(16, 70)):
+        if game.is_game_over() or game.is_check():
+            continue
+        board = chess.Board(game.epd() + " 0 1")
+        quiet = [move for move in board.legal_moves
+                 if not (board.is_capture(move) or move.promotion or board.gives_check(move))]
+        if len(quiet) < 2:
+            continue
+        doubled, isolated, islands = make_pattern_weights.pawn_counts(board)
+        white = (MaterialPieceSquare(game_phase_fraction(board)).definition(board)
+                 + 10 * doubled + 14 * islands)
+        level = (white if board.turn == chess.WHITE else -white) + 20 + rng.randint(-2, 2)
+        positions.append((board, {quiet[0]: level, quiet[1]: level - 50}))
+    penalties, used = make_pattern_weights.fit_pawn_penalties(positions, {}, library={})
+    assert used > 40                                    # the positions no piece of the mover hangs in
+    assert penalties == {"doubled": 10, "isolated": 0, "islands": 14}
+
+
 @pytest.mark.slow
 def test_the_shipped_weights_are_what_the_script_makes_of_the_shipped_moves():
     """host/pattern_weights.py is generated: a pattern changed since (a new one, a new relevance)
     leaves it stale, which only remaking it shows (two minutes)."""
-    from host.pattern_weights import WEIGHTS
+    from host.pattern_weights import PAWN_PENALTIES, WEIGHTS
     positions = make_pattern_weights.read_positions(str(DATA / "quiet-moves.jsonl.gz"))
     weights, _, _ = make_pattern_weights.fit(positions, 10000.0, 300)
     assert {name: f"{weight:.2f}" for name, weight in weights.items()} == \
         {name: f"{weight:.2f}" for name, weight in WEIGHTS.items()}
+    assert make_pattern_weights.fit_pawn_penalties(positions, weights)[0] == PAWN_PENALTIES
