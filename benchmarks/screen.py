@@ -170,7 +170,8 @@ def main(argv=None):
         cells = []
         for fitted, held in ((odd, even), (even, odd)):
             factor = best_scale(fitted, name)
-            cells.append(f"{factor:6.2f} {rms(held, lambda p: _installed(p, (name, factor))) - rms(held, _installed):+7.2f}")
+            scaled = rms(held, lambda p, scale=(name, factor): _installed(p, scale))
+            cells.append(f"{factor:6.2f} {scaled - rms(held, _installed):+7.2f}")
         print(f"  {name:28s} {'   '.join(cells)}")
     return 0
 

@@ -15,7 +15,9 @@ do not tell them apart: pawn-structure, bishop-pair, insufficient-material, pawn
 bad-bishop, king-to-the-edge, rule-of-the-square, chunk-race, trapped-bishop, opposite-bishops,
 trapped-rook, trade-when-ahead, key-squares, wrong-bishop, connected-passers,
 pawn-ending-kings) and keep their hand values, but for the pawn structure's penalties
-(``PAWN_PENALTIES``, centipawns a pawn or an island), fitted to the positions' level.
+(``PAWN_PENALTIES``, centipawns a pawn or an island, in the middlegame and in the endgame:
+:func:`host.library.pawn_penalties` blends them by the root's phase), fitted to the positions'
+level.
 """
 
 __all__ = ["WEIGHTS", "PAWN_PENALTIES"]
@@ -52,7 +54,6 @@ WEIGHTS = {
 }
 
 PAWN_PENALTIES = {
-    'doubled': 12,
-    'isolated': 0,
-    'islands': 10,
+    'doubled': (0, 38),
+    'islands': (14, 0),
 }

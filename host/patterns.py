@@ -168,8 +168,8 @@ class PawnStructure:
     Per colour: a recognizer counts pawns per file (3 bits each: files a-d in branch A, e-h in
     branch B) and settles every file whose neighbours it sees; a global unit counts files c-f
     and gives the isolated pawns of files d and e, which straddle the branches, as context.
-    With ``isolated`` 0 (root knowledge's fitted penalty, :mod:`host.pattern_weights`) the
-    recognizer counts doubled pawns alone and needs no global unit.
+    With ``isolated`` 0 (root knowledge's, :func:`host.library.pawn_penalties`) the recognizer
+    counts doubled pawns alone and needs no global unit. A side's penalty stops at ``LIMIT``.
     """
 
     FILES = "abcdefgh"
@@ -186,10 +186,13 @@ class PawnStructure:
                        if (f == 0 or counts[f - 1] == 0) and (f == 7 or counts[f + 1] == 0))
         return doubled, isolated
 
+    #: The most a side's penalty can be: the recognizer's 8-bit output, in steps of 2.
+    LIMIT = 254
+
     def side_penalty(self, board, colour):
         counts = pawns_per_file(board, colour)
         doubled, isolated = self.penalty_counts(counts)
-        return self.doubled * doubled + self.isolated * isolated
+        return min(self.LIMIT, self.doubled * doubled + self.isolated * isolated)
 
     def definition(self, board):
         return self.side_penalty(board, chess.BLACK) - self.side_penalty(board, chess.WHITE)
@@ -225,7 +228,7 @@ class PawnStructure:
         def final(penalty, contexts):
             total = penalty + (i * (contexts[0] + 4 * contexts[1]) if straddle else 0)
             # Eight pawns give at most 7 doubled and 8 isolated: anything more is unreachable.
-            return sign * total if total <= 7 * d + 8 * i else None
+            return sign * min(self.LIMIT, total) if total <= 7 * d + 8 * i else None
 
         return straddle, Recognizer(
             fields_a=[(n, 3) for n in "abcd"], fields_b=[(n, 3) for n in "efgh"],

@@ -60,8 +60,9 @@ def test_the_fit_recovers_the_weights_from_the_moves_they_prefer():
 
 
 def test_the_pawn_penalties_come_from_the_positions_level():
-    """Levels made of the fitted tables, a tempo of 20 and known pawn penalties (doubled 10,
-    islands 14, isolated pawns nothing): the fit finds them, rounded to even centipawns."""
+    """Levels made of the fitted tables, a tempo of 20 and known pawn penalties (doubled pawns 10
+    in the middlegame and 30 in the endgame, islands 14 and 0): the fit finds them, rounded to
+    even centipawns; the library blends them by the root's phase."""
     pytest.importorskip("numpy")
     rng, positions = random.Random(3), []
     for game in random_games(3, 900, range(16, 70)):
@@ -72,14 +73,23 @@ def test_the_pawn_penalties_come_from_the_positions_level():
                  if not (board.is_capture(move) or move.promotion or board.gives_check(move))]
         if len(quiet) < 2:
             continue
-        doubled, isolated, islands = make_pattern_weights.pawn_counts(board)
-        white = (MaterialPieceSquare(game_phase_fraction(board)).definition(board)
-                 + 10 * doubled + 14 * islands)
-        level = (white if board.turn == chess.WHITE else -white) + 20 + rng.randint(-2, 2)
+        doubled, islands = make_pattern_weights.pawn_counts(board)
+        phase = game_phase_fraction(board)
+        white = (MaterialPieceSquare(phase).definition(board)
+                 + (10 * phase + 30 * (1 - phase)) * doubled + 14 * phase * islands)
+        level = round(white if board.turn == chess.WHITE else -white) + 20 + rng.randint(-2, 2)
         positions.append((board, {quiet[0]: level, quiet[1]: level - 50}))
     penalties, used = make_pattern_weights.fit_pawn_penalties(positions, {}, library={})
     assert used > 40                                    # the positions no piece of the mover hangs in
-    assert penalties == {"doubled": 10, "isolated": 0, "islands": 14}
+    assert set(penalties) == {"doubled", "islands"}
+    for term, expected in {"doubled": (10, 30), "islands": (14, 0)}.items():
+        assert all(abs(found - wanted) <= 2 and found % 2 == 0 for found, wanted in zip(penalties[term], expected)), \
+            (term, penalties[term])
+    from host.library import pawn_penalties
+    from host.pattern_weights import PAWN_PENALTIES
+    assert pawn_penalties(1.0) == {term: middlegame for term, (middlegame, _) in PAWN_PENALTIES.items()}
+    assert pawn_penalties(0.0) == {term: endgame for term, (_, endgame) in PAWN_PENALTIES.items()}
+    assert all(value % 2 == 0 for value in pawn_penalties(0.37).values())
 
 
 @pytest.mark.slow
