@@ -393,7 +393,10 @@ class SearchDriver:
         spent = [total_nodes, total_cycles]     # every job's so far, for the limits
 
         def job(move, depth, alpha, beta, keep_killers):
-            self.machine.start_search(depth, alpha, beta, node_limit=self._node_limit(spent[0], first),
+            node_limit = self._node_limit(spent[0], first)
+            if node_limit is None:                  # the budget is spent: the job is not started
+                return RootJob(-INFINITY, 0, 0, True), None
+            self.machine.start_search(depth, alpha, beta, node_limit=node_limit,
                                       generation=self.generation, features=self.features,
                                       root_move=move, keep_killers=keep_killers, victim_order=victim_order(game))
             status = self._run(spent[0], spent[1], stop_event, first)
@@ -425,10 +428,14 @@ class SearchDriver:
         return result.score, result.move, nodes, cycles, False, pv, researches
 
     def _node_limit(self, total_nodes, first):
+        """A job's node limit after ``total_nodes``: 0 (none) without a node limit or in the
+        ``first`` iteration (it gives the move), else what the budget has left — None when
+        nothing is (an aspiration re-search or a root move after a job that spent the rest)."""
         budget = self._budget
         if budget.limits.nodes is None or first:
             return 0
-        return max(1, budget.limits.nodes - (total_nodes - budget.nodes))
+        left = budget.limits.nodes - (total_nodes - budget.nodes)
+        return left if left > 0 else None
 
     def _run(self, total_nodes, total_cycles, stop_event, first):
         """Poll the board until the job ends, stopping it on a stop request or (not in the

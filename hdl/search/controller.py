@@ -377,7 +377,9 @@ class Controller(wiring.Component):
                                         searched in full, none if none was); ``busy``;
                                         ``stopped``: the last job was (its results are
                                         partial); ``count``, ``cycles``: its nodes (perft:
-                                        leaves; 0 from the cycle after START) and length;
+                                        leaves; 0 from the cycle after START; a node entered
+                                        while ``stop`` is asked is not counted, so a node
+                                        limit is never passed) and length;
                                         ``score``, ``best_move``: the last search's value (side
                                         to move's view) and move (0: none)
     gen : Out(GeneratorInterface)       the move generator
@@ -1051,7 +1053,10 @@ class Controller(wiring.Component):
         with m.If(~stall):
             with m.If(control.clear):
                 m.d.sync += [self.job.count.eq(0), self.job.cycles.eq(0), requested.eq(0)]
-            with m.If((control.count == Count.ONE) | ((control.count == Count.SEARCHED) & ~skipped)):
+            # A node entered in the cycle a stop is asked for (a node limit reached: the executor
+            # asks as the count gets there) is not counted: the count stops at the limit.
+            with m.If(((control.count == Count.ONE) | ((control.count == Count.SEARCHED) & ~skipped))
+                      & ~self.job.stop):
                 m.d.sync += self.job.count.eq(self.job.count + 1)
             with m.If(control.count == Count.ANSWER):
                 m.d.sync += self.job.count.eq(self.job.count + response.count)
