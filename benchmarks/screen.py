@@ -5,9 +5,10 @@ the machine's static value of real positions worse.
 
 ``TRACES`` is a file of ``python -m benchmarks.phases FILE.pgn ... --save TRACES``: each position
 of each game with Stockfish's score of it. The quiet ones are kept: from ``--from-ply`` on, not in
-check, scored within ``--within`` centipawns of level, and steady (the scores of the positions
-before and after it within ``--steady`` of its own), so that what Stockfish sees there is
-mostly what a static value can see. Each is valued as a search ``--plies`` deep values its
+check, no capture of the side to move winning material by static exchange (a recapture due),
+scored within ``--within`` centipawns of level, and steady (the scores of the positions before
+and after it within ``--steady`` of its own), so that what Stockfish sees there is mostly what
+a static value can see. Each is valued as a search ``--plies`` deep values its
 leaves: with the fitted table of ``material`` knowledge and the patterns of the library made
 for the position that many plies earlier (the root; each pattern relevant at that root, at the
 weight root knowledge installs it with, :func:`host.oracle.weighed`; whether they would all fit
@@ -34,7 +35,7 @@ from typing import NamedTuple
 
 import chess
 
-from host.analysis import analyse, game_phase_fraction
+from host.analysis import analyse, game_phase_fraction, swap_off
 from host.library import LIBRARY
 from host.oracle import weighed
 from host.pattern_weights import WEIGHTS
@@ -56,7 +57,8 @@ class ScreenedPosition(NamedTuple):
 
 def quiet_positions(traced, within=400, steady=50, from_ply=12):
     """``[(game number, ply index, FEN, Stockfish's score in White's view)]``: the quiet
-    positions of ``traced`` (:func:`benchmarks.phases.load_traces`)."""
+    positions of ``traced`` (:func:`benchmarks.phases.load_traces`): not in check, no capture
+    that wins material by static exchange (:func:`host.analysis.swap_off`), level and steady."""
     found = []
     for number, (trace, fens) in enumerate(traced, 1):
         sign = 1 if trace.machine_white else -1
@@ -66,7 +68,9 @@ def quiet_positions(traced, within=400, steady=50, from_ply=12):
             if (abs(score) >= MATE_SCORE or abs(score) > within or abs(score - scores[ply - 1]) > steady
                     or abs(scores[ply + 1] - score) > steady):
                 continue
-            if chess.Board(fens[ply]).is_check():
+            board = chess.Board(fens[ply])
+            if board.is_check() or any(swap_off(board, square, board.turn) > 0
+                                       for square in chess.SquareSet(board.occupied_co[not board.turn])):
                 continue
             found.append((number, ply, fens[ply], sign * score))
     return found

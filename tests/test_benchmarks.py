@@ -465,8 +465,8 @@ def test_phases_split_a_matchs_points_by_the_material_on_the_board(tmp_path, cap
 
 def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys):
     """``benchmarks.screen`` on a saved game (no Stockfish): the quiet positions (steady, level,
-    not in check) valued with the patterns of the root some plies before, and what each pattern
-    left out does to the difference from the scores."""
+    not in check, no recapture due) valued with the patterns of the root some plies before, and
+    what each pattern left out does to the difference from the scores."""
     from benchmarks.phases import GameTrace, save_traces
     from benchmarks.screen import ScreenedPosition, best_scale, main, quiet_positions, rms, screened
     board, fens = chess.Board(), []
@@ -479,6 +479,13 @@ def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys
     quiet = quiet_positions([(trace, fens)], from_ply=12)
     assert [ply for _, ply, _, _ in quiet] == [12, 13, 17, 18]                 # the last has no after
     assert all(score == -30 for *_, score in quiet)                               # Black's 30 in White's view
+    # A capture due (a recapture that wins back what was taken) is no quiet position.
+    board, taking = chess.Board(), []
+    for san in "e4 d5 exd5 Nf6 Nc3 Nxd5 Nxd5 Qxd5 Nf3 Bg4".split():
+        board.push_san(san)
+        taking.append(board.fen())
+    exchange = GameTrace(0.5, [0.5] * 10, [30] * 10, [62] * 10, "repetition", machine_white=True)
+    assert [ply for _, ply, _, _ in quiet_positions([(exchange, taking)], from_ply=1)] == [1, 3, 5, 7, 8]
     positions = screened([(trace, fens)], plies=4, from_ply=12)
     assert len(positions) == 4 and all(set(p.weighed) == set(p.hand) for p in positions)
     assert rms(positions, lambda p: p.stockfish) == 0 and rms([], lambda p: 0) != rms([], lambda p: 0)   # nan
