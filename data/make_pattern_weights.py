@@ -21,16 +21,9 @@ much of its hand value the data confirms beyond the tables.
 A pattern whose value no quiet move changes (material patterns: the bishop pair, insufficient
 material, trades; pawn structure, which only captures change) or changes in fewer than
 ``--min-positions`` positions is not weighed: the quiet moves cannot tell its worth, and it
-keeps its hand values — except the pawn structure's penalties (doubled pawns, islands beyond
-the first: the unweighed patterns that act in most positions), which are fitted
-to the positions' *level* instead (:func:`fit_pawn_penalties`): Stockfish's best quiet score
-less the tables and the weighed patterns, against each side's counts, a middlegame and an
-endgame penalty for each (blended by the root's phase, as the tables are), by least squares
-with an intercept (the side to move's tempo), no penalty negative, each rounded to an even
-number of centipawns (the recognizer's output steps by 2). The weights, rounded to hundredths, and
-the penalties are written as ``host/pattern_weights.py`` with how they were made; the
-agreement with Stockfish's best quiet move is printed for the tables alone, with the
-hand-valued patterns and with the weighed ones.
+keeps its hand values. The weights, rounded to hundredths, are written as
+``host/pattern_weights.py`` with how they were made; the agreement with Stockfish's best quiet
+move is printed for the tables alone, with the hand-valued patterns and with the weighed ones.
 """
 
 import argparse
@@ -46,10 +39,9 @@ sys.path.insert(0, str(HERE))
 
 from make_piece_square import CLIP, _read, kept, read_positions  # noqa: E402
 
-from host.analysis import analyse, game_phase_fraction, pawns_per_file  # noqa: E402
+from host.analysis import analyse, game_phase_fraction  # noqa: E402
 from host.library import LIBRARY  # noqa: E402
-from host.oracle import weighed  # noqa: E402
-from host.patterns import MaterialPieceSquare, PawnIslands, PawnStructure  # noqa: E402
+from host.patterns import MaterialPieceSquare  # noqa: E402
 
 OUT = HERE.parent / "host" / "pattern_weights.py"
 
@@ -126,67 +118,7 @@ def fit(positions, ridge, min_positions, library=LIBRARY):
                                 "weighed": agreement(weighed)}
 
 
-#: The pawn structure's penalties fitted to the level, and the patterns that hold them. Isolated
-#: pawns are not among them: with them the fit gave them 0 in the middlegame and 2 in the endgame
-#: (islands say the rest), and without them the pawn structure fits a narrow recognizer and
-#: reads no global unit (BENCHMARKS.md, 2026-11-30 third session).
-PAWN_TERMS = ("doubled", "islands")
-PAWN_PATTERNS = ("pawn-structure", "pawn-islands")
-LEVEL = 400         # centipawns: the positions whose best quiet score is at most this far from level
-
-
-def pawn_counts(board):
-    """``(doubled pawns, islands beyond the first)``, Black's less White's: the pawn terms'
-    counts in White's view (a penalty counts for the other side)."""
-    def side(colour):
-        doubled, _ = PawnStructure().penalty_counts(pawns_per_file(board, colour))
-        islands = PawnIslands.islands([n % 4 != 0 for n in pawns_per_file(board, colour)])
-        return doubled, max(0, islands - 1)
-    return tuple(b - w for w, b in zip(side(chess.WHITE), side(chess.BLACK)))
-
-
-def fit_pawn_penalties(positions, weights, library=LIBRARY):
-    """``({term: (middlegame, endgame) even penalties >= 0}, positions used)``: the pawn terms'
-    penalties that best explain the level of each kept position within ``LEVEL`` of level —
-    Stockfish's best quiet score (the side to move's view) less the fitted tables and every
-    other relevant pattern of ``library`` as root knowledge installs it at ``weights`` — each
-    term's count weighed by the position's phase (middlegame) and by one less it (endgame), by
-    least squares with an intercept; a negative penalty is dropped (0) and the rest fitted
-    again."""
-    import numpy as np
-
-    rows, target = [], []
-    for board, scores in kept(positions):
-        best = max(scores.values())
-        if abs(best) > LEVEL:
-            continue
-        sign = 1 if board.turn == chess.WHITE else -1
-        analysis = analyse(board)
-        value = MaterialPieceSquare(analysis.phase).definition(board)
-        for name, entry in library.items():
-            if name in PAWN_PATTERNS or entry.relevance(analysis) <= 0:
-                continue
-            installed, _ = weighed(entry.make(analysis, board), weights.get(name, 1.0))
-            value += installed.definition(board) if installed is not None else 0
-        counts = [sign * n for n in pawn_counts(board)]
-        rows.append([n * analysis.phase for n in counts] + [n * (1 - analysis.phase) for n in counts] + [1.0])
-        target.append(best - sign * value)
-    rows, target = np.array(rows, dtype=float), np.array(target, dtype=float)
-    columns = 2 * len(PAWN_TERMS)
-    active = list(range(columns))
-    while True:
-        solution, *_ = np.linalg.lstsq(rows[:, active + [columns]], target, rcond=None)
-        penalties = solution[:-1]
-        if not active or penalties.min() >= 0:
-            break
-        active.pop(int(np.argmin(penalties)))
-    fitted = [0] * columns
-    for k, penalty in zip(active, penalties):
-        fitted[k] = 2 * round(float(penalty) / 2)
-    return {term: (fitted[k], fitted[len(PAWN_TERMS) + k]) for k, term in enumerate(PAWN_TERMS)}, len(target)
-
-
-def write_module(weights, unweighed, note, penalties):
+def write_module(weights, unweighed, note):
     listed = "\n".join(f"    {name!r}: {weight:.2f}," for name, weight in weights.items())
     text = "\n\n".join(textwrap.fill(paragraph, 95, break_on_hyphens=False) for paragraph in (
         "How much of each pattern's hand value the Oracle's ``root`` knowledge installs, weighed against "
@@ -196,22 +128,14 @@ def write_module(weights, unweighed, note, penalties):
         "A first-order pattern's values are scaled by its weight (rounded to centipawns; a weight of 0 "
         "leaves it out); a recognizer's tables hold 8-bit values and are not scaled: it is left out below "
         "``host.oracle.RECOGNIZER_WEIGHT``. Patterns not listed are not weighed (the quiet moves do not "
-        f"tell them apart: {', '.join(unweighed)}) and keep their hand values, but for the pawn "
-        "structure's penalties (``PAWN_PENALTIES``, centipawns a pawn or an island, in the middlegame "
-        "and in the endgame: :func:`host.library.pawn_penalties` blends them by the root's phase), "
-        "fitted to the positions' level."))
-    terms = "\n".join(f"    {term!r}: {penalty}," for term, penalty in penalties.items())
+        f"tell them apart: {', '.join(unweighed)}) and keep their hand values."))
     OUT.write_text(f'''"""{text}
 """
 
-__all__ = ["WEIGHTS", "PAWN_PENALTIES"]
+__all__ = ["WEIGHTS"]
 
 WEIGHTS = {{
 {listed}
-}}
-
-PAWN_PENALTIES = {{
-{terms}
 }}
 ''')
 
@@ -225,13 +149,11 @@ def main(argv=None):
     positions = read_positions(args.positions)
     header = _read(args.positions).splitlines()[0].lstrip("# ")
     weights, unweighed, agreement = fit(positions, args.ridge, args.min_positions)
-    penalties, levels = fit_pawn_penalties(positions, weights)
     note = (f"``data/{Path(args.positions).name}`` ({header}), the positions and moves the tables' fit uses; "
             f"``--ridge {args.ridge:g} --min-positions {args.min_positions}``. Stockfish's best quiet move first: "
             f"{100 * agreement['tables']:.1f} % with the tables alone, {100 * agreement['hand']:.1f} % with the "
-            f"patterns at their hand values, {100 * agreement['weighed']:.1f} % weighed. The pawn penalties from "
-            f"the level of {levels} of the positions (best quiet score within {LEVEL} cp).")
-    write_module(weights, unweighed, note, penalties)
+            f"patterns at their hand values, {100 * agreement['weighed']:.1f} % weighed.")
+    write_module(weights, unweighed, note)
     print(note)
     print(f"written to {OUT}")
     return 0

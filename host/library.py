@@ -1,14 +1,12 @@
 """The Oracle's pattern library: every pattern it can choose, with how much it matters at a
 root and how to make it for that root.
 
-Each entry is ``(relevance, make, family, general, variant)``: ``relevance(analysis)`` scores
-the pattern for the root of a :class:`~host.analysis.RootAnalysis` (0: it does not apply there),
+Each entry is ``(relevance, make, family, general)``: ``relevance(analysis)`` scores the pattern
+for the root of a :class:`~host.analysis.RootAnalysis` (0: it does not apply there),
 ``make(analysis, board)`` builds it, ``family`` is one of :data:`FAMILIES` (what a family
 match leaves out), and ``general`` says it is the same at every root (the Oracle makes and
-compiles it once) — or, where ``variant(analysis)`` is given, the same at every root where
-that value is (the pawn structure's penalties by the phase: made and compiled again when the
-value changes). The patterns themselves are in :mod:`host.patterns` (general ones, the same at
-every root) and :mod:`host.root_patterns` (made for one root).
+compiles it once). The patterns themselves are in :mod:`host.patterns` (general ones, the same at every
+root) and :mod:`host.root_patterns` (made for one root).
 """
 
 from collections import namedtuple
@@ -16,7 +14,6 @@ from collections import namedtuple
 import chess
 
 from .antichess import ANTICHESS_LIBRARY
-from .pattern_weights import PAWN_PENALTIES
 from .patterns import (
     BishopPair,
     InsufficientMaterial,
@@ -27,9 +24,9 @@ from .patterns import (
 )
 from .root_patterns import ROOT_PATTERNS
 
-__all__ = ["LIBRARY", "Entry", "FAMILIES", "LEAVABLE", "not_leavable", "pawn_penalties"]
+__all__ = ["LIBRARY", "Entry", "FAMILIES", "LEAVABLE", "not_leavable"]
 
-Entry = namedtuple("Entry", "relevance make family general variant", defaults=(False, None))
+Entry = namedtuple("Entry", "relevance make family general", defaults=(False,))
 
 #: The pattern families: pawn structure, king safety, the pieces' placement, endgame knowledge,
 #: material terms, the root's own targets (its attack relations), and the side to move (the
@@ -57,28 +54,6 @@ def _islands(analysis):
     return 0.6 * sum(max(0, analysis.pawns[c].islands - 1) for c in chess.COLORS)
 
 
-def pawn_penalties(phase):
-    """``{term: penalty}``: the fitted middlegame and endgame penalties of
-    :data:`~host.pattern_weights.PAWN_PENALTIES` blended by ``phase`` (1 all the pieces on the
-    board, 0 none) rounded to a quarter — so that the pawn patterns' tables change a few times a
-    game, not at every capture — each an even number of centipawns (the pawn structure's output
-    steps by 2)."""
-    phase = round(4 * phase) / 4
-    return {term: 2 * round((middlegame * phase + endgame * (1 - phase)) / 2)
-            for term, (middlegame, endgame) in PAWN_PENALTIES.items()}
-
-
-def _pawn_variant(analysis):
-    """What the pawn patterns depend on at a root: their penalties there."""
-    return tuple(sorted(pawn_penalties(analysis.phase).items()))
-
-
-def _pawn_structure(analysis, board):
-    """Doubled pawns at the root's penalty; isolated pawns not at all (their fitted penalty was
-    0: ``data/make_pattern_weights.py``), so the pattern needs no global unit."""
-    return PawnStructure(pawn_penalties(analysis.phase)["doubled"], 0)
-
-
 def _king_safety(analysis):
     return 2.0 * analysis.phase if analysis.phase > 0.3 else 0
 
@@ -103,12 +78,11 @@ def _insufficient(analysis):
 LIBRARY = {
     "shelter-king": Entry(_shelter("king"), lambda analysis, board: ShelterRecognizer("king"), "king", True),
     "shelter-queen": Entry(_shelter("queen"), lambda analysis, board: ShelterRecognizer("queen"), "king", True),
-    "pawn-structure": Entry(_pawns, _pawn_structure, "pawns", True, _pawn_variant),
+    "pawn-structure": Entry(_pawns, lambda analysis, board: PawnStructure(), "pawns", True),
     "king-safety": Entry(_king_safety, lambda analysis, board: KingSafety(), "king", True),
     "bishop-pair": Entry(_bishop_pair, lambda analysis, board: BishopPair(), "material", True),
     "insufficient-material": Entry(_insufficient, lambda analysis, board: InsufficientMaterial(), "material", True),
-    "pawn-islands": Entry(_islands, lambda analysis, board: PawnIslands(pawn_penalties(analysis.phase)["islands"]),
-                          "pawns", True, _pawn_variant),
+    "pawn-islands": Entry(_islands, lambda analysis, board: PawnIslands(), "pawns", True),
     **{name: Entry(cls.relevance, cls, cls.family) for name, cls in ROOT_PATTERNS.items()},
 }
 

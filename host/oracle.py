@@ -133,7 +133,6 @@ class Oracle:
         self.params, self.knowledge, self.without, self.weights = params, knowledge, tuple(without), dict(weights)
         self._kept = {}             # (knowledge, phase, fraction) -> Allocation, for the fixed kinds
         self._general = {}          # library name -> its pattern (the same at every root)
-        self._variants = {}         # library name -> the variant its general pattern was made for
         self._units = {}            # a general pattern -> the units it installs, made once
         self._compiled = {}         # the general patterns' units' compiled tables, kept
         self._global_slots = {}     # id of a general pattern's global unit -> its slot
@@ -185,9 +184,8 @@ class Oracle:
             if relevance <= 0:
                 continue
             if entry.general:
-                variant = entry.variant(analysis) if entry.variant else None
-                if name not in self._general or self._variants[name] != variant:
-                    self._make_general(name, entry.make(analysis, board), variant)
+                if name not in self._general:
+                    self._general[name] = entry.make(analysis, board)
                 pattern = self._general[name]
             else:
                 pattern = entry.make(analysis, board)
@@ -278,29 +276,6 @@ class Oracle:
         return Allocation(self.knowledge, label, [(n, r) for n, r, _ in chosen], recognizers, left_out,
                           [p for _, _, p in chosen], store)
 
-    def _make_general(self, name, pattern, variant):
-        """Keep ``pattern`` as the general pattern ``name`` for ``variant``; one it replaces (made
-        for another variant) hands its global units' slots to the new one's, in order, so that
-        the slots stay as many as the units."""
-        old = self._general.get(name)
-        self._general[name], self._variants[name] = pattern, variant
-        if old is None:
-            return
-        for before, after in zip(self._global_units(old), self._global_units(pattern)):
-            if id(before) in self._global_slots:
-                self._global_slots[id(after)] = self._global_slots.pop(id(before))
-        for gone in self._global_units(old):
-            self._global_slots.pop(id(gone), None)
-
-    def _global_units(self, pattern):
-        """The global units ``pattern``'s recognizers read, in order, each once."""
-        units = []
-        for recognizer in self._units_of(pattern)[1]:
-            for context in recognizer.contexts:
-                if all(context.unit is not u for u in units):
-                    units.append(context.unit)
-        return units
-
     def _image(self):
         return EvaluatorImage(self.params, compiled=self._compiled)
 
@@ -329,13 +304,10 @@ class Oracle:
             image.compiled(unit)
 
     def _slot(self, unit):
-        """The global unit a general pattern's global-state unit goes to: the first slot free
-        when the Oracle first met it (in the order it met them), so that it keeps its place (and
-        its readers their tables) from root to root."""
-        if id(unit) not in self._global_slots:
-            taken = set(self._global_slots.values())
-            self._global_slots[id(unit)] = next(slot for slot in range(len(taken) + 1) if slot not in taken)
-        return self._global_slots[id(unit)]
+        """The global unit a general pattern's global-state unit goes to: the order in which the
+        Oracle first met it, so that it keeps its place (and its readers their tables) from root
+        to root."""
+        return self._global_slots.setdefault(id(unit), len(self._global_slots))
 
 
 #: A recognizer pattern (its tables hold 8-bit values, not scaled by a weight) is installed

@@ -5,8 +5,7 @@ the script again).
 ``data/quiet-moves.jsonl.gz`` (Made by data/make_piece_square.py --games 1000 --depth 7 --seed
 1 with Stockfish 15.1), the positions and moves the tables' fit uses; ``--ridge 10000
 --min-positions 300``. Stockfish's best quiet move first: 16.4 % with the tables alone, 18.1 %
-with the patterns at their hand values, 17.2 % weighed. The pawn penalties from the level of
-3678 of the positions (best quiet score within 400 cp).
+with the patterns at their hand values, 17.2 % weighed.
 
 A first-order pattern's values are scaled by its weight (rounded to centipawns; a weight of 0
 leaves it out); a recognizer's tables hold 8-bit values and are not scaled: it is left out
@@ -14,13 +13,10 @@ below ``host.oracle.RECOGNIZER_WEIGHT``. Patterns not listed are not weighed (th
 do not tell them apart: pawn-structure, bishop-pair, insufficient-material, pawn-islands,
 bad-bishop, king-to-the-edge, rule-of-the-square, chunk-race, trapped-bishop, opposite-bishops,
 trapped-rook, trade-when-ahead, key-squares, wrong-bishop, connected-passers,
-pawn-ending-kings) and keep their hand values, but for the pawn structure's penalties
-(``PAWN_PENALTIES``, centipawns a pawn or an island, in the middlegame and in the endgame:
-:func:`host.library.pawn_penalties` blends them by the root's phase), fitted to the positions'
-level.
+pawn-ending-kings) and keep their hand values.
 """
 
-__all__ = ["WEIGHTS", "PAWN_PENALTIES"]
+__all__ = ["WEIGHTS"]
 
 WEIGHTS = {
     'shelter-king': 0.00,
@@ -51,9 +47,4 @@ WEIGHTS = {
     'doubled-rooks': 0.15,
     'king-attack': 0.18,
     'chain-base': 0.00,
-}
-
-PAWN_PENALTIES = {
-    'doubled': (0, 38),
-    'islands': (14, 0),
 }

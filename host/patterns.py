@@ -168,8 +168,6 @@ class PawnStructure:
     Per colour: a recognizer counts pawns per file (3 bits each: files a-d in branch A, e-h in
     branch B) and settles every file whose neighbours it sees; a global unit counts files c-f
     and gives the isolated pawns of files d and e, which straddle the branches, as context.
-    With ``isolated`` 0 (root knowledge's, :func:`host.library.pawn_penalties`) the recognizer
-    counts doubled pawns alone and needs no global unit. A side's penalty stops at ``LIMIT``.
     """
 
     FILES = "abcdefgh"
@@ -186,13 +184,10 @@ class PawnStructure:
                        if (f == 0 or counts[f - 1] == 0) and (f == 7 or counts[f + 1] == 0))
         return doubled, isolated
 
-    #: The most a side's penalty can be: the recognizer's 8-bit output, in steps of 2.
-    LIMIT = 254
-
     def side_penalty(self, board, colour):
         counts = pawns_per_file(board, colour)
         doubled, isolated = self.penalty_counts(counts)
-        return min(self.LIMIT, self.doubled * doubled + self.isolated * isolated)
+        return self.doubled * doubled + self.isolated * isolated
 
     def definition(self, board):
         return self.side_penalty(board, chess.BLACK) - self.side_penalty(board, chess.WHITE)
@@ -206,9 +201,8 @@ class PawnStructure:
         return description
 
     def _units(self, colour):
-        """``(the global unit of the straddling files or None, the recognizer)`` of ``colour``."""
         d, i = self.doubled, self.isolated
-        straddle = None if i == 0 else GlobalState(
+        straddle = GlobalState(
             fields=[(self.FILES[f], 3) for f in (2, 3, 4, 5)],
             description=self._pawn_counter(colour, (2, 3, 4, 5)),
             output=lambda v: v["d"] * (v["c"] == 0 and v["e"] == 0) + v["e"] * (v["d"] == 0 and v["f"] == 0),
@@ -226,9 +220,9 @@ class PawnStructure:
         sign = -1 if colour == chess.WHITE else 1
 
         def final(penalty, contexts):
-            total = penalty + (i * (contexts[0] + 4 * contexts[1]) if straddle else 0)
+            total = penalty + i * (contexts[0] + 4 * contexts[1])
             # Eight pawns give at most 7 doubled and 8 isolated: anything more is unreachable.
-            return sign * min(self.LIMIT, total) if total <= 7 * d + 8 * i else None
+            return sign * total if total <= 7 * d + 8 * i else None
 
         return straddle, Recognizer(
             fields_a=[(n, 3) for n in "abcd"], fields_b=[(n, 3) for n in "efgh"],
@@ -237,7 +231,7 @@ class PawnStructure:
             summary_a=half("abcd", (0, 1, 2)), summary_b=half("efgh", (1, 2, 3)),
             where_a=lambda v: sum(v.values()) <= 8, where_b=lambda v: sum(v.values()) <= 8,
             combine=lambda a, b: a + b, final=final,
-            contexts=[Context(straddle, 0), Context(straddle, 2)] if straddle else [], shift=1)
+            contexts=[Context(straddle, 0), Context(straddle, 2)], shift=1)
 
     def install(self, image):
         for colour in COLOURS:
@@ -412,17 +406,15 @@ class InsufficientMaterial:
 
 
 class PawnIslands:
-    """Pawn islands (groups of pawns on neighbouring files): ``penalty`` (10 by default) for
-    each island beyond the first, per side. Two recognizers, one per side: its pawns counted per file (2 bits each,
+    """Pawn islands (groups of pawns on neighbouring files): 10 for each island beyond the
+    first, per side. Two recognizers, one per side: its pawns counted per file (2 bits each,
     modulo 4: four pawns of one side on a file read as none), files a-d in branch A, e-h in B;
     each branch's islands and whether its inner file (d, e) has pawns, combined across the
     middle."""
 
     family = "pawns"
+    PENALTY = 10
     FILES = "abcdefgh"
-
-    def __init__(self, penalty=10):
-        self.penalty_per_island = penalty
 
     @staticmethod
     def islands(occupied):
@@ -430,7 +422,7 @@ class PawnIslands:
         return sum(1 for f, here in enumerate(occupied) if here and (f == 0 or not occupied[f - 1]))
 
     def penalty(self, total):
-        return self.penalty_per_island * max(0, total - 1)
+        return self.PENALTY * max(0, total - 1)
 
     def side_penalty(self, board, colour):
         counts = pawns_per_file(board, colour)

@@ -1,7 +1,6 @@
 """The patterns' fitted weights (host/pattern_weights.py) and their fit
 (data/make_pattern_weights.py): the fit recovers known weights from the moves they prefer,
-drops a pattern that points the wrong way, and leaves unweighed what the moves cannot tell; the
-pawn structure's penalties come from the positions' level."""
+drops a pattern that points the wrong way, and leaves unweighed what the moves cannot tell."""
 
 import importlib.util
 import random
@@ -59,46 +58,12 @@ def test_the_fit_recovers_the_weights_from_the_moves_they_prefer():
     assert agreement["weighed"] > agreement["tables"]
 
 
-def test_the_pawn_penalties_come_from_the_positions_level():
-    """Levels made of the fitted tables, a tempo of 20 and known pawn penalties (doubled pawns 10
-    in the middlegame and 30 in the endgame, islands 14 and 0): the fit finds them, rounded to
-    even centipawns; the library blends them by the root's phase."""
-    pytest.importorskip("numpy")
-    rng, positions = random.Random(3), []
-    for game in random_games(3, 900, range(16, 70)):
-        if game.is_game_over() or game.is_check():
-            continue
-        board = chess.Board(game.epd() + " 0 1")
-        quiet = [move for move in board.legal_moves
-                 if not (board.is_capture(move) or move.promotion or board.gives_check(move))]
-        if len(quiet) < 2:
-            continue
-        doubled, islands = make_pattern_weights.pawn_counts(board)
-        phase = game_phase_fraction(board)
-        white = (MaterialPieceSquare(phase).definition(board)
-                 + (10 * phase + 30 * (1 - phase)) * doubled + 14 * phase * islands)
-        level = round(white if board.turn == chess.WHITE else -white) + 20 + rng.randint(-2, 2)
-        positions.append((board, {quiet[0]: level, quiet[1]: level - 50}))
-    penalties, used = make_pattern_weights.fit_pawn_penalties(positions, {}, library={})
-    assert used > 40                                    # the positions no piece of the mover hangs in
-    assert set(penalties) == {"doubled", "islands"}
-    for term, expected in {"doubled": (10, 30), "islands": (14, 0)}.items():
-        assert all(abs(found - wanted) <= 2 and found % 2 == 0 for found, wanted in zip(penalties[term], expected)), \
-            (term, penalties[term])
-    from host.library import pawn_penalties
-    from host.pattern_weights import PAWN_PENALTIES
-    assert pawn_penalties(1.0) == {term: middlegame for term, (middlegame, _) in PAWN_PENALTIES.items()}
-    assert pawn_penalties(0.0) == {term: endgame for term, (_, endgame) in PAWN_PENALTIES.items()}
-    assert all(value % 2 == 0 for value in pawn_penalties(0.37).values())
-
-
 @pytest.mark.slow
 def test_the_shipped_weights_are_what_the_script_makes_of_the_shipped_moves():
     """host/pattern_weights.py is generated: a pattern changed since (a new one, a new relevance)
     leaves it stale, which only remaking it shows (two minutes)."""
-    from host.pattern_weights import PAWN_PENALTIES, WEIGHTS
+    from host.pattern_weights import WEIGHTS
     positions = make_pattern_weights.read_positions(str(DATA / "quiet-moves.jsonl.gz"))
     weights, _, _ = make_pattern_weights.fit(positions, 10000.0, 300)
     assert {name: f"{weight:.2f}" for name, weight in weights.items()} == \
         {name: f"{weight:.2f}" for name, weight in WEIGHTS.items()}
-    assert make_pattern_weights.fit_pawn_penalties(positions, weights)[0] == PAWN_PENALTIES
