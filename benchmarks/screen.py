@@ -154,7 +154,7 @@ def main(argv=None):
           f"{args.plies} plies earlier; rms against Stockfish in cp (odd games / even games):")
     rows = (("the fitted table alone", lambda p: p.table),
             ("the table and the patterns at their hand values", lambda p: p.table + sum(p.hand.values())),
-            ("the table and the patterns as root knowledge weighs them", lambda p: p.table + sum(p.weighed.values())))
+            ("the table and the patterns as root knowledge weighs them", _installed))
     for label, values in rows:
         print(f"  {label:58s} {rms(odd, values):7.1f} {rms(even, values):7.1f}")
     whole = rms(positions, _installed)
@@ -164,18 +164,19 @@ def main(argv=None):
         acting = sum(1 for p in positions if p.weighed.get(name))
         if not acting:
             continue
-        without = rms(positions, lambda p, left=name: p.table + sum(v for n, v in p.weighed.items() if n != left))
+        without = rms(positions, lambda p, left=(name, 0): _installed(p, left))
         changes.append((without - whole, name, acting))
     for change, name, acting in sorted(changes):
         print(f"  {name:28s} {change:+6.2f} on {acting}")
     print("each pattern's own scale, fitted on one half of the games, and the change of the other half's rms with it:")
     print(f"  {'':28s} {'odd':>6s} {'even':>7s}   {'even':>6s} {'odd':>7s}")
+    halves = [(odd, even, rms(even, _installed)), (even, odd, rms(odd, _installed))]
     for _, name, _ in sorted(changes):
         cells = []
-        for fitted, held in ((odd, even), (even, odd)):
+        for fitted, held, as_installed in halves:
             factor = best_scale(fitted, name)
             scaled = rms(held, lambda p, scale=(name, factor): _installed(p, scale))
-            cells.append(f"{factor:6.2f} {scaled - rms(held, _installed):+7.2f}")
+            cells.append(f"{factor:6.2f} {scaled - as_installed:+7.2f}")
         print(f"  {name:28s} {'   '.join(cells)}")
     return 0
 
