@@ -5,7 +5,9 @@ through the same layouts with :func:`pack` and :func:`unpack`, never by hand-wri
 """
 
 import enum as py_enum
+import operator
 
+from amaranth.hdl import Const, Shape
 from amaranth.lib import data, enum
 
 __all__ = [
@@ -83,32 +85,81 @@ def _plain(value):
 
 
 def pack(layout, **fields):
-    """The integer whose bits are ``fields`` laid out by ``layout`` (missing fields are 0)."""
-    return layout.const(_plain(fields)).as_bits()
+    """The integer whose bits are ``fields`` laid out by ``layout`` (missing fields are 0; an
+    integer wider than its field is truncated to it, an enumeration's field must hold one of its
+    members: ``ValueError``, as Amaranth's ``layout.const``)."""
+    return _codec(layout)[0](_plain(fields))
 
 
 def unpack(layout, bits):
     """A dict of the fields of ``bits`` under ``layout``, nested layouts as nested dicts (arrays
-    as lists)."""
-    view = layout.from_bits(bits)
-    return _fields(layout, view)
+    as lists); an enumeration's field as its integer value (``ValueError`` if it is none of the
+    enumeration's), a signed field sign-extended."""
+    return _codec(layout)[1](bits)
 
 
-def _fields(layout, view):
-    if isinstance(layout, data.ArrayLayout):
-        return [_fields(layout.elem_shape, view[i]) if isinstance(layout.elem_shape, data.Layout)
-                else int(view[i]) for i in range(layout.length)]
-    out = {}
-    for name, field in layout:
-        value = view[name]
-        shape = field.shape
-        if isinstance(shape, data.Layout):
-            out[name] = _fields(shape, value)
-        elif isinstance(shape, enum.EnumType) or isinstance(value, py_enum.Enum):
-            out[name] = value.value if isinstance(value, py_enum.Enum) else int(value)
-        else:
-            out[name] = int(value)
-    return out
+_CODECS = {}        # id(layout) -> (layout, its packer, its reader)
+
+
+def _codec(layout):
+    """``(packer, reader)`` of ``layout``: functions from plain field values (dicts, lists,
+    integers) to bits and back, made once per layout from its fields' offsets and shapes (the
+    host packs and unpacks every command and reply of the link)."""
+    if id(layout) not in _CODECS:
+        _CODECS[id(layout)] = (layout, *_make_codec(layout))
+    return _CODECS[id(layout)][1:]
+
+
+def _make_codec(shape):
+    if isinstance(shape, data.ArrayLayout):
+        (pack_element, read_element), width = _make_codec(shape.elem_shape), Shape.cast(shape.elem_shape).width
+
+        def pack_array(values):
+            if isinstance(values, data.Const):
+                return _const_bits(shape, values)
+            if not isinstance(values, (list, tuple)):
+                raise TypeError(f"an array's value is a sequence, not {values!r}")
+            if len(values) > shape.length:
+                raise ValueError(f"{len(values)} values for an array of {shape.length}")
+            return sum(pack_element(value) << (width * i) for i, value in enumerate(values))
+        return pack_array, lambda bits: [read_element(bits >> (width * i)) for i in range(shape.length)]
+    if isinstance(shape, data.Layout):
+        fields = {name: (field.offset, *_make_codec(field.shape)) for name, field in shape}
+
+        def pack_fields(values):
+            if isinstance(values, data.Const):
+                return _const_bits(shape, values)
+            if not isinstance(values, dict):
+                raise TypeError(f"a layout's value is a mapping, not {values!r}")
+            bits = 0
+            for name, value in values.items():
+                if name not in fields:
+                    raise ValueError(f"no field {name!r} in the layout")
+                bits |= fields[name][1](value) << fields[name][0]
+            return bits
+        return pack_fields, lambda bits: {name: read(bits >> offset) for name, (offset, _, read) in fields.items()}
+    plain = Shape.cast(shape)
+    mask, sign = (1 << plain.width) - 1, 1 << (plain.width - 1) if plain.width else 0
+    if isinstance(shape, py_enum.EnumMeta):
+        valid = {member.value for member in shape}
+
+        def member(value):
+            if value not in valid:
+                raise ValueError(f"{value} is not a valid {shape.__name__}")
+            return value
+        return member, lambda bits: member(bits & mask)
+    def pack_plain(value):
+        return (value.value if isinstance(value, Const) else operator.index(value)) & mask
+    if plain.signed:
+        return pack_plain, lambda bits: ((bits & mask) ^ sign) - sign
+    return pack_plain, lambda bits: bits & mask
+
+
+def _const_bits(layout, const):
+    """The bits of an Amaranth constant of ``layout`` (``ValueError`` if it has another)."""
+    if const.shape() != layout:
+        raise ValueError(f"a constant of {const.shape()!r} where {layout!r} is laid out")
+    return const.as_bits()
 
 
 #: ``(type, colour)`` of every 4-bit piece code (colour 0 white, 1 black), read through

@@ -83,6 +83,10 @@ CHUNKER_TIME_SHARE = 0.5
 #: queen's worth.
 SAFE_PROMOTION_SCORE = 900
 
+#: The longest pause between two STATUS polls of a running job (the first after a millisecond,
+#: each next one half as long again): a job's end is seen within it.
+POLL_SECONDS = 0.005
+
 #: Aspiration windows: from this depth, +- this many centipawns around the last score first.
 ASPIRATION_DEPTH = 4
 ASPIRATION_WINDOW = 35
@@ -441,7 +445,7 @@ class SearchDriver:
         """Poll the board until the job ends, stopping it on a stop request or (not in the
         ``first`` iteration: it gives the move) on a limit."""
         client = self.machine.client
-        poll = 0.002
+        poll = 0.001
         while True:
             status = client.status()
             with self._lock:
@@ -461,7 +465,7 @@ class SearchDriver:
                 self.machine.check_position(status)
                 return status
             time.sleep(poll)
-            poll = min(poll * 1.5, 0.02)
+            poll = min(poll * 1.5, POLL_SECONDS)
 
     def _room_for_another(self, iteration, finished):
         """False when the next iteration (about 4 times this one) cannot finish in time."""

@@ -250,6 +250,7 @@ class EvaluatorImage:
     def __init__(self, params, compiled=None):
         self.params = params
         self.first_order_terms = []
+        self._first_order_sum = [0] * PIECE_SQUARES     # the terms' signed sum, entry by entry
         self.globals = []           # by global unit (None: free)
         self.recognizers = []       # by recognizer unit (None: free)
         # (id(unit), its shape, its contexts' global units' indices) -> its tables: a unit
@@ -261,6 +262,7 @@ class EvaluatorImage:
         """A copy to try more units on (the compiled tables are shared: a unit compiles once)."""
         copy = EvaluatorImage(self.params)
         copy.first_order_terms, copy.globals = list(self.first_order_terms), list(self.globals)
+        copy._first_order_sum = self._first_order_sum
         copy.recognizers, copy.compiled_tables = list(self.recognizers), self.compiled_tables
         return copy
 
@@ -283,14 +285,14 @@ class EvaluatorImage:
     def add_first_order(self, table):
         """Add a first-order table to the sum; refused (``TableError``) if an entry of the sum
         would leave the signed 16-bit range."""
-        for index in range(PIECE_SQUARES):
-            total = sum(_signed16(term.entries[index]) for term in self.first_order_terms) \
-                + _signed16(table.entries[index])
-            if not -32768 <= total <= 32767:
+        total = [a + _signed16(b) for a, b in zip(self._first_order_sum, table.entries)]
+        for index, value in enumerate(total):
+            if not -32768 <= value <= 32767:
                 piece, square = PIECES[index]
                 raise TableError(f"the first-order sum for {piece.symbol()} on {chess.square_name(square)} "
-                                 f"is {total}: not a signed 16-bit value")
+                                 f"is {value}: not a signed 16-bit value")
         self.first_order_terms.append(table)
+        self._first_order_sum = total
 
     def add_global(self, unit, slot=None):
         """Place a global-state unit (once: a unit already placed stays where it is) in global
@@ -341,10 +343,7 @@ class EvaluatorImage:
         """The :class:`TableStore` holding every table (unused units all zero)."""
         p = self.params
         store = TableStore(p)
-        g = [0] * PIECE_SQUARES
-        for term in self.first_order_terms:
-            g = [(a + b) & 0xFFFF for a, b in zip(g, term.entries)]
-        store.load(0, TableKind.DESCRIPTION, g)
+        store.load(0, TableKind.DESCRIPTION, [value & 0xFFFF for value in self._first_order_sum])
         for k, unit in enumerate(self.globals):
             if unit is None:
                 continue

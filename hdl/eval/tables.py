@@ -56,6 +56,7 @@ import zlib
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
 from amaranth.lib import data, enum
 
 from ..encoding import PIECE_FIELDS, PieceType, pack, unpack
@@ -341,8 +342,8 @@ def config_fields(layout, words):
 
 def table_checksum(entries, bits=DATA_BITS):
     """CRC-32 (``zlib.crc32``) of table entries, each as 3 little-endian bytes of its low bits."""
-    mask = (1 << bits) - 1
-    return zlib.crc32(b"".join((e & mask).to_bytes(3, "little") for e in entries))
+    words = np.asarray(entries, dtype=np.int64) & ((1 << bits) - 1)
+    return zlib.crc32(words.astype("<u4").view(np.uint8).reshape(-1, 4)[:, :3].tobytes())
 
 
 class TableStore:

@@ -23,6 +23,9 @@
 
 #include "common.h"
 
+// Cycles simulated between two looks at the terminal.
+constexpr int SLICE_CYCLES = 256;
+
 template <class Top, class Line> int serve_board(Line &line) {
     uint64_t cycles = 0;
     int master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -71,8 +74,10 @@ template <class Top, class Line> int serve_board(Line &line) {
             ssize_t n = read(master, buffer, sizeof buffer);
             for (ssize_t i = 0; i < n; i++) incoming.push_back(buffer[i]);
         }
-        // A slice of cycles: bytes in at one per cycle, bytes out as the link gives them.
-        for (int i = 0; i < 4096; i++) {
+        // A slice of cycles: bytes in at one per cycle, bytes out as the link gives them. The
+        // slice is short (about a millisecond of simulation) because a reply waits for its end:
+        // the host's STATUS polls during a search are answered that much sooner.
+        for (int i = 0; i < SLICE_CYCLES; i++) {
             line.cycle(top, incoming, outgoing);
             tick(top, cycles);
             if (incoming.empty() && line.quiet(top)) break;
