@@ -139,7 +139,14 @@ def _make_codec(shape):
             return bits
         return pack_fields, lambda bits: {name: read(bits >> offset) for name, (offset, _, read) in fields.items()}
     plain = Shape.cast(shape)
-    mask, sign = (1 << plain.width) - 1, 1 << (plain.width - 1) if plain.width else 0
+    mask, sign = (1 << plain.width) - 1, (1 << (plain.width - 1) if plain.signed else 0)
+
+    def read_plain(bits):
+        return ((bits & mask) ^ sign) - sign
+
+    def pack_plain(value):
+        return (value.value if isinstance(value, Const) else operator.index(value)) & mask
+
     if isinstance(shape, py_enum.EnumMeta):
         valid = {member.value for member in shape}
 
@@ -147,12 +154,8 @@ def _make_codec(shape):
             if value not in valid:
                 raise ValueError(f"{value} is not a valid {shape.__name__}")
             return value
-        return member, lambda bits: member(bits & mask)
-    def pack_plain(value):
-        return (value.value if isinstance(value, Const) else operator.index(value)) & mask
-    if plain.signed:
-        return pack_plain, lambda bits: ((bits & mask) ^ sign) - sign
-    return pack_plain, lambda bits: bits & mask
+        return lambda value: member(value) & mask, lambda bits: member(read_plain(bits))
+    return pack_plain, read_plain
 
 
 def _const_bits(layout, const):
