@@ -1,6 +1,6 @@
 """Move choice at a fixed node budget: how far each engine's move falls short of Stockfish's best.
 
-    python -m benchmarks.choice [--file data/choice-positions.jsonl] [--nodes 10000] [--count N]
+    python -m benchmarks.choice [--file data/choice-positions.jsonl ...] [--nodes 10000] [--count N]
                                 [--engines suprem,sunfish,stockfish] [--features SET]
                                 [--root board|host] [--knowledge root|material|phase]
                                 [--without FAMILY,...] [--moves FILE] [--against FILE]
@@ -11,7 +11,10 @@ the budget (``go nodes``, a new game each time); the move it plays loses the dif
 the best move's score and its own (at most ``LOSS_CAP`` centipawns, a move the file has no score
 for counting as that). Printed per engine: the mean loss in centipawns, and how many moves are
 within ``CLOSE`` centipawns of the best — the position-by-position view of what a match
-measures in games, with far less noise per hour. Stockfish's loss is measured against its own
+measures in games, with far less noise per hour. ``--file`` may be given more than once: the
+figures over all the files, then each file's (``--file data/ending-positions.jsonl --file
+data/ending-positions-2.jsonl`` judges the endings on two independent draws; ``--count`` takes
+the first N of each). Stockfish's loss is measured against its own
 deeper scores and flatters it. Every engine runs in the same run; the machine on a simulated
 board (the same node counts as a real board's), with ``--features``, ``--root``,
 ``--knowledge`` and ``--without`` as in ``benchmarks.tactics``.
@@ -88,9 +91,16 @@ def compare_moves(now, before):
     return result
 
 
+def _losses(losses):
+    return (f"mean loss {sum(losses) / len(losses):5.1f} cp, {sum(loss <= CLOSE for loss in losses)} of "
+            f"{len(losses)} within {CLOSE} cp")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(DATA / "choice-positions.jsonl"))
+    parser.add_argument("--file", action="append",
+                        help="a move-choice file (repeatable: each file's figures, then all of them; "
+                             "data/choice-positions.jsonl)")
     parser.add_argument("--nodes", type=int, default=10000)
     parser.add_argument("--count", type=int, help="only the first N positions")
     parser.add_argument("--moves", help="write each move and its loss, position by position, to this file")
@@ -98,7 +108,8 @@ def main(argv=None):
     add_engine_arguments(parser)
     args = parser.parse_args(argv)
     names = chosen_engines(parser, args)
-    choices = read_choices(args.file)[:args.count]
+    files = args.file or [str(DATA / "choice-positions.jsonl")]
+    choices = [(path, board, scores) for path in files for board, scores in read_choices(path)[:args.count]]
     try:
         before = read_moves(args.against) if args.against else None
     except (OSError, ValueError) as error:
@@ -106,16 +117,18 @@ def main(argv=None):
     played = {}
     for name in names:
         engine = open_chosen(name, args)
-        losses = []
+        losses = {path: [] for path in files}
         try:
-            for number, (board, scores) in enumerate(choices):
+            for number, (path, board, scores) in enumerate(choices):
                 move = engine.play(board, chess.engine.Limit(nodes=args.nodes), game=number).move
-                losses.append(move_loss(scores, move))
-                played[name, board.fen()] = (move.uci(), losses[-1])
+                losses[path].append(move_loss(scores, move))
+                played[name, board.fen()] = (move.uci(), losses[path][-1])
         finally:
             engine.quit()
-        print(f"{name:9} {args.nodes:>7} nodes: mean loss {sum(losses) / len(losses):5.1f} cp, "
-              f"{sum(loss <= CLOSE for loss in losses)} of {len(losses)} within {CLOSE} cp", flush=True)
+        every = [loss for path in files for loss in losses[path]]
+        print(f"{name:9} {args.nodes:>7} nodes: {_losses(every)}", flush=True)
+        for path in files if len(files) > 1 else []:
+            print(f"{name:9} {path}: {_losses(losses[path])}", flush=True)
     if args.moves:
         with open(args.moves, "w") as f:
             for (name, fen), (move, loss) in played.items():

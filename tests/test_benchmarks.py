@@ -303,6 +303,7 @@ def test_move_choice_losses_and_the_shipped_positions(capsys, tmp_path):
     from data.make_choice_positions import is_ending, is_lone_minor
     for name, count, kind in (("choice-positions.jsonl", 240, None), ("error-positions.jsonl", 240, None),
                               ("ending-positions.jsonl", 150, is_ending),
+                              ("ending-positions-2.jsonl", 150, is_ending),
                               ("lone-minor-positions.jsonl", 100, is_lone_minor)):
         positions = choice.read_choices(DATA / name)
         assert len(positions) == count
@@ -328,6 +329,12 @@ def test_move_choice_losses_and_the_shipped_positions(capsys, tmp_path):
     assert "moves.jsonl:1: not a line of a --moves file" in capsys.readouterr().err
     loss = float(line.split("mean loss")[1].split("cp")[0])
     assert line.startswith("suprem") and 0 <= loss <= choice.LOSS_CAP and line.endswith("of 2 within 30 cp"), line
+    endings = [str(DATA / "ending-positions.jsonl"), str(DATA / "ending-positions-2.jsonl")]
+    assert choice.main(["--engines", "suprem", "--count", "1", "--nodes", "300",
+                        "--file", endings[0], "--file", endings[1]]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()     # all the files, then each
+    assert [line.endswith(f"of {n} within 30 cp") for line, n in zip(lines, (2, 1, 1))] == [True] * 3, lines
+    assert endings[0] in lines[1] and endings[1] in lines[2], lines
     for bad, why in ((["--knowledge", "root", "--without", "kings"], "no pattern family or pattern kings"),
                      (["--without", "king"], "--without needs --knowledge root")):
         with pytest.raises(SystemExit):
@@ -461,6 +468,29 @@ def test_phases_split_a_matchs_points_by_the_material_on_the_board(tmp_path, cap
         with pytest.raises(SystemExit) as refused:
             main(argv)
         assert refused.value.code == 2
+
+
+def test_the_last_phases_points_split_into_what_the_leads_explain_and_the_machines_own():
+    """``benchmarks.phases.last_phase``: a least-squares line through each game's gain in the last
+    phase against the lead it entered with; the points the leads explain plus the intercept's
+    share are the phase's points."""
+    from benchmarks.phases import GameTrace, last_phase, phase_gains
+
+    def game(entered, points, reaches=True):    # three positions in the ending (material 10), or none
+        return GameTrace(points, [0.5, 0.5] + [entered] * 3, [0] * 5, [62, 40] + [10 if reaches else 20] * 3)
+
+    # gain = 0.05 - 0.2 x lead, exactly: the intercept 0.05 a game, the slope -0.2, no spread
+    leads = [-0.4, -0.1, 0.0, 0.2, 0.45]
+    games = [game(0.5 + x, 0.5 + x + 0.05 - 0.2 * x) for x in leads] + [game(0.9, 1.0, reaches=False)]
+    split = last_phase(games, 12)
+    assert split.games == 5
+    assert split.slope == pytest.approx(-0.2) and split.slope_low == pytest.approx(split.slope_high)
+    assert split.own == pytest.approx(0.25) and split.own_low == pytest.approx(split.own_high)
+    assert split.from_leads == pytest.approx(-0.2 * sum(leads))
+    assert split.own + split.from_leads == pytest.approx(phase_gains(games[:5], (12,)).gains[-1])
+    noisy = last_phase(games[:5] + [game(0.5, 1.0), game(0.5, 0.0)], 12)
+    assert noisy.own_low < noisy.own < noisy.own_high and noisy.slope_low < noisy.slope < noisy.slope_high
+    assert last_phase(games[:2], 12) is None and last_phase([game(0.6, 1.0)] * 4, 12) is None
 
 
 def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys):
