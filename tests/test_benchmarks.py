@@ -533,3 +533,30 @@ def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys
     with pytest.raises(SystemExit):
         main([str(saved), "--from-ply", "30"])                                    # none left
     assert "no quiet position" in capsys.readouterr().err
+
+
+def test_the_strategic_test_suite_scores_the_move_played(tmp_path, capsys):
+    """``benchmarks.sts``: a move scores its points (0 when it is not among the scored ones), the
+    first N positions of each theme, a line that is not the suite's refused with its line, and a
+    run of the machine printed over all positions and theme by theme."""
+    from benchmarks import sts
+    positions, themes = sts.read_sts()
+    first = positions[0]
+    best = max(first.points, key=first.points.get)
+    assert first.score(best) == sts.BEST and first.theme == 1 and themes[1] == "Undermine"
+    assert first.score(next(m for m in first.board.legal_moves if m not in first.points)) == 0
+    two = sts.first_of_each_theme(positions, 2)
+    assert len(two) == 30 and all(sum(p.theme == t for p in two) == 2 for t in range(1, 16))
+    assert sts.first_of_each_theme(positions, None) == positions
+    lines = sts.STS_FILE.read_text().splitlines()
+    suite = tmp_path / "two.epd"
+    suite.write_text(lines[0] + "\n" + lines[-1] + "\n")
+    assert sts.main(["--file", str(suite), "--engines", "suprem", "--nodes", "300"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"2 positions of {suite}, 300 nodes a move" and out[1].startswith("suprem (all 2)")
+    assert len(out) == 4 and " 1 Undermine" in out[2] and "of     100 points" in out[3]
+    bad = tmp_path / "bad.epd"
+    bad.write_text(lines[0].replace('c8 "100', 'c8 "99') + "\n")
+    with pytest.raises(SystemExit):
+        sts.main(["--file", str(bad), "--engines", "suprem"])
+    assert f"{bad}:1: not a position of the suite" in capsys.readouterr().err

@@ -34,6 +34,17 @@ def test_every_tactical_answer_is_a_legal_move(name):
     assert len(records) == len(reference_positions(name))
 
 
+def test_the_strategic_test_suite_reads_whole():
+    """``data/sts.epd`` (STS, version 6): 1,188 valid positions in fifteen themes, each with its
+    scored moves legal and one best move of 100 points, as ``benchmarks.sts`` reads them."""
+    from benchmarks.sts import BEST, read_sts
+    positions, themes = read_sts(DATA / "sts.epd")
+    assert len(positions) == 1188 and sorted(themes) == list(range(1, 16))
+    assert all(p.board.is_valid() for p in positions)
+    assert all(sorted(p.points.values()).count(BEST) == 1 for p in positions)
+    assert len({p.name for p in positions}) == len(positions)
+
+
 def test_no_two_positions_of_the_tactical_suites_share_an_id():
     """``benchmarks.tactics`` names a position by its ``id`` alone, across all the suites it is given."""
     ids = [record.operations["id"] for name in TACTICAL_SUITES for record in reference_positions(name)]
