@@ -29,6 +29,15 @@ def _viewed(layout, view):
     return out
 
 
+def _viewed_bits(layout, bits):
+    return _viewed(layout, layout.from_bits(bits))
+
+
+def _constant_bits(layout, values):
+    """What Amaranth's constant of ``values`` holds (the reference for ``pack``)."""
+    return layout.const(values).as_bits()
+
+
 def _project_layouts():
     found = {}
     for package in (hdl, host):
@@ -39,9 +48,9 @@ def _project_layouts():
     return sorted(found.values(), key=lambda item: item[0])
 
 
-def _read(read, *args):
+def _read(read, *args, **kwargs):
     try:
-        return read(*args)
+        return read(*args, **kwargs)
     except ValueError:          # a value that is none of an enumeration's members
         return ValueError
 
@@ -53,7 +62,7 @@ def test_unpack_reads_every_layout_as_amaranths_views_do():
     invalid = 0
     for name, layout in layouts:
         for bits in [0, (1 << layout.size) - 1] + [rng.getrandbits(layout.size) for _ in range(200)]:
-            expected = _read(lambda: _viewed(layout, layout.from_bits(bits)))
+            expected = _read(_viewed_bits, layout, bits)
             assert _read(unpack, layout, bits) == expected, f"{name}: {bits:#x}"
             invalid += expected is ValueError
     assert invalid > 0              # some random bits name no member: both refuse them
@@ -76,8 +85,8 @@ def test_pack_packs_every_layout_as_amaranths_constants_do():
     for name, layout in _project_layouts():
         for _ in range(200):
             values = _values(layout, rng)
-            expected = _read(lambda: layout.const(values).as_bits())
-            assert _read(lambda: pack(layout, **values)) == expected, f"{name}: {values}"
+            expected = _read(_constant_bits, layout, values)
+            assert _read(pack, layout, **values) == expected, f"{name}: {values}"
             refused += expected is ValueError
     assert refused > 0
 
