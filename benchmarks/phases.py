@@ -99,8 +99,14 @@ class PhaseGains(NamedTuple):
     games: int
 
 
-def _entered(materials, bound):
-    return next((ply for ply, value in enumerate(materials) if value <= bound), None)
+def _entering(trace, bound):
+    """The game's expectation where it enters the phase of material ``bound`` or less (the mean
+    of the entering position's and the next ``SMOOTHING - 1``), or None if it never does."""
+    ply = next((ply for ply, value in enumerate(trace.materials) if value <= bound), None)
+    if ply is None:
+        return None
+    window = trace.expectations[ply:ply + SMOOTHING]
+    return sum(window) / len(window)
 
 
 def phase_gains(traces, bounds=DEFAULT_BOUNDS):
@@ -116,11 +122,9 @@ def phase_gains(traces, bounds=DEFAULT_BOUNDS):
             raise ValueError("a game's expectations and materials differ in length")
         shares, before, phase = [0.0] * (len(bounds) + 1), 0.5, 0
         for phase, bound in enumerate(bounds):
-            ply = _entered(trace.materials, bound)
-            if ply is None:
+            now = _entering(trace, bound)
+            if now is None:
                 break
-            window = trace.expectations[ply:ply + SMOOTHING]
-            now = sum(window) / len(window)
             shares[phase] += now - before
             before = now
         else:
@@ -163,11 +167,9 @@ def last_phase(traces, bound):
     left: the machine's own gain or loss in that phase, for a game entered level."""
     leads, gains = [], []
     for trace in traces:
-        ply = _entered(trace.materials, bound)
-        if ply is None:
+        entered = _entering(trace, bound)
+        if entered is None:
             continue
-        window = trace.expectations[ply:ply + SMOOTHING]
-        entered = sum(window) / len(window)
         leads.append(entered - 0.5)
         gains.append(trace.points - entered)
     n = len(leads)

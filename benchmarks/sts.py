@@ -90,9 +90,7 @@ def first_of_each_theme(positions, count):
 
 
 def _line(label, scored):
-    points = sum(p for p, _ in scored)
-    best = sum(b for _, b in scored)
-    most = BEST * len(scored)
+    points, best, most = sum(scored), sum(p == BEST for p in scored), BEST * len(scored)
     return (f"{label:50.50} {points:7d} of {most:7d} points ({100 * points / most:5.1f} %), "
             f"best move {best:4d} of {len(scored)}")
 
@@ -113,12 +111,11 @@ def main(argv=None):
     print(f"{len(positions)} positions of {args.file}, {args.nodes} nodes a move", flush=True)
     for name in names:
         engine = open_chosen(name, args)
-        scored = {}                 # theme -> [(points, 1 if the best move)]
+        scored = {}                 # theme -> the points of each move played
         try:
             for number, position in enumerate(positions):
                 move = engine.play(position.board, chess.engine.Limit(nodes=args.nodes), game=number).move
-                points = position.score(move)
-                scored.setdefault(position.theme, []).append((points, int(points == BEST)))
+                scored.setdefault(position.theme, []).append(position.score(move))
         finally:
             engine.quit()
         print(_line(f"{name} (all {len(positions)})", [s for theme in sorted(scored) for s in scored[theme]]))
