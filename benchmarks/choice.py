@@ -3,7 +3,7 @@
     python -m benchmarks.choice [--file data/choice-positions.jsonl ...] [--nodes 10000] [--count N]
                                 [--engines suprem,sunfish,stockfish] [--features SET]
                                 [--root board|host] [--knowledge root|material|phase]
-                                [--without FAMILY,...] [--moves FILE] [--against FILE]
+                                [--without FAMILY,...] [--weights PATTERN=W,...] [--moves FILE] [--against FILE]
 
 Each position of the file (``data/make_choice_positions.py``: ordinary positions from the
 machine's games, every legal move scored by Stockfish) is given to each engine for a search of
@@ -17,7 +17,7 @@ data/ending-positions-2.jsonl`` judges the endings on two independent draws; ``-
 the first N of each). Stockfish's loss is measured against its own
 deeper scores and flatters it. Every engine runs in the same run; the machine on a simulated
 board (the same node counts as a real board's), with ``--features``, ``--root``,
-``--knowledge`` and ``--without`` as in ``benchmarks.tactics``.
+``--knowledge``, ``--without`` and ``--weights`` as in ``benchmarks.tactics``.
 
 ``--moves FILE`` writes each engine's move and loss position by position (a JSON line each:
 engine, fen, move, loss), and ``--against FILE`` compares this run with an earlier run's

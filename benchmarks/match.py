@@ -5,7 +5,8 @@
                                [--features SET] [--opponent-features SET]
                                [--root board|host] [--opponent-root board|host]
                                [--knowledge K] [--opponent-knowledge K] [--without F,...]
-                               [--opponent-without F,...] [--first N] [--resume] [--movetime MS]
+                               [--opponent-without F,...] [--weights P=W,...] [--opponent-weights P=W,...]
+                               [--first N] [--resume] [--movetime MS]
                                [--variant chess|antichess]
     python -m benchmarks.match --score FILE.pgn ... [--against FILE.pgn ...]
 
@@ -76,7 +77,7 @@ from host.oracle import KNOWLEDGE
 from models.position import VARIANTS, new_board
 from sim.testing import DATA
 
-from .peers import ENGINES, ROOTS, engine_command, machine_options, open_engine, pattern_families
+from .peers import ENGINES, ROOTS, engine_command, machine_options, open_engine, pattern_families, pattern_weights
 
 __all__ = ["read_openings", "elo_difference", "PlayedGame", "pgn_scores", "pgn_games", "Pairing", "paired_difference"]
 
@@ -177,6 +178,10 @@ def main(argv=None):
     parser.add_argument("--without", type=pattern_families, default=(), help="families root knowledge leaves out")
     parser.add_argument("--opponent-without", type=pattern_families, default=(),
                         help="with --opponent suprem: the families or patterns its root knowledge leaves out")
+    parser.add_argument("--weights", type=pattern_weights, default={},
+                        help="name=weight,...: weights in place of the fitted ones for root knowledge")
+    parser.add_argument("--opponent-weights", type=pattern_weights, default={},
+                        help="with --opponent suprem: the same for its root knowledge")
     parser.add_argument("--first", type=int, default=1, help="the first game's number (a match played in parts)")
     parser.add_argument("--resume", action="store_true",
                         help="with --pgn: keep the file's games of this match and play only those it lacks")
@@ -196,12 +201,13 @@ def main(argv=None):
     if args.score:
         return _score(args.score, args.against)
     if (args.opponent_features is not None or args.opponent_root or args.opponent_knowledge
-            or args.opponent_without) and args.opponent != "suprem":
-        parser.error("--opponent-features, --opponent-root, --opponent-knowledge and --opponent-without need "
-                     "--opponent suprem")
-    for families, knowledge in ((args.without, args.knowledge), (args.opponent_without, args.opponent_knowledge)):
-        if families and knowledge != "root":
-            parser.error("--without and --opponent-without need that side's knowledge to be root")
+            or args.opponent_without or args.opponent_weights) and args.opponent != "suprem":
+        parser.error("--opponent-features, --opponent-root, --opponent-knowledge, --opponent-without and "
+                     "--opponent-weights need --opponent suprem")
+    for families, weights, knowledge in ((args.without, args.weights, args.knowledge),
+                                         (args.opponent_without, args.opponent_weights, args.opponent_knowledge)):
+        if (families or weights) and knowledge != "root":
+            parser.error("--without, --weights and their --opponent- forms need that side's knowledge to be root")
     if args.opponent_nodes is not None and (args.opponent_nodes <= 0 or args.movetime):
         parser.error("--opponent-nodes must be a positive number of nodes, and goes with a node budget, not --movetime")
     if args.movetime is not None and args.movetime <= 0:
@@ -217,20 +223,23 @@ def main(argv=None):
         parser.error(f"--variant {args.variant} needs --opponent fairy-stockfish or suprem")
     openings = read_openings(variant=args.variant)
     event_opponent = args.opponent if args.opponent != "suprem" else _machine_name(
-        args.opponent_features or SearchFeatures(), args.opponent_root, args.opponent_knowledge, args.opponent_without)
+        args.opponent_features or SearchFeatures(), args.opponent_root, args.opponent_knowledge, args.opponent_without,
+        args.opponent_weights)
     budget = budget if args.variant == "chess" else f"{args.variant}, {budget}"
-    machine_name = _machine_name(args.features, args.root, args.knowledge, args.without)
+    machine_name = _machine_name(args.features, args.root, args.knowledge, args.without, args.weights)
     event = f"{machine_name} vs {event_opponent}, {budget}"
     played = _played(args.pgn, event, parser) if args.resume else {}
     machine = open_engine("suprem")
     overhead = {"Move Overhead": 0} if args.movetime else {}
-    machine.configure({**machine_options(args.features, args.root, args.knowledge, args.without), **overhead})
+    machine.configure({**machine_options(args.features, args.root, args.knowledge, args.without, args.weights),
+                       **overhead})
     opponent = open_engine(args.opponent, args.elo)
     if args.opponent == "sunfish":
         print(f"sunfish runs as: {' '.join(engine_command('sunfish'))}", flush=True)
     if args.opponent == "suprem":
         opponent.configure({**machine_options(args.opponent_features or SearchFeatures(), args.opponent_root,
-                                              args.opponent_knowledge, args.opponent_without), **overhead})
+                                              args.opponent_knowledge, args.opponent_without, args.opponent_weights),
+                            **overhead})
         args.opponent = event_opponent
     scores, pgn = [], open(args.pgn, "a" if args.resume else "w") if args.pgn else None
     limits = {machine: limit, opponent: opponent_limit}
@@ -272,9 +281,12 @@ def main(argv=None):
     return 0
 
 
-def _machine_name(features, root, knowledge, without):
-    """The machine as a match names it: its features, root, knowledge and the families left out."""
-    return f"SUPREM ({features}, root {root or 'default'}, knowledge {knowledge or 'default'}{_without(without)})"
+def _machine_name(features, root, knowledge, without, weights=None):
+    """The machine as a match names it: its features, root, knowledge, the families left out and
+    the weights changed."""
+    weighed = "".join(f", {name} x{weight:g}" for name, weight in (weights or {}).items())
+    return (f"SUPREM ({features}, root {root or 'default'}, knowledge {knowledge or 'default'}"
+            f"{_without(without)}{weighed})")
 
 
 def _played(path, event, parser):

@@ -23,7 +23,7 @@ from pathlib import Path
 import chess.engine
 
 from hdl.search.features import SearchFeatures
-from host.library import not_leavable
+from host.library import not_leavable, parse_weights
 from host.oracle import KNOWLEDGE
 
 __all__ = ["ENGINES", "FASTEST", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
@@ -94,10 +94,11 @@ def _warn_unbuilt():
 ROOTS = ("board", "host")
 
 
-def machine_options(features, root=None, knowledge=None, without=()):
+def machine_options(features, root=None, knowledge=None, without=(), weights=None):
     """The machine's UCI options for a feature set (a ``SearchFeatures``) and, if given, who
-    searches the root (one of ``ROOTS``), the Oracle's knowledge (``host.oracle.KNOWLEDGE``) and
-    the pattern families it leaves out (``host.library.FAMILIES``)."""
+    searches the root (one of ``ROOTS``), the Oracle's knowledge (``host.oracle.KNOWLEDGE``),
+    the pattern families it leaves out (``host.library.FAMILIES``) and the weights that replace
+    the fitted ones (``{pattern: weight}``, :func:`host.library.parse_weights`)."""
     options = {name: bool(on) for name, on in features.fields().items()}
     if root is not None:
         options["RootLoop"] = root == "host"
@@ -105,6 +106,8 @@ def machine_options(features, root=None, knowledge=None, without=()):
         options["Knowledge"] = knowledge
     if without:
         options["KnowledgeWithout"] = ",".join(without)
+    if weights:
+        options["KnowledgeWeights"] = ",".join(f"{name}={weight:g}" for name, weight in weights.items())
     return options
 
 
@@ -115,6 +118,14 @@ def pattern_families(text):
     if problem := not_leavable(named):
         raise argparse.ArgumentTypeError(problem)
     return named
+
+
+def pattern_weights(text):
+    """``{pattern: weight}`` from ``name=weight,...`` (an argparse type; :func:`host.library.parse_weights`)."""
+    try:
+        return parse_weights(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_engine_arguments(parser):
@@ -128,12 +139,16 @@ def add_engine_arguments(parser):
     parser.add_argument("--knowledge", choices=KNOWLEDGE, help="the machine's Oracle knowledge (the default)")
     parser.add_argument("--without", type=pattern_families, default=(),
                         help="pattern families, or patterns by library name, the machine's root knowledge leaves out")
+    parser.add_argument("--weights", type=pattern_weights, default={},
+                        help="name=weight,...: weights in place of the fitted ones for the machine's root knowledge")
 
 
 def chosen_engines(parser, args):
     """The engines ``--engines`` names, in order (a parser error for an unknown one)."""
     if args.without and args.knowledge != "root":
         parser.error("--without needs --knowledge root")
+    if args.weights and args.knowledge != "root":
+        parser.error("--weights needs --knowledge root")
     names = args.engines.split(",")
     for name in names:
         if name not in ENGINES:
@@ -145,5 +160,5 @@ def open_chosen(name, args):
     """:func:`open_engine`, the machine configured as ``add_engine_arguments``' arguments say."""
     engine = open_engine(name)
     if name == "suprem":
-        engine.configure(machine_options(args.features, args.root, args.knowledge, args.without))
+        engine.configure(machine_options(args.features, args.root, args.knowledge, args.without, args.weights))
     return engine

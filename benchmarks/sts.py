@@ -4,6 +4,7 @@ this project chose.
     python -m benchmarks.sts [--nodes 10000] [--per-theme N] [--file data/sts.epd]
                              [--engines suprem,sunfish,stockfish] [--features SET]
                              [--root board|host] [--knowledge root|material|phase] [--without FAMILY,...]
+                             [--weights PATTERN=W,...]
 
 The STS (Swaminathan N. and Dann Corbit's fifteen themes of a hundred positions:
 undermining, open files and diagonals, knight outposts, square vacancy, bishop against
@@ -15,8 +16,8 @@ positions). Each engine searches each position for ``--nodes`` (``go nodes``, a 
 time) and scores the points of the move it plays (0 for a move not among the ten). Printed per
 engine: its points as a percentage of the most it could score, and how often it played the
 best move, over all the positions and theme by theme; every engine runs in the same run, the
-machine on a simulated board with ``--features``, ``--root``, ``--knowledge`` and ``--without``
-as in ``benchmarks.tactics``. ``--per-theme N`` takes the first N positions of each theme.
+machine on a simulated board with ``--features``, ``--root``, ``--knowledge``, ``--without`` and
+``--weights`` as in ``benchmarks.tactics``. ``--per-theme N`` takes the first N positions of each theme.
 """
 
 import argparse

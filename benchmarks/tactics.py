@@ -3,7 +3,7 @@
     python -m benchmarks.tactics [--file data/tactics-dev.epd ...] [--nodes 10000,100000]
                                  [--engines suprem,sunfish,stockfish] [--features SET]
                                  [--root board|host] [--knowledge root|material|phase]
-                                 [--without FAMILY,...]
+                                 [--without FAMILY,...] [--weights PATTERN=W,...]
 
 A position is solved when the engine's move, after a search of the budget (``go nodes``), is
 one of the position's ``bm`` moves (or none of its ``am`` moves). Every engine runs on the same
@@ -11,7 +11,9 @@ positions and budgets in the same run; the machine on a simulated board (the sam
 as on a real one), with the search features ``--features`` chooses (``all``, ``-singular``...:
 the UCI check options); ``--root`` says who searches the root (the board, or the host's root
 loop: the UCI option ``RootLoop``), ``--knowledge`` the Oracle's knowledge and ``--without``
-the pattern families its root knowledge leaves out. ``--file`` may be given more than once
+the pattern families its root knowledge leaves out, ``--weights`` the weights that replace
+the fitted ones for some of its patterns (``king-safety=0.5,passed-pawns=0.2``: the UCI option
+``KnowledgeWeights``). ``--file`` may be given more than once
 (each suite's counts, then their sum). Printed: a line per position and budget, then the
 solved counts.
 """

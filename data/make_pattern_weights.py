@@ -125,9 +125,10 @@ def write_module(weights, unweighed, note):
         "the fitted piece-square tables by ``data/make_pattern_weights.py`` (generated: do not edit; run "
         "the script again).",
         note,
-        "A first-order pattern's values are scaled by its weight (rounded to centipawns; a weight of 0 "
-        "leaves it out); a recognizer's tables hold 8-bit values and are not scaled: it is left out below "
-        "``host.oracle.RECOGNIZER_WEIGHT``. Patterns not listed are not weighed (the quiet moves do not "
+        "A pattern's values are scaled by its weight: a first-order pattern's entries rounded to "
+        "centipawns, a recognizer's outputs to its final map's step (a weight of 0 leaves a pattern out, "
+        "and a recognizer is left out below ``host.oracle.RECOGNIZER_WEIGHT``). Patterns not listed are "
+        "not weighed (the quiet moves do not "
         f"tell them apart: {', '.join(unweighed)}) and keep their hand values."))
     OUT.write_text(f'''"""{text}
 """

@@ -9,6 +9,7 @@ compiles it once). The patterns themselves are in :mod:`host.patterns` (general 
 root) and :mod:`host.root_patterns` (made for one root).
 """
 
+import math
 from collections import namedtuple
 
 import chess
@@ -24,7 +25,7 @@ from .patterns import (
 )
 from .root_patterns import ROOT_PATTERNS
 
-__all__ = ["LIBRARY", "Entry", "FAMILIES", "LEAVABLE", "not_leavable"]
+__all__ = ["LIBRARY", "Entry", "FAMILIES", "LEAVABLE", "not_leavable", "parse_weights"]
 
 Entry = namedtuple("Entry", "relevance make family general", defaults=(False,))
 
@@ -102,3 +103,31 @@ def not_leavable(names):
         return None
     return (f"no pattern family or pattern {', '.join(unknown)} (the families: {', '.join(FAMILIES)}; "
             f"the patterns: host/library.py)")
+
+
+def parse_weights(text):
+    """``{pattern: weight}`` from ``"name=weight,name=weight"`` (the UCI option
+    ``KnowledgeWeights`` and the benchmarks' ``--weights``): weights that replace the fitted
+    ones (:data:`host.pattern_weights.WEIGHTS`) for root knowledge, each pattern of
+    :data:`LIBRARY` by name, each weight a number of at least 0 (0 leaves the pattern out; a
+    pattern not fitted is at 1, its hand values). An empty text is no change. Raises
+    ``ValueError`` saying what is wrong."""
+    weights = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, equals, number = (piece.strip() for piece in item.partition("="))
+        if not equals:
+            raise ValueError(f"{item!r} is not name=weight")
+        if name not in LIBRARY:
+            raise ValueError(f"no pattern {name!r} (the patterns: host/library.py)")
+        try:
+            weight = float(number)
+        except ValueError:
+            raise ValueError(f"{name}'s weight {number!r} is not a number") from None
+        if not math.isfinite(weight) or weight < 0:
+            raise ValueError(f"{name}'s weight {number} is not a number of at least 0")
+        if name in weights:
+            raise ValueError(f"{name} is weighed twice")
+        weights[name] = weight
+    return weights

@@ -11,11 +11,11 @@ it, and compiles that into the evaluator's tables. Three kinds of knowledge (``K
   root-specific first-order patterns (:mod:`host.root_patterns`) cost no unit. The general
   patterns are made and compiled once per Oracle. Each pattern is weighed against the fitted
   piece-square tables (:mod:`host.pattern_weights`, ``data/make_pattern_weights.py``): a
-  first-order pattern is installed at its weight (0 leaves it out), a recognizer (whose 8-bit
-  tables are not scaled) only from ``RECOGNIZER_WEIGHT``; the patterns the fit cannot weigh
-  keep their hand values. The default since the weights: against ``material`` at equal nodes
-  it scored 57.8 % in 200 games of self-play (+54 Elo) and solved more of the tactical suites
-  (BENCHMARKS.md, 2026-11-26 and 27).
+  pattern is installed at its weight (a first-order table's entries or a recognizer's outputs
+  scaled; 0 leaves it out, and a recognizer is left out below ``RECOGNIZER_WEIGHT``); the
+  patterns the fit cannot weigh keep their hand values. The default since the weights:
+  against ``material`` at equal nodes it scored 57.8 % in 200 games of self-play (+54 Elo)
+  and solved more of the tactical suites (BENCHMARKS.md, 2026-11-26 and 27).
 * ``phase`` — the first stage, two fixed lists chosen by the game's phase. Middlegame (more
   than 13 pawns' worth of pieces besides pawns and kings, counting N=B=3, R=5, Q=9): material
   and piece-square, the king's-wing pawn shelter recognizer, pawn structure and phase-scaled
@@ -46,7 +46,7 @@ from .antichess import ANTICHESS_LIBRARY, AntichessMaterial, is_antichess
 from .library import LIBRARY, not_leavable
 from .pattern_weights import WEIGHTS
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
-from .root_patterns import RootPattern, Weighted
+from .root_patterns import RootPattern, Weighted, WeightedRecognizers
 from .tables import EvaluatorImage, TableError
 
 __all__ = ["Oracle", "Allocation", "game_phase", "region_boards", "ENDGAME_MATERIAL", "KNOWLEDGE", "RECOGNIZER_WEIGHT",
@@ -98,7 +98,7 @@ class Allocation:
         def named(name, relevance, pattern):
             if relevance is None:
                 return name
-            weight = f", x{pattern.weight:g}" if isinstance(pattern, Weighted) else ""
+            weight = f", x{pattern.weight:g}" if isinstance(pattern, (Weighted, WeightedRecognizers)) else ""
             return f"{name} ({relevance:.2f}{weight}{', region' if name in self.from_region else ''})"
 
         lines = [f"{self.knowledge} knowledge{self.without_text}, {self.label}: "
@@ -132,7 +132,8 @@ class Oracle:
             raise ValueError(f"only root knowledge leaves out families, not {knowledge}")
         self.params, self.knowledge, self.without, self.weights = params, knowledge, tuple(without), dict(weights)
         self._kept = {}             # (knowledge, phase, fraction) -> Allocation, for the fixed kinds
-        self._general = {}          # library name -> its pattern (the same at every root)
+        self._general = {}          # library name -> its pattern as weighed (the same at every root; None: left out)
+        self._general_left_out = {}     # library name -> why its weight leaves it out (None: it is in)
         self._units = {}            # a general pattern -> the units it installs, made once
         self._compiled = {}         # the general patterns' units' compiled tables, kept
         self._global_slots = {}     # id of a general pattern's global unit -> its slot
@@ -183,13 +184,13 @@ class Oracle:
         for name, relevance, entry in relevant:
             if relevance <= 0:
                 continue
-            if entry.general:
+            weight = self.weights.get(name, 1.0)
+            if entry.general:               # made and weighed once: its units compile once
                 if name not in self._general:
-                    self._general[name] = entry.make(analysis, board)
-                pattern = self._general[name]
+                    self._general[name], self._general_left_out[name] = weighed(entry.make(analysis, board), weight)
+                pattern, why = self._general[name], self._general_left_out[name]
             else:
-                pattern = entry.make(analysis, board)
-            pattern, why = weighed(pattern, self.weights.get(name, 1.0))
+                pattern, why = weighed(entry.make(analysis, board), weight)
             if pattern is None:
                 weighed_out.append((name, why))
                 continue
@@ -310,25 +311,26 @@ class Oracle:
         return self._global_slots.setdefault(id(unit), len(self._global_slots))
 
 
-#: A recognizer pattern (its tables hold 8-bit values, not scaled by a weight) is installed
-#: when its fitted weight (:mod:`host.pattern_weights`) is at least this.
-RECOGNIZER_WEIGHT = 0.5
+#: A recognizer pattern is installed when its weight (:mod:`host.pattern_weights`) is at least
+#: this: below it, its values would be a few centipawns, not worth a unit.
+RECOGNIZER_WEIGHT = 0.1
 
 
 def weighed(pattern, weight):
-    """``(pattern, None)``: ``pattern`` as root knowledge installs it at ``weight`` (a first-order
-    pattern's values scaled, :class:`~host.root_patterns.Weighted`; a recognizer as it is), or
-    ``(None, why)`` when the weight leaves it out (a first-order pattern weighing 0 or less, a
-    recognizer below ``RECOGNIZER_WEIGHT``)."""
+    """``(pattern, None)``: ``pattern`` as root knowledge installs it at ``weight`` (its values
+    scaled: a first-order pattern's entries, :class:`~host.root_patterns.Weighted`, or a
+    recognizer pattern's outputs, :class:`~host.root_patterns.WeightedRecognizers`), or ``(None,
+    why)`` when the weight leaves it out (0 or less; a recognizer pattern below
+    ``RECOGNIZER_WEIGHT``)."""
+    if weight == 1.0:
+        return pattern, None
+    if weight <= 0:
+        return None, f"weighs {weight:g} against the fitted tables"
     if isinstance(pattern, RootPattern):
-        if weight == 1.0:
-            return pattern, None
-        if weight <= 0:
-            return None, f"weighs {weight:g} against the fitted tables"
         return Weighted(pattern, weight), None
     if weight < RECOGNIZER_WEIGHT:
         return None, f"weighs {weight:g} against the fitted tables (a recognizer is kept from {RECOGNIZER_WEIGHT:g})"
-    return pattern, None
+    return WeightedRecognizers(pattern, weight), None
 
 #: How much a pattern's relevance in the region the search will reach counts against its
 #: relevance at the root.

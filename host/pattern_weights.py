@@ -7,13 +7,13 @@ the script again).
 --min-positions 300``. Stockfish's best quiet move first: 16.4 % with the tables alone, 18.1 %
 with the patterns at their hand values, 17.2 % weighed.
 
-A first-order pattern's values are scaled by its weight (rounded to centipawns; a weight of 0
-leaves it out); a recognizer's tables hold 8-bit values and are not scaled: it is left out
-below ``host.oracle.RECOGNIZER_WEIGHT``. Patterns not listed are not weighed (the quiet moves
-do not tell them apart: pawn-structure, bishop-pair, insufficient-material, pawn-islands,
-bad-bishop, king-to-the-edge, rule-of-the-square, chunk-race, trapped-bishop, opposite-bishops,
-trapped-rook, trade-when-ahead, key-squares, wrong-bishop, connected-passers,
-pawn-ending-kings) and keep their hand values.
+A pattern's values are scaled by its weight: a first-order pattern's entries rounded to
+centipawns, a recognizer's outputs to its final map's step (a weight of 0 leaves a pattern out,
+and a recognizer is left out below ``host.oracle.RECOGNIZER_WEIGHT``). Patterns not listed are
+not weighed (the quiet moves do not tell them apart: pawn-structure, bishop-pair,
+insufficient-material, pawn-islands, bad-bishop, king-to-the-edge, rule-of-the-square,
+chunk-race, trapped-bishop, opposite-bishops, trapped-rook, trade-when-ahead, key-squares,
+wrong-bishop, connected-passers, pawn-ending-kings) and keep their hand values.
 """
 
 __all__ = ["WEIGHTS"]

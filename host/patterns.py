@@ -132,7 +132,11 @@ class ShelterRecognizer:
                           [_pawn_on(board, colour, f, 2) for f in self.files])
 
     def definition(self, board):
-        return self.side_score(board, chess.WHITE) - self.side_score(board, chess.BLACK)
+        return sum(self.unit_values(board))
+
+    def unit_values(self, board):
+        """Each recognizer's value, in the order :meth:`install` installs them (White's, Black's)."""
+        return [self.side_score(board, chess.WHITE), -self.side_score(board, chess.BLACK)]
 
     def _unit(self, colour):
         files, king_files = self.files, self.king_files
@@ -190,7 +194,11 @@ class PawnStructure:
         return self.doubled * doubled + self.isolated * isolated
 
     def definition(self, board):
-        return self.side_penalty(board, chess.BLACK) - self.side_penalty(board, chess.WHITE)
+        return sum(self.unit_values(board))
+
+    def unit_values(self, board):
+        """Each recognizer's value, in the order :meth:`install` installs them (White's, Black's)."""
+        return [-self.side_penalty(board, chess.WHITE), self.side_penalty(board, chess.BLACK)]
 
     def _pawn_counter(self, colour, files):
         def description(piece, square):
@@ -429,7 +437,11 @@ class PawnIslands:
         return self.penalty(self.islands([n % 4 != 0 for n in counts]))
 
     def definition(self, board):
-        return self.side_penalty(board, chess.BLACK) - self.side_penalty(board, chess.WHITE)
+        return sum(self.unit_values(board))
+
+    def unit_values(self, board):
+        """Each recognizer's value, in the order :meth:`install` installs them (White's, Black's)."""
+        return [-self.side_penalty(board, chess.WHITE), self.side_penalty(board, chess.BLACK)]
 
     def _unit(self, colour):
         def description(piece, square):

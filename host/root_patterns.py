@@ -14,6 +14,8 @@ when it does not apply), which the Oracle's allocation uses.
 Values are from White's side (positive good for White), in centipawns.
 """
 
+import copy
+
 import chess
 
 from hdl.eval.tables import ExtSource
@@ -23,7 +25,8 @@ from .chunker.chunks import ATTACKER, DEFENDER, Chunk, library
 from .patterns import NON_PAWN_MATERIAL, PAWN_ENDING_BIT, KingSafety, colour_sign
 from .tables import Context, FirstOrder, Recognizer
 
-__all__ = ["RootPattern", "Weighted", "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
+__all__ = ["RootPattern", "Weighted", "WeightedRecognizers", "recognizers_of", "unit_values",
+           "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
            "Development", "CentrePawns", "BadBishop", "KingToTheEdge", "mating_net", "DECISIVE_MARGIN",
            "RookBehindPassers", "KingNearPassers",
            "KingsClose", "RuleOfTheSquare", "ChunkRace", "PawnStorm", "OpenFilesAtTheKing", "Blockade", "TrappedBishop",
@@ -88,6 +91,81 @@ class Weighted(RootPattern):
 
     def __repr__(self):
         return f"{self.pattern!r} x{self.weight:g}"
+
+
+class WeightedRecognizers:
+    """A recognizer pattern at ``weight`` times its values: each of its recognizers' outputs
+    ``v`` becomes ``round(weight * v / step) * step``, ``step`` the output's step (``1 <<
+    shift``: its final map holds 8-bit values), so that the tables still hold what they say.
+    The definition is the same sum over the pattern's units, each unit's value from
+    :func:`unit_values`. Its recognizers are the pattern's, their final maps scaled (made once,
+    so a general pattern compiles once)."""
+
+    def __init__(self, pattern, weight):
+        self.pattern, self.weight = pattern, weight
+        self.family = getattr(pattern, "family", None)
+        self._units = None
+
+    def units(self):
+        """The pattern's recognizers with their final maps scaled, in the order it installs them."""
+        if self._units is None:
+            self._units = [self._scaled(unit) for unit in recognizers_of(self.pattern)]
+        return self._units
+
+    def scale(self, value, shift):
+        """A unit's output ``value`` (a multiple of ``1 << shift``) at the weight."""
+        step = 1 << shift
+        return round(self.weight * value / step) * step
+
+    def _scaled(self, unit):
+        scaled = copy.copy(unit)
+        scaled.final = lambda summary, contexts: (
+            None if (value := unit.final(summary, contexts)) is None else self.scale(value, unit.shift))
+        return scaled
+
+    def definition(self, board):
+        units = self.units()
+        values = unit_values(self.pattern, board, len(units))
+        return sum(self.scale(value, unit.shift) for value, unit in zip(values, units))
+
+    def install(self, image):
+        for unit in self.units():
+            image.add_recognizer(unit)
+
+    def __repr__(self):
+        return f"{self.pattern!r} x{self.weight:g}"
+
+
+class _Recognizers:
+    """Stands in for an image to collect the recognizers a pattern installs (and refuses a
+    first-order term: such a pattern is weighed as a first-order one)."""
+
+    def __init__(self):
+        self.recognizers = []
+
+    def add_recognizer(self, unit):
+        self.recognizers.append(unit)
+
+    def add_first_order(self, table):
+        raise TypeError("a pattern with first-order terms is weighed as a first-order pattern")
+
+
+def recognizers_of(pattern):
+    """The recognizers ``pattern`` installs, in order (``TypeError`` if it installs a first-order term)."""
+    collected = _Recognizers()
+    pattern.install(collected)
+    return collected.recognizers
+
+
+def unit_values(pattern, board, units):
+    """``[value]``: what each of the ``units`` recognizers ``pattern`` installs gives ``board``,
+    in the order it installs them (their sum is its definition): the pattern's own
+    ``unit_values`` where it has several, else its definition from its one unit."""
+    if hasattr(pattern, "unit_values"):
+        return pattern.unit_values(board)
+    if units != 1:
+        raise TypeError(f"{pattern!r} installs {units} recognizers and does not say what each gives (unit_values)")
+    return [pattern.definition(board)]
 
 
 class RooksOnOpenFiles(RootPattern):
@@ -859,7 +937,12 @@ class ChunkRace:
         return colour_sign(colour) * self.GAIN * self.wins(colour, codes, board.king(not colour), board.turn)
 
     def definition(self, board):
-        return sum(self.side_value(board, colour) for colour in chess.COLORS) if _pawn_ending(board) else 0
+        return sum(self.unit_values(board))
+
+    def unit_values(self, board):
+        """Each recognizer's value, in the order :meth:`install` installs them (a side each)."""
+        ending = _pawn_ending(board)
+        return [self.side_value(board, colour) if ending else 0 for colour in chess.COLORS if colour in self.files]
 
     def _recognizer(self, colour):
         files = self.files[colour]

@@ -50,9 +50,10 @@ from hdl.search.features import SearchFeatures
 from models.position import VARIANTS, PositionError, new_board, validate_board
 
 from .driver import Limits, SearchDriver, score_text
-from .library import not_leavable
+from .library import not_leavable, parse_weights
 from .link import LinkError
 from .oracle import KNOWLEDGE, Oracle
+from .pattern_weights import WEIGHTS
 
 __all__ = ["UciEngine", "time_budget_ms"]
 
@@ -102,6 +103,7 @@ class UciEngine:
         self.options = {"Hash": 1, "Threads": 1, "Move Overhead": 30, "SimWallLimit": 0, "Ponder": False,
                         "RootLoop": SearchDriver.root_loop, "Chunker": SearchDriver.chunker,
                         "KpkDatabase": SearchDriver.kpk, "Knowledge": KNOWLEDGE[0], "KnowledgeWithout": "",
+                        "KnowledgeWeights": "",
                         "UCI_Variant": "chess",
                         **SearchFeatures().fields()}
         # the options that take one of a list
@@ -149,6 +151,7 @@ class UciEngine:
             self.send(f"option name Knowledge type combo default {KNOWLEDGE[0]} "
                       + " ".join(f"var {kind}" for kind in KNOWLEDGE))
             self.send("option name KnowledgeWithout type string default <empty>")
+            self.send("option name KnowledgeWeights type string default <empty>")
             self.send("option name UCI_Variant type combo default chess " + " ".join(f"var {v}" for v in VARIANTS))
             for name, on in SearchFeatures().fields().items():
                 self.send(f"option name {name} type check default {'true' if on else 'false'}")
@@ -211,6 +214,15 @@ class UciEngine:
                 self.send(f"info string option {name} (comma-separated): {problem}")
                 return
             self.options[name] = ",".join(names)
+            return
+        if name == "KnowledgeWeights":         # pattern=weight,... in place of the fitted weights
+            text = "" if value == "<empty>" else value
+            try:
+                parse_weights(text)
+            except ValueError as error:
+                self.send(f"info string option {name} (pattern=weight, comma-separated): {error}")
+                return
+            self.options[name] = text.strip()
             return
         if name in self._combos:
             if value not in self._combos[name]:
@@ -429,8 +441,14 @@ class UciEngine:
         if knowledge != "root" and without:
             self.send(f"info string KnowledgeWithout applies to root knowledge only; {knowledge} has no families")
             without = ()
-        if (self._driver.oracle.knowledge, self._driver.oracle.without) != (knowledge, without):
-            self._driver.oracle = Oracle(self._driver.machine.eval_params, knowledge, without)
+        changed = parse_weights(self.options["KnowledgeWeights"])
+        if knowledge != "root" and changed:
+            self.send(f"info string KnowledgeWeights applies to root knowledge only; {knowledge} weighs no patterns")
+            changed = {}
+        weights = {**WEIGHTS, **changed}
+        oracle = self._driver.oracle
+        if (oracle.knowledge, oracle.without, oracle.weights) != (knowledge, without, weights):
+            self._driver.oracle = Oracle(self._driver.machine.eval_params, knowledge, without, weights)
         iterations = self._driver.analyse(game, self._limits(search), on_iteration=report, stop_event=search.stop,
                                           root_moves=search.root_moves)
         while (search.infinite or search.pondering) and not search.stop.is_set():

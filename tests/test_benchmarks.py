@@ -132,13 +132,16 @@ def test_two_runs_of_the_same_games_are_paired(tmp_path, capsys):
 def test_a_match_counts_the_nodes_each_engine_says_it_searched(tmp_path, capsys):
     """The machine against itself, a few plies at small budgets (the opponent's its own): the match
     adds up each side's ``info nodes``, and the machine spends its budget exactly (its last,
-    unfinished iteration reported too). Its game, the match's second, is written numbered."""
+    unfinished iteration reported too). Its game, the match's second, is written numbered; the
+    opponent's knowledge reweighed is in its name."""
     import re
 
     from benchmarks.match import main, pgn_games, read_openings
     pgn = tmp_path / "games.pgn"
     assert main(["--opponent", "suprem", "--nodes", "400", "--opponent-nodes", "300", "--first", "2", "--games", "2",
-                 "--max-plies", "4", "--pgn", str(pgn)]) == 0
+                 "--max-plies", "4", "--pgn", str(pgn), "--opponent-knowledge", "root",
+                 "--opponent-weights", "king-safety=0.5"]) == 0
+    assert "knowledge root, king-safety x0.5)" in pgn.read_text()
     [game], (name, start) = pgn_games([pgn]), read_openings()[0]
     opening = [move.uci() for move in start.move_stack]
     assert (game.opening, game.machine_white, game.number) == (name, False, 2)
@@ -153,6 +156,9 @@ def test_a_match_counts_the_nodes_each_engine_says_it_searched(tmp_path, capsys)
     with pytest.raises(SystemExit):
         main(["--opponent-nodes", "0"])
     assert "--opponent-nodes must be a positive number" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--weights", "king-safety=0.5"])
+    assert "need that side's knowledge to be root" in capsys.readouterr().err
 
 
 def test_a_stopped_match_resumes_from_its_pgn_file(tmp_path, capsys):
@@ -336,7 +342,9 @@ def test_move_choice_losses_and_the_shipped_positions(capsys, tmp_path):
     assert [line.endswith(f"of {n} within 30 cp") for line, n in zip(lines, (2, 1, 1))] == [True] * 3, lines
     assert endings[0] in lines[1] and endings[1] in lines[2], lines
     for bad, why in ((["--knowledge", "root", "--without", "kings"], "no pattern family or pattern kings"),
-                     (["--without", "king"], "--without needs --knowledge root")):
+                     (["--without", "king"], "--without needs --knowledge root"),
+                     (["--knowledge", "root", "--weights", "kings=1"], "no pattern 'kings'"),
+                     (["--weights", "king-safety=0.5"], "--weights needs --knowledge root")):
         with pytest.raises(SystemExit):
             choice.main(["--engines", "suprem", *bad])
         assert why in capsys.readouterr().err

@@ -11,9 +11,10 @@ import chess
 import pytest
 
 from hdl.eval.tables import FULL, HITECH, SMALL
+from host.library import parse_weights
 from host.oracle import KNOWLEDGE, RECOGNIZER_WEIGHT, Oracle, region_boards
 from host.pattern_weights import WEIGHTS
-from host.root_patterns import RootPattern, Weighted
+from host.root_patterns import RootPattern, Weighted, WeightedRecognizers
 from models.evaluator import static_value
 from sim.testing import REFERENCE_FILES, reference_positions
 
@@ -169,10 +170,10 @@ def test_a_family_left_out():
 
 def test_the_fitted_weights_scale_first_order_patterns_and_leave_out_light_ones():
     """With the fitted weights (host/pattern_weights.py) a first-order pattern is installed at
-    its weight (each value rounded), one that weighs 0 and a recognizer below
-    ``RECOGNIZER_WEIGHT`` are left out saying so, and a pattern the fit did not weigh keeps its
-    hand values."""
-    weights = {"rooks-on-open-files": 0.5, "development": 0.0, "king-safety": 0.25}
+    its weight (each value rounded), a recognizer pattern with its outputs scaled, one that
+    weighs 0 and a recognizer below ``RECOGNIZER_WEIGHT`` are left out saying so, and a pattern
+    the fit did not weigh keeps its hand values."""
+    weights = {"rooks-on-open-files": 0.5, "development": 0.0, "king-safety": 0.25, "pawn-islands": 0.05}
     board = chess.Board(ROOTS["castled"])
     assert {"rooks-on-open-files", "development", "king-safety", "pawn-structure"} <= set(_chosen(ROOTS["castled"]))
     allocation = Oracle(FULL, "root", weights=weights).allocate(board)
@@ -184,7 +185,11 @@ def test_the_fitted_weights_scale_first_order_patterns_and_leave_out_light_ones(
     reasons = dict(allocation.left_out)
     assert "rooks-on-open-files (" in allocation.explain()[0] and ", x0.5)" in allocation.explain()[0]
     assert reasons["development"] == "weighs 0 against the fitted tables"
-    assert reasons["king-safety"].startswith("weighs 0.25 against the fitted tables")
+    assert reasons["pawn-islands"].startswith("weighs 0.05 against the fitted tables (a recognizer is kept from")
+    king = patterns["king-safety"]
+    assert isinstance(king, WeightedRecognizers) and "king-safety (2.00, x0.25)" in allocation.explain()[0]
+    assert king.definition(board) == round(0.25 * king.pattern.definition(board))     # one unit, shift 0
+    assert allocation.definition(board) == sum(p.definition(board) for p in allocation.patterns)
     assert "pawn-structure" in patterns and not isinstance(patterns["pawn-structure"], Weighted)
     # the shipped weights: every name is the library's, none negative, recognizers gated
     from host.library import LIBRARY
@@ -194,3 +199,26 @@ def test_the_fitted_weights_scale_first_order_patterns_and_leave_out_light_ones(
         weight = WEIGHTS.get(name, 1.0)
         assert weight > 0 and (isinstance(pattern, RootPattern) or weight >= RECOGNIZER_WEIGHT
                                or name == "material-piece-square"), name
+        assert weight == 1.0 or isinstance(pattern, (Weighted, WeightedRecognizers)), name
+
+
+def test_weights_in_place_of_the_fitted_ones():
+    """``parse_weights`` (the UCI option ``KnowledgeWeights``, the benchmarks' ``--weights``):
+    ``name=weight`` pairs of library patterns, each at least 0; anything else refused saying
+    what is wrong. Given to the Oracle over the fitted weights, a pattern the fit left out goes
+    in (a recognizer scaled) and one given 0 goes out."""
+    assert parse_weights("") == {} and parse_weights(" , ") == {}
+    assert parse_weights("king-safety=0.5, passed-pawns = 0") == {"king-safety": 0.5, "passed-pawns": 0.0}
+    for bad, why in (("king-safety", "is not name=weight"), ("kings=1", "no pattern 'kings'"),
+                     ("king-safety=much", "is not a number"), ("king-safety=-1", "of at least 0"),
+                     ("king-safety=nan", "of at least 0"), ("king-safety=1,king-safety=2", "weighed twice"),
+                     ("antichess-mobility=1", "no pattern .antichess-mobility.")):    # antichess: not weighed
+        with pytest.raises(ValueError, match=why):
+            parse_weights(bad)
+    board = chess.Board(ROOTS["castled"])
+    weights = {**WEIGHTS, **parse_weights("shelter-king=0.5,bishop-pair=0")}
+    allocation = Oracle(FULL, "root", weights=weights).allocate(board)
+    patterns = dict(zip([name for name, _ in allocation.chosen], allocation.patterns))
+    assert isinstance(patterns["shelter-king"], WeightedRecognizers) and "bishop-pair" not in patterns
+    assert dict(allocation.left_out)["bishop-pair"] == "weighs 0 against the fitted tables"
+    assert "shelter-king" not in dict(zip([n for n, _ in Oracle(FULL, "root").allocate(board).chosen], range(99)))

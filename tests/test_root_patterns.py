@@ -11,6 +11,8 @@ import pytest
 
 from hdl.eval.tables import FULL
 from host.analysis import analyse
+from host.library import LIBRARY
+from host.patterns import KingSafety
 from host.root_patterns import (
     ROOT_PATTERNS,
     Development,
@@ -20,7 +22,11 @@ from host.root_patterns import (
     PassedPawns,
     PawnEndingKings,
     RooksOnOpenFiles,
+    RootPattern,
+    WeightedRecognizers,
     mating_net,
+    recognizers_of,
+    unit_values,
 )
 from host.tables import EvaluatorImage
 from models.evaluator import evaluated
@@ -116,6 +122,69 @@ def test_hardware_equals_definition(full_evaluator):
         problems += [f"all at {root}: {p}" for p in hardware_mismatches(
             full_evaluator, patterns, _store(*patterns.patterns), _region(root, 20) + boards)]
     assert not problems, f"{len(problems)} mismatches:\n" + "\n".join(problems[:10])
+
+
+def _library_pattern(root, name):
+    board = chess.Board(ROOTS[root])
+    return LIBRARY[name].make(analyse(board), board)
+
+
+#: Every recognizer pattern of the library at a root where it applies, for the weighed tests.
+RECOGNIZER_CASES = [(root, name) for root in ROOTS for name, entry in LIBRARY.items()
+                    if entry.relevance(analyse(chess.Board(ROOTS[root]))) > 0
+                    and not isinstance(_library_pattern(root, name), RootPattern)
+                    and recognizers_of(_library_pattern(root, name))]
+
+
+@pytest.mark.parametrize("root, name", RECOGNIZER_CASES)
+def test_a_weighed_recognizer_pattern_equals_its_definition(root, name, weight=0.37):
+    """A recognizer pattern at a weight (``WeightedRecognizers``: each unit's output scaled and
+    rounded to its step) equals its definition — each unit's value scaled — in the model, and
+    its value is the weight's share of the pattern's, within the rounding."""
+    pattern = _library_pattern(root, name)
+    weighed = WeightedRecognizers(pattern, weight)
+    boards = _region(root) + list(_boards())
+    problems, _ = definition_mismatches(weighed, _store(weighed), boards, random.Random(name), walks=10)
+    assert not problems, f"{name} at {root} x{weight}: {len(problems)} mismatches:\n" + "\n".join(problems[:10])
+    steps = [1 << unit.shift for unit in weighed.units()]
+    for board in boards:
+        assert abs(weighed.definition(board) - weight * pattern.definition(board)) <= sum(steps) / 2, board.fen()
+    assert any(weighed.definition(board) != pattern.definition(board) for board in boards), name
+
+
+def test_weighed_recognizer_patterns_on_the_hardware(full_evaluator):
+    """Every recognizer pattern of a root, weighed, loaded together in the Verilated evaluator:
+    the sum of their definitions, on 40 random positions and 20 of the root's region."""
+    boards = [r.board for r in reference_positions("random-positions.epd", limit=40)]
+    problems = []
+    for root in ROOTS:
+        names = [name for r, name in RECOGNIZER_CASES if r == root]
+        if not names:
+            continue
+        patterns = _Sum([WeightedRecognizers(_library_pattern(root, name), 0.37) for name in names])
+        problems += [f"{names} at {root}: {p}" for p in hardware_mismatches(
+            full_evaluator, patterns, _store(*patterns.patterns), _region(root, 20) + boards)]
+    assert not problems, f"{len(problems)} mismatches:\n" + "\n".join(problems[:10])
+
+
+def test_a_pattern_with_units_of_its_own_says_what_each_gives():
+    """A pattern installing several recognizers is weighed only if it says each one's value;
+    each that says so sums to its definition."""
+    board = chess.Board(ROOTS["opposite-wings"])
+    for root, name in RECOGNIZER_CASES:
+        pattern = _library_pattern(root, name)
+        count = len(recognizers_of(pattern))
+        if count > 1:
+            assert hasattr(pattern, "unit_values"), name
+            assert sum(unit_values(pattern, board, count)) == pattern.definition(board), name
+
+    class Twice:
+        def install(self, image):
+            KingSafety().install(image)
+            KingSafety().install(image)
+    with pytest.raises(TypeError, match="does not say what each gives"):
+        WeightedRecognizers(Twice(), 0.5).definition(board)
+
 
 
 class _Sum:

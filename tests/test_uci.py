@@ -3,6 +3,7 @@ protocol lines; ``suprem analyze`` on mates."""
 
 import queue
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -126,7 +127,8 @@ def test_isready_and_stop_mid_search_and_bad_input():
         assert chess.Move.from_uci(best.split()[1]) in game.legal_moves
         for bad in ("position fen this is not a fen", "position startpos moves e2e5",
                     "position fen 8/8/8/8/8/8/8/8 w - - 0 1", "go depth x", "frobnicate",
-                    "setoption name KnowledgeWithout value kingz", "setoption name Knowledge value wisdom"):
+                    "setoption name KnowledgeWithout value kingz", "setoption name Knowledge value wisdom",
+                    "setoption name KnowledgeWeights value king-safety=-1"):
             uci.send(bad)
             line, _ = uci.expect("info string")
             assert line, bad
@@ -194,7 +196,7 @@ def test_analyze_explains_the_root_and_searches_it_from_the_host(capsys):
     out = capsys.readouterr().out
     assert "analysis: phase 0.83" in out and "analysis: Black aims at:" in out, out
     assert "oracle: recognizer 0: pawn-structure" in out and "score mate 2" in out, out
-    assert "oracle: left out king-safety: weighs " in out, out         # against the fitted table
+    assert re.search(r"oracle: root knowledge, .* king-safety \([\d.]+, x[\d.]+\)", out), out     # weighed
 
 
 def test_analyze_explains_an_antichess_root(capsys):
@@ -324,13 +326,16 @@ def test_searchmoves_through_python_chess(engine):
 def test_the_root_loop_and_knowledge_options_through_python_chess(engine):
     """``RootLoop``: the host searches the root move by move; ``Knowledge``: the Oracle's
     knowledge (a combo); ``KnowledgeWithout``: pattern families left out (a string, checked);
-    the mate is found the same with all."""
+    ``KnowledgeWeights``: weights in place of the fitted ones (a string, checked); the mate is
+    found the same with all."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     assert "RootLoop" in engine.options
     assert engine.options["Knowledge"].var == ["root", "material", "phase"]
     assert engine.options["Knowledge"].default == "root"
     assert engine.options["KnowledgeWithout"].type == "string"
-    engine.configure({"RootLoop": True, "Knowledge": "root", "KnowledgeWithout": "king,pawns"})
+    assert engine.options["KnowledgeWeights"].type == "string"
+    engine.configure({"RootLoop": True, "Knowledge": "root", "KnowledgeWithout": "king,pawns",
+                      "KnowledgeWeights": "bishop-pair=0,development=0.5"})
     try:
         engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, True)
         with engine.analysis(board, chess.engine.Limit(depth=3)) as analysis:
@@ -340,10 +345,13 @@ def test_the_root_loop_and_knowledge_options_through_python_chess(engine):
         said = [i["string"] for i in infos if "string" in i]
         assert any(text.startswith("oracle: root knowledge without king, pawns, ") for text in said), said
         assert not any("king-safety" in text or "pawn-structure" in text for text in said)
+        assert "oracle: left out bishop-pair: weighs 0 against the fitted tables" in said, said
+        assert any(text.startswith("oracle: root knowledge") and "development (6.00, x0.5)" in text
+                   for text in said), said
         assert engine.play(chess.Board(), chess.engine.Limit(nodes=3000)).move in chess.Board().legal_moves
     finally:
         engine.protocol.loop.call_soon_threadsafe(engine.protocol.debug, False)
-        engine.configure({"RootLoop": False, "Knowledge": "material", "KnowledgeWithout": ""})
+        engine.configure({"RootLoop": False, "Knowledge": "material", "KnowledgeWithout": "", "KnowledgeWeights": ""})
 
 
 def test_pondering_through_python_chess():
