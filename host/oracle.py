@@ -47,7 +47,7 @@ from .library import LIBRARY, not_leavable
 from .pattern_weights import WEIGHTS
 from .patterns import KingSafety, MaterialPieceSquare, PawnStructure, ShelterRecognizer
 from .root_patterns import RootPattern, Weighted, WeightedRecognizers
-from .tables import EvaluatorImage, TableError
+from .tables import EvaluatorImage, InstalledUnits, TableError
 
 __all__ = ["Oracle", "Allocation", "game_phase", "region_boards", "ENDGAME_MATERIAL", "KNOWLEDGE", "RECOGNIZER_WEIGHT",
            "REGION_WEIGHT", "weighed"]
@@ -285,7 +285,7 @@ class Oracle:
         pattern installs the same units at every root (their compiled tables are kept), a
         root's own for this allocation."""
         if pattern not in self._units:
-            collector = _Units()
+            collector = InstalledUnits()
             pattern.install(collector)
             self._units[pattern] = (collector.first_order_terms, collector.recognizers)
         return self._units[pattern]
@@ -367,15 +367,3 @@ def region_boards(board, expected=()):
 _NAMES = {MaterialPieceSquare: "material-piece-square", ShelterRecognizer: "shelter-king",
           PawnStructure: "pawn-structure", KingSafety: "king-safety"}
 
-
-class _Units:
-    """Stands in for an image to collect the units a pattern installs."""
-
-    def __init__(self):
-        self.first_order_terms, self.recognizers = [], []
-
-    def add_first_order(self, table):
-        self.first_order_terms.append(table)
-
-    def add_recognizer(self, unit):
-        self.recognizers.append(unit)

@@ -23,7 +23,7 @@ from hdl.eval.tables import ExtSource
 from .analysis import PHASE_TOTAL, PHASE_WEIGHTS, PIECE_VALUES
 from .chunker.chunks import ATTACKER, DEFENDER, Chunk, library
 from .patterns import NON_PAWN_MATERIAL, PAWN_ENDING_BIT, KingSafety, colour_sign
-from .tables import Context, FirstOrder, Recognizer
+from .tables import Context, FirstOrder, InstalledUnits, Recognizer
 
 __all__ = ["RootPattern", "Weighted", "WeightedRecognizers", "recognizers_of", "unit_values",
            "RooksOnOpenFiles", "Outposts", "PassedPawns", "KingPressure", "TargetBearing",
@@ -126,6 +126,8 @@ class WeightedRecognizers:
     def definition(self, board):
         units = self.units()
         values = unit_values(self.pattern, board, len(units))
+        if len(values) != len(units):
+            raise TypeError(f"{self.pattern!r} gives {len(values)} unit values for {len(units)} recognizers")
         return sum(self.scale(value, unit.shift) for value, unit in zip(values, units))
 
     def install(self, image):
@@ -136,25 +138,14 @@ class WeightedRecognizers:
         return f"{self.pattern!r} x{self.weight:g}"
 
 
-class _Recognizers:
-    """Stands in for an image to collect the recognizers a pattern installs (and refuses a
-    first-order term: such a pattern is weighed as a first-order one)."""
-
-    def __init__(self):
-        self.recognizers = []
-
-    def add_recognizer(self, unit):
-        self.recognizers.append(unit)
-
-    def add_first_order(self, table):
-        raise TypeError("a pattern with first-order terms is weighed as a first-order pattern")
-
-
 def recognizers_of(pattern):
-    """The recognizers ``pattern`` installs, in order (``TypeError`` if it installs a first-order term)."""
-    collected = _Recognizers()
-    pattern.install(collected)
-    return collected.recognizers
+    """The recognizers ``pattern`` installs, in order (``TypeError`` if it installs a first-order
+    term too: such a pattern is weighed as a first-order one)."""
+    installed = InstalledUnits()
+    pattern.install(installed)
+    if installed.first_order_terms:
+        raise TypeError(f"{pattern!r} installs first-order terms: it is weighed as a first-order pattern")
+    return installed.recognizers
 
 
 def unit_values(pattern, board, units):

@@ -34,7 +34,7 @@ from hdl.eval.tables import (
     config_words,
 )
 
-__all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context",
+__all__ = ["TableError", "FirstOrder", "GlobalState", "Recognizer", "Context", "InstalledUnits",
            "EvaluatorImage", "PIECES", "output_step"]
 
 #: Every (piece, square) a description table has an entry for, in index order.
@@ -241,6 +241,19 @@ class Recognizer:
 
 def _signed16(word):
     return word - 0x10000 if word & 0x8000 else word
+
+
+class InstalledUnits:
+    """Stands in for an image to collect the units a pattern's ``install`` adds, in order."""
+
+    def __init__(self):
+        self.first_order_terms, self.recognizers = [], []
+
+    def add_first_order(self, table):
+        self.first_order_terms.append(table)
+
+    def add_recognizer(self, unit):
+        self.recognizers.append(unit)
 
 
 class EvaluatorImage:
