@@ -22,13 +22,16 @@ board (the same node counts as a real board's), with ``--features``, ``--root``,
 ``--moves FILE`` writes each engine's move and loss position by position (a JSON line each:
 engine, fen, move, loss), and ``--against FILE`` compares this run with an earlier run's
 ``--moves`` file position by position: how many of each engine's moves differ, how many of those
-lose less and how many more, and their loss summed before and now — a change to the
-machine's knowledge or search measured where it acts.
+lose less and how many more, their loss summed before and now, and the mean change of the loss
+per position with its 95 % interval (the positions paired) — a change to the machine's
+knowledge or search measured where it acts.
 """
 
 import argparse
 import json
+import math
 import sys
+from typing import NamedTuple
 
 import chess
 import chess.engine
@@ -37,7 +40,7 @@ from sim.testing import DATA
 
 from .peers import add_engine_arguments, chosen_engines, open_chosen
 
-__all__ = ["read_choices", "move_loss", "read_moves", "compare_moves"]
+__all__ = ["read_choices", "move_loss", "read_moves", "write_moves", "compare_moves", "Compared"]
 
 LOSS_CAP = 300
 CLOSE = 30
@@ -74,20 +77,43 @@ def read_moves(path):
     return moves
 
 
+def write_moves(path, played):
+    """Write a ``--moves`` file: ``played`` is ``{(engine, fen): (move, loss)}`` (:func:`read_moves`)."""
+    with open(path, "w") as f:
+        for (name, fen), (move, loss) in played.items():
+            f.write(json.dumps({"engine": name, "fen": fen, "move": move, "loss": loss}) + "\n")
+
+
+class Compared(NamedTuple):
+    """Two runs' moves compared position by position (:func:`compare_moves`), for one engine."""
+    differ: int                 #: positions where the moves differ
+    better: int                 #: ... and the move now loses less
+    worse: int                  #: ... and more
+    lost_before: int            #: the loss summed over the moves that differ, before
+    lost_now: int               #: ... and now
+    both: int                   #: the positions both runs played
+    mean: float                 #: the loss now less before, per position of both
+    interval: float             #: its 95 % interval's half-width (the positions paired)
+
+
 def compare_moves(now, before):
-    """Position by position, the moves of two runs (:func:`read_moves`) that differ:
-    ``{engine: (differ, better, worse, loss before, loss now, positions in both)}`` over the
-    positions both runs played, the losses summed over the moves that differ."""
-    result = {}
+    """Position by position, the moves of two runs (:func:`read_moves`) that differ, over the
+    positions both runs played: ``{engine: Compared}``."""
+    differences = {}
     for (engine, fen), (move, loss) in now.items():
-        if (engine, fen) not in before:
-            continue
-        differ, better, worse, lost_before, lost_now, both = result.get(engine, (0, 0, 0, 0, 0, 0))
-        old_move, old_loss = before[engine, fen]
-        if move != old_move:
-            differ, better, worse = differ + 1, better + (loss < old_loss), worse + (loss > old_loss)
-            lost_before, lost_now = lost_before + old_loss, lost_now + loss
-        result[engine] = (differ, better, worse, lost_before, lost_now, both + 1)
+        if (engine, fen) in before:
+            old_move, old_loss = before[engine, fen]
+            differences.setdefault(engine, []).append((move != old_move, old_loss, loss))
+    result = {}
+    for engine, rows in differences.items():
+        changed = [(old, new) for differ, old, new in rows if differ]
+        deltas = [new - old for _, old, new in rows]
+        mean = sum(deltas) / len(deltas)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in deltas) / (len(deltas) - 1)) if len(deltas) > 1 else 0.0
+        result[engine] = Compared(len(changed), sum(new < old for old, new in changed),
+                                  sum(new > old for old, new in changed), sum(old for old, _ in changed),
+                                  sum(new for _, new in changed), len(rows), mean,
+                                  1.96 * spread / math.sqrt(len(deltas)))
     return result
 
 
@@ -130,13 +156,11 @@ def main(argv=None):
         for path in files if len(files) > 1 else []:
             print(f"{name:9} {path}: {_losses(losses[path])}", flush=True)
     if args.moves:
-        with open(args.moves, "w") as f:
-            for (name, fen), (move, loss) in played.items():
-                f.write(json.dumps({"engine": name, "fen": fen, "move": move, "loss": loss}) + "\n")
-    compared = compare_moves(played, before or {})
-    for name, (differ, better, worse, lost_before, lost_now, both) in sorted(compared.items()):
-        print(f"{name:9} against {args.against}: {differ} of {both} moves differ, {better} lose less, {worse} more; "
-              f"their loss {lost_before} cp before, {lost_now} cp now")
+        write_moves(args.moves, played)
+    for name, c in sorted(compare_moves(played, before or {}).items()):
+        print(f"{name:9} against {args.against}: {c.differ} of {c.both} moves differ, {c.better} lose less, "
+              f"{c.worse} more; their loss {c.lost_before} cp before, {c.lost_now} cp now; "
+              f"{c.mean:+.1f} cp a position (95 %: {c.mean - c.interval:+.1f} to {c.mean + c.interval:+.1f})")
     return 0
 
 

@@ -4,7 +4,7 @@ this project chose.
     python -m benchmarks.sts [--nodes 10000] [--per-theme N] [--file data/sts.epd]
                              [--engines suprem,sunfish,stockfish] [--features SET]
                              [--root board|host] [--knowledge root|material|phase] [--without FAMILY,...]
-                             [--weights PATTERN=W,...]
+                             [--weights PATTERN=W,...] [--moves FILE] [--against FILE]
 
 The STS (Swaminathan N. and Dann Corbit's fifteen themes of a hundred positions:
 undermining, open files and diagonals, knight outposts, square vacancy, bishop against
@@ -18,6 +18,11 @@ engine: its points as a percentage of the most it could score, and how often it 
 best move, over all the positions and theme by theme; every engine runs in the same run, the
 machine on a simulated board with ``--features``, ``--root``, ``--knowledge``, ``--without`` and
 ``--weights`` as in ``benchmarks.tactics``. ``--per-theme N`` takes the first N positions of each theme.
+``--moves FILE`` writes each engine's move position by position with the points it falls short
+of the best (``benchmarks.choice``'s file, points in place of centipawns), and ``--against FILE``
+compares this run with an earlier one's: the moves that differ, and the points a position
+gained with their 95 % interval, the positions paired (on the whole suite a change of about a
+point in a hundred is within reach of chance).
 """
 
 import argparse
@@ -30,6 +35,7 @@ import chess.engine
 
 from sim.testing import DATA
 
+from .choice import compare_moves, read_moves, write_moves
 from .peers import add_engine_arguments, chosen_engines, open_chosen
 
 __all__ = ["StsPosition", "read_sts", "STS_FILE"]
@@ -101,6 +107,9 @@ def main(argv=None):
     parser.add_argument("--file", default=str(STS_FILE))
     parser.add_argument("--nodes", type=int, default=10000)
     parser.add_argument("--per-theme", type=int, help="only the first N positions of each theme")
+    parser.add_argument("--moves", help="write each move and the points it falls short of the best, position "
+                                        "by position, to this file")
+    parser.add_argument("--against", help="an earlier run's --moves file: compare position by position")
     add_engine_arguments(parser)
     args = parser.parse_args(argv)
     names = chosen_engines(parser, args)
@@ -108,6 +117,11 @@ def main(argv=None):
         positions, themes = read_sts(args.file)
     except (OSError, ValueError) as error:
         parser.error(str(error))
+    try:
+        before = read_moves(args.against) if args.against else {}
+    except (OSError, ValueError) as error:
+        parser.error(f"--against: {error}")
+    played = {}
     positions = first_of_each_theme(positions, args.per_theme)
     print(f"{len(positions)} positions of {args.file}, {args.nodes} nodes a move", flush=True)
     for name in names:
@@ -117,11 +131,19 @@ def main(argv=None):
             for number, position in enumerate(positions):
                 move = engine.play(position.board, chess.engine.Limit(nodes=args.nodes), game=number).move
                 scored.setdefault(position.theme, []).append(position.score(move))
+                played[name, position.board.fen()] = (move.uci(), BEST - position.score(move))
         finally:
             engine.quit()
         print(_line(f"{name} (all {len(positions)})", [s for theme in sorted(scored) for s in scored[theme]]))
         for theme in sorted(scored):
             print(_line(f"  {theme:2d} {themes[theme]}", scored[theme]), flush=True)
+    if args.moves:
+        write_moves(args.moves, played)
+    for name, c in sorted(compare_moves(played, before).items()):
+        gained = 0.0 - c.mean           # the points a position gained (losses fell); never "-0.00"
+        print(f"{name} against {args.against}: {c.differ} of {c.both} moves differ, {c.better} score more, "
+              f"{c.worse} less; {gained:+.2f} points a position (95 %: {gained - c.interval:+.2f} to "
+              f"{gained + c.interval:+.2f})")
     return 0
 
 

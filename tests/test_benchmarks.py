@@ -327,8 +327,12 @@ def test_move_choice_losses_and_the_shipped_positions(capsys, tmp_path):
     assert len(played) == 2 and all(0 <= loss <= choice.LOSS_CAP for _, loss in played.values())
     (engine, fen), (move, loss) = next(iter(played.items()))
     other = {(engine, fen): ("a1a1", loss + 20), ("suprem", "elsewhere"): ("e2e4", 0)}
-    assert choice.compare_moves(played, other) == {"suprem": (1, 1, 0, loss + 20, loss, 1)}
+    assert choice.compare_moves(played, other) == {"suprem": (1, 1, 0, loss + 20, loss, 1, -20.0, 0.0)}
     assert choice.compare_moves(played, played)["suprem"][:3] == (0, 0, 0)
+    second = next(key for key in played if key != (engine, fen))
+    other = {(engine, fen): ("a1a1", loss + 20), second: played[second]}
+    compared = choice.compare_moves(played, other)["suprem"]       # -20 and 0: mean -10, sd 14.1
+    assert (compared.both, compared.mean) == (2, -10.0) and abs(compared.interval - 1.96 * 10) < 1e-9
     moves.write_text("not json\n")
     with pytest.raises(SystemExit):
         choice.main(["--engines", "suprem", "--count", "1", "--against", str(moves)])
@@ -545,9 +549,11 @@ def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys
 
 def test_the_strategic_test_suite_scores_the_move_played(tmp_path, capsys):
     """``benchmarks.sts``: a move scores its points (0 when it is not among the scored ones), the
-    first N positions of each theme, a line that is not the suite's refused with its line, and a
-    run of the machine printed over all positions and theme by theme."""
+    first N positions of each theme, a line that is not the suite's refused with its line, a run
+    of the machine printed over all positions and theme by theme, its moves written with the
+    points each falls short of the best, and compared with an earlier run's."""
     from benchmarks import sts
+    from benchmarks.choice import read_moves, write_moves
     positions, themes = sts.read_sts()
     first = positions[0]
     best = max(first.points, key=first.points.get)
@@ -559,10 +565,25 @@ def test_the_strategic_test_suite_scores_the_move_played(tmp_path, capsys):
     lines = sts.STS_FILE.read_text().splitlines()
     suite = tmp_path / "two.epd"
     suite.write_text(lines[0] + "\n" + lines[-1] + "\n")
-    assert sts.main(["--file", str(suite), "--engines", "suprem", "--nodes", "300"]) == 0
+    moves = tmp_path / "moves.jsonl"
+    assert sts.main(["--file", str(suite), "--engines", "suprem", "--nodes", "300", "--moves", str(moves)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"2 positions of {suite}, 300 nodes a move" and out[1].startswith("suprem (all 2)")
     assert len(out) == 4 and " 1 Undermine" in out[2] and "of     100 points" in out[3]
+    played = read_moves(moves)          # each move with the points it falls short of the best
+    suited = {p.board.fen(): p for p in sts.read_sts(suite)[0]}
+    assert sorted(fen for _, fen in played) == sorted(suited)
+    for (_, fen), (move, short) in played.items():
+        assert short == sts.BEST - suited[fen].score(chess.Move.from_uci(move))
+    (engine, fen), (move, short) = next(iter(played.items()))
+    earlier = 0 if short else sts.BEST                  # an earlier run: another move, all or no points
+    played[engine, fen] = ("a1a1", earlier)
+    write_moves(moves, played)
+    assert sts.main(["--file", str(suite), "--engines", "suprem", "--nodes", "300", "--against", str(moves)]) == 0
+    against = capsys.readouterr().out.splitlines()[-1]
+    more = int(short < earlier)
+    assert against.startswith(f"suprem against {moves}: 1 of 2 moves differ, {more} score more, {1 - more} less; "
+                              f"{(earlier - short) / 2:+.2f} points a position"), against
     bad = tmp_path / "bad.epd"
     bad.write_text(lines[0].replace('c8 "100', 'c8 "99') + "\n")
     with pytest.raises(SystemExit):
