@@ -107,7 +107,7 @@ def machine_options(features, root=None, knowledge=None, without=(), weights=Non
     if without:
         options["KnowledgeWithout"] = ",".join(without)
     if weights:
-        options["KnowledgeWeights"] = ",".join(f"{name}={weight:g}" for name, weight in weights.items())
+        options["KnowledgeWeights"] = ",".join(f"{name}={weight!r}" for name, weight in weights.items())
     return options
 
 
