@@ -126,8 +126,6 @@ class WeightedRecognizers:
     def definition(self, board):
         units = self.units()
         values = unit_values(self.pattern, board, len(units))
-        if len(values) != len(units):
-            raise TypeError(f"{self.pattern!r} gives {len(values)} unit values for {len(units)} recognizers")
         return sum(self.scale(value, unit.shift) for value, unit in zip(values, units))
 
     def install(self, image):
@@ -151,12 +149,17 @@ def recognizers_of(pattern):
 def unit_values(pattern, board, units):
     """``[value]``: what each of the ``units`` recognizers ``pattern`` installs gives ``board``,
     in the order it installs them (their sum is its definition): the pattern's own
-    ``unit_values`` where it has several, else its definition from its one unit."""
+    ``unit_values`` where it has several, else its definition from its one unit (none from
+    none). ``TypeError`` when the values do not match the units one to one."""
     if hasattr(pattern, "unit_values"):
-        return pattern.unit_values(board)
-    if units != 1:
+        values = pattern.unit_values(board)
+    elif units <= 1:
+        values = [pattern.definition(board)][:units]
+    else:
         raise TypeError(f"{pattern!r} installs {units} recognizers and does not say what each gives (unit_values)")
-    return [pattern.definition(board)]
+    if len(values) != units:
+        raise TypeError(f"{pattern!r} gives {len(values)} unit values for {units} recognizers")
+    return values
 
 
 class RooksOnOpenFiles(RootPattern):

@@ -185,6 +185,14 @@ def test_a_pattern_with_units_of_its_own_says_what_each_gives():
     with pytest.raises(TypeError, match="does not say what each gives"):
         WeightedRecognizers(Twice(), 0.5).definition(board)
 
+    class Nothing:                      # a pattern with no recognizer at this root: nothing to scale
+        def install(self, image):
+            pass
+
+        def definition(self, board):
+            return 0
+    assert WeightedRecognizers(Nothing(), 0.5).definition(board) == 0
+
 
 
 class _Sum:
