@@ -153,8 +153,10 @@ def unit_values(pattern, board, units):
     none). ``TypeError`` when the values do not match the units one to one."""
     if hasattr(pattern, "unit_values"):
         values = pattern.unit_values(board)
-    elif units <= 1:
-        values = [pattern.definition(board)][:units]
+    elif units == 0:
+        values = []
+    elif units == 1:
+        values = [pattern.definition(board)]
     else:
         raise TypeError(f"{pattern!r} installs {units} recognizers and does not say what each gives (unit_values)")
     if len(values) != units:

@@ -194,7 +194,6 @@ def test_a_pattern_with_units_of_its_own_says_what_each_gives():
     assert WeightedRecognizers(Nothing(), 0.5).definition(board) == 0
 
 
-
 class _Sum:
     """Patterns loaded together: the sum of their definitions."""
 
