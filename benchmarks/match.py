@@ -51,6 +51,12 @@ difference of them all. A match stopped part-way goes on with ``--resume``: the 
 ``--pgn`` file already holds (each the same match's, by its Event header) are kept and count
 in the score, and only the match's games the file lacks are played, appended to it.
 
+Each game's ``SupremCode`` header names the code that played it (``benchmarks.provenance``: the
+commit of the checkout the match imported its modules from, ``+changes`` where that code was
+changed and not committed). ``--resume`` refuses a file whose games another code played, and
+``--score`` says which code played each run: a comparison of two runs is one change's only
+where the same code played both but for that change.
+
 Both engines are deterministic at a node budget, so two runs of the same games that differ in
 one change of the machine play a game move for move the same wherever the change never acts.
 ``--score A.pgn ... --against B.pgn ...`` pairs the games of the two runs by their number in the
@@ -78,8 +84,10 @@ from models.position import VARIANTS, new_board
 from sim.testing import DATA
 
 from .peers import ENGINES, ROOTS, engine_command, machine_options, open_engine, pattern_families, pattern_weights
+from .provenance import code_version
 
-__all__ = ["read_openings", "elo_difference", "PlayedGame", "pgn_scores", "pgn_games", "Pairing", "paired_difference"]
+__all__ = ["read_openings", "elo_difference", "PlayedGame", "pgn_scores", "pgn_games", "Pairing", "paired_difference",
+           "played_by"]
 
 
 #: Each variant's openings file.
@@ -229,6 +237,7 @@ def main(argv=None):
     machine_name = _machine_name(args.features, args.root, args.knowledge, args.without, args.weights)
     event = f"{machine_name} vs {event_opponent}, {budget}"
     played = _played(args.pgn, event, parser) if args.resume else {}
+    print(f"SUPREM's code: {code_version()}", flush=True)
     machine = open_engine("suprem")
     overhead = {"Move Overhead": 0} if args.movetime else {}
     machine.configure({**machine_options(args.features, args.root, args.knowledge, args.without, args.weights),
@@ -264,7 +273,8 @@ def main(argv=None):
                 game.headers.update(Event=event, Round=str(number + 1),
                                     Date=datetime.date.today().strftime("%Y.%m.%d"), Opening=name,
                                     White="SUPREM" if machine_white else args.opponent,
-                                    Black=args.opponent if machine_white else "SUPREM", Result=result)
+                                    Black=args.opponent if machine_white else "SUPREM", Result=result,
+                                    SupremCode=code_version())
                 print(game, file=pgn, end="\n\n", flush=True)
     finally:
         machine.quit()
@@ -291,7 +301,8 @@ def _machine_name(features, root, knowledge, without, weights=None):
 
 def _played(path, event, parser):
     """``{number: PlayedGame}``: the games a match's PGN file holds (none if it does not exist), each
-    checked to be of the match ``event``; a game of another match or without a number is refused."""
+    checked to be of the match ``event`` and played by this code (its SupremCode header, where it
+    has one); a game of another match, of other code or without a number is refused."""
     try:
         games = pgn_games([path])
     except FileNotFoundError:
@@ -300,6 +311,10 @@ def _played(path, event, parser):
         if game.event != event or game.number is None:
             parser.error(f"--resume: {path} holds a game of another match (game {game.number}: "
                          f"{game.event!r}, not {event!r}); nothing was played or written")
+        if game.code not in (None, code_version()):
+            parser.error(f"--resume: {path}'s game {game.number} was played by the code {game.code}, this is "
+                         f"{code_version()}: one match's games would mix two machines (play the rest as a "
+                         "part of their own, --first); nothing was played or written")
     return {game.number: game for game in games}
 
 
@@ -323,6 +338,7 @@ class PlayedGame(NamedTuple):
     score: float                #: the machine's
     number: int | None          #: the game's number in its match (the Round header; None if not a number)
     event: str = "?"            #: the Event header: the match it belongs to
+    code: str | None = None     #: the SupremCode header: the machine's code (``provenance.code_version``)
 
 
 def pgn_games(paths):
@@ -340,7 +356,7 @@ def pgn_games(paths):
                 round_ = game.headers.get("Round", "?")
                 games.append(PlayedGame(game.headers.get("Opening", "?"), white, moves,
                                         points if white else 1 - points, int(round_) if round_.isdigit() else None,
-                                        game.headers.get("Event", "?")))
+                                        game.headers.get("Event", "?"), game.headers.get("SupremCode")))
     return games
 
 
@@ -396,14 +412,25 @@ def paired_difference(games, others):
     return Pairing(len(pairs) - n, n, score, other, n * mean - spread, n * mean + spread, unpaired)
 
 
+def played_by(games):
+    """Which code played ``games`` (:class:`PlayedGame`), as text: ``played by a6bdc70 (100
+    games)``, the codes in order of first appearance, ``unrecorded`` for games without the
+    header."""
+    counts = {}
+    for game in games:
+        counts[game.code or "unrecorded"] = counts.get(game.code or "unrecorded", 0) + 1
+    return "played by " + ", ".join(f"{code} ({count} games)" for code, count in counts.items())
+
+
 def _score(paths, against=None):
-    scores = pgn_scores(paths)
+    games = pgn_games(paths)
+    scores = [game.score for game in games]
     if not scores:
         print("no games")
         return 1
     elo, low, high = elo_difference(scores)
     print(f"SUPREM: {sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.1f} %), "
-          f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f})")
+          f"Elo difference {elo:+.0f} (95 %: {low:+.0f} to {high:+.0f}); {played_by(games)}")
     if against:
         others = pgn_games(against)
         try:
@@ -416,6 +443,10 @@ def _score(paths, against=None):
         print(f"against {sum(game.score for game in others)}/{len(others)}: {same} games played the same, "
               f"{differ} differ: {score}/{differ} against {other}/{differ}, a difference of {score - other:+.1f} "
               f"(95 %: {low:+.1f} to {high:+.1f}){left_out}")
+        print(f"against: {played_by(others)}")
+        if len(codes := {game.code for game in (*games, *others)}) > 1 or None in codes:
+            print("note: the runs were not all played by one recorded code: the difference is the change's "
+                  "and that of any other change between the codes that played", file=sys.stderr)
     return 0
 
 

@@ -26,6 +26,8 @@ from hdl.search.features import SearchFeatures
 from host.library import not_leavable, parse_weights
 from host.oracle import KNOWLEDGE
 
+from .provenance import ROOT
+
 __all__ = ["ENGINES", "FASTEST", "open_engine", "engine_command", "machine_options", "ROOTS", "add_engine_arguments",
            "chosen_engines", "open_chosen", "pattern_families"]
 
@@ -73,7 +75,10 @@ def open_engine(name, elo=None, python=FASTEST):
         how = {"sunfish": "pip install --no-deps -r benchmarks/requirements-peers.txt",
                "stockfish": "apt-get install stockfish", "fairy-stockfish": "apt-get install fairy-stockfish"}[name]
         raise SystemExit(f"{name} is not installed ({how})")
-    engine = chess.engine.SimpleEngine.popen_uci(command, timeout=600)
+    # The machine runs the code this process imported (``python -m`` finds it in the current
+    # directory first), whatever directory the benchmark was started from.
+    where = {"cwd": ROOT} if name == "suprem" else {}
+    engine = chess.engine.SimpleEngine.popen_uci(command, timeout=600, **where)
     if elo is not None:
         if "UCI_LimitStrength" not in engine.options:
             engine.quit()

@@ -90,14 +90,16 @@ def test_two_runs_of_the_same_games_are_paired(tmp_path, capsys):
                    + _game("Slav", True, "1. d4 d5 2. c4", "1-0") + _game("Slav", False, "1. d4 d5", "0-1"))
     other.write_text(_game("Ruy", True, "1. e4 e5", "1-0") + _game("Ruy", False, "1. e4 c5", "1-0")
                      + _game("Slav", True, "1. d4 d5 2. Nf3", "0-1") + _game("Slav", False, "1. d4 d5", "0-1"))
-    assert pgn_games([run])[2] == ("Slav", True, ["d2d4", "d7d5", "c2c4"], 1.0, None, "?")
+    assert pgn_games([run])[2] == ("Slav", True, ["d2d4", "d7d5", "c2c4"], 1.0, None, "?", None)
     same, differ, score, against, low, high, unpaired = paired_difference(pgn_games([run]), pgn_games([other]))
     assert (same, differ, score, against, unpaired) == (2, 2, 1.0, 0.0, 0)
     assert low < 1.0 < high
     assert main(["--score", str(run), "--against", str(other)]) == 0
-    assert capsys.readouterr().out.splitlines()[1] == ("against 2.0/4: 2 games played the same, 2 differ: "
-                                                       "1.0/2 against 0.0/2, a difference of +1.0 (95 %: "
-                                                       f"{low:+.1f} to {high:+.1f})")
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1:] == ["against 2.0/4: 2 games played the same, 2 differ: 1.0/2 against 0.0/2, a "
+                                    f"difference of +1.0 (95 %: {low:+.1f} to {high:+.1f})",
+                                    "against: played by unrecorded (4 games)"]
+    assert "not all played by one recorded code" in err
     shuffled.write_text(_game("Ruy", False, "1. e4 e5", "1-0") + _game("Ruy", True, "1. e4 e5", "1-0")
                         + _game("Slav", True, "1. d4", "1-0") + _game("Slav", False, "1. d4", "0-1"))
     with pytest.raises(ValueError, match="game 1 of the runs is not the same game"):
@@ -163,8 +165,10 @@ def test_a_match_counts_the_nodes_each_engine_says_it_searched(tmp_path, capsys)
 
 def test_a_stopped_match_resumes_from_its_pgn_file(tmp_path, capsys):
     """``--resume`` keeps the games the file holds (counted in the score, not played again), plays
-    the match's games it lacks and appends them; a file of another match is refused untouched."""
+    the match's games it lacks and appends them; a file of another match, or of games another
+    code played, is refused untouched."""
     from benchmarks.match import main, pgn_games
+    from benchmarks.provenance import code_version
     pgn = tmp_path / "games.pgn"
     match = ["--opponent", "suprem", "--nodes", "300", "--max-plies", "2", "--pgn", str(pgn)]
     assert main([*match, "--games", "1"]) == 0
@@ -180,6 +184,16 @@ def test_a_stopped_match_resumes_from_its_pgn_file(tmp_path, capsys):
         main([*match[:3], "400", *match[4:], "--games", "3", "--resume"])
     assert "holds a game of another match" in capsys.readouterr().err
     assert pgn_games([pgn]) == games
+    # Each game names the code that played it; a file another code played is not resumed.
+    assert {game.code for game in games} == {code_version()}
+    assert main(["--score", str(pgn)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(f"; played by {code_version()} (2 games)")
+    pgn.write_text(pgn.read_text().replace(f'[SupremCode "{code_version()}"]', '[SupremCode "0000000"]', 1))
+    played = pgn.read_text()
+    with pytest.raises(SystemExit):
+        main([*match, "--games", "3", "--resume"])
+    assert f"game 1 was played by the code 0000000, this is {code_version()}" in capsys.readouterr().err
+    assert pgn.read_text() == played
     with pytest.raises(SystemExit):
         main(["--resume"])
     assert "--resume goes with --pgn" in capsys.readouterr().err
