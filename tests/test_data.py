@@ -13,14 +13,16 @@ make_positions = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(make_positions)
 
 
-TACTICAL_SUITES = ("tactics-dev.epd", "tactics-selfplay.epd", "tactics-selfplay2.epd", "wac.epd")
+TACTICAL_SUITES = ("tactics-dev.epd", "tactics-selfplay.epd", "tactics-selfplay2.epd", "tactics-selfplay3.epd",
+                   "wac.epd")
 
 
 @pytest.mark.parametrize("name", REFERENCE_FILES + TACTICAL_SUITES)
 def test_every_reference_file_is_in_the_repository_and_reads(name):
     records = reference_positions(name)
     expected = {"perft-standard.epd": 6, "random-positions.epd": 2000, "special-positions.epd": 400,
-                "tactics-dev.epd": 18, "tactics-selfplay.epd": 27, "tactics-selfplay2.epd": 17, "wac.epd": 300}
+                "tactics-dev.epd": 18, "tactics-selfplay.epd": 27, "tactics-selfplay2.epd": 17,
+                "tactics-selfplay3.epd": 30, "wac.epd": 300}
     assert len(records) == expected[name]
 
 
