@@ -84,7 +84,7 @@ from models.position import VARIANTS, new_board
 from sim.testing import DATA
 
 from .peers import ENGINES, ROOTS, engine_command, machine_options, open_engine, pattern_families, pattern_weights
-from .provenance import code_version
+from .provenance import code_line, code_version
 
 __all__ = ["read_openings", "elo_difference", "PlayedGame", "pgn_scores", "pgn_games", "Pairing", "paired_difference",
            "played_by"]
@@ -237,7 +237,7 @@ def main(argv=None):
     machine_name = _machine_name(args.features, args.root, args.knowledge, args.without, args.weights)
     event = f"{machine_name} vs {event_opponent}, {budget}"
     played = _played(args.pgn, event, parser) if args.resume else {}
-    print(f"SUPREM's code: {code_version()}", flush=True)
+    print(code_line(), flush=True)
     machine = open_engine("suprem")
     overhead = {"Move Overhead": 0} if args.movetime else {}
     machine.configure({**machine_options(args.features, args.root, args.knowledge, args.without, args.weights),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import hdl
 
-__all__ = ["ROOT", "code_version"]
+__all__ = ["ROOT", "code_version", "code_line"]
 
 #: The checkout (or installed tree) the project's modules were imported from.
 ROOT = Path(hdl.__file__).resolve().parent.parent
@@ -38,3 +38,8 @@ def code_version():
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return commit.stdout.strip() + ("+changes" if changes.stdout.strip() else "")
+
+
+def code_line():
+    """The line a benchmark prints with the machine's figures: which code made them."""
+    return f"SUPREM's code: {code_version()}"

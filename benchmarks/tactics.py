@@ -15,7 +15,8 @@ the pattern families its root knowledge leaves out, ``--weights`` the weights th
 the fitted ones for some of its patterns (``king-safety=0.5,passed-pawns=0.2``: the UCI option
 ``KnowledgeWeights``). ``--file`` may be given more than once
 (each suite's counts, then their sum). Printed: a line per position and budget, then the
-solved counts.
+solved counts, and (the machine among the engines) which code it ran
+(``benchmarks.provenance``).
 """
 
 import argparse
@@ -28,6 +29,7 @@ from host.epd import EpdError, read_positions
 from sim.testing import DATA
 
 from .peers import add_engine_arguments, chosen_engines, open_chosen
+from .provenance import code_line
 
 
 def _moves(board, text):
@@ -104,6 +106,8 @@ def main(argv=None):
         for nodes in budgets:
             print(f"{nodes:>7} nodes per position: "
                   + ", ".join(f"{name} {sum(counts[path, name, nodes] for path in suites)}" for name in names))
+    if "suprem" in names:
+        print(code_line())
     return 0
 
 

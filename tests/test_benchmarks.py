@@ -223,6 +223,7 @@ def test_the_tactics_benchmark_counts_each_suite_and_their_sum(tmp_path, capsys)
     ``bm``) and the same position with that move as an ``am`` (so not solved): each suite's
     count, then the sum."""
     from benchmarks import tactics
+    from benchmarks.provenance import code_line
     mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - -"
     found, avoided = tmp_path / "found.epd", tmp_path / "avoided.epd"
     found.write_text(f'{mate} bm Ra8#; id "F.1";\n')
@@ -232,7 +233,7 @@ def test_the_tactics_benchmark_counts_each_suite_and_their_sum(tmp_path, capsys)
     assert lines[:2] == ["suprem        300 nodes  F.1: Ra8# solved", "suprem        300 nodes  A.1: Ra8# not solved"]
     assert lines[2:] == [f"1 positions of {found}", "    300 nodes per position: suprem 1",
                          f"1 positions of {avoided}", "    300 nodes per position: suprem 0",
-                         "2 positions in all", "    300 nodes per position: suprem 1"]
+                         "2 positions in all", "    300 nodes per position: suprem 1", code_line()]
 
 
 @pytest.mark.parametrize("text, reason", [
