@@ -10,7 +10,8 @@ machine's games, every legal move scored by Stockfish) is given to each engine f
 the budget (``go nodes``, a new game each time); the move it plays loses the difference between
 the best move's score and its own (at most ``LOSS_CAP`` centipawns, a move the file has no score
 for counting as that). Printed per engine: the mean loss in centipawns, and how many moves are
-within ``CLOSE`` centipawns of the best — the position-by-position view of what a match
+within ``CLOSE`` centipawns of the best (last, which code the machine ran: ``benchmarks.provenance``)
+— the position-by-position view of what a match
 measures in games, with far less noise per hour. ``--file`` may be given more than once: the
 figures over all the files, then each file's (``--file data/ending-positions.jsonl --file
 data/ending-positions-2.jsonl`` judges the endings on two independent draws; ``--count`` takes
@@ -39,6 +40,7 @@ import chess.engine
 from sim.testing import DATA
 
 from .peers import add_engine_arguments, chosen_engines, open_chosen
+from .provenance import code_line
 
 __all__ = ["read_choices", "move_loss", "read_moves", "write_moves", "compare_moves", "Compared"]
 
@@ -161,6 +163,8 @@ def main(argv=None):
         print(f"{name:9} against {args.against}: {c.differ} of {c.both} moves differ, {c.better} lose less, "
               f"{c.worse} more; their loss {c.lost_before} cp before, {c.lost_now} cp now; "
               f"{c.mean:+.1f} cp a position (95 %: {c.mean - c.interval:+.1f} to {c.mean + c.interval:+.1f})")
+    if "suprem" in names:
+        print(code_line())
     return 0
 
 

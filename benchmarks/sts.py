@@ -15,7 +15,8 @@ seventh rank, king activity...) as ``data/sts.epd`` ships it: Ferdinand Mosca's 
 positions). Each engine searches each position for ``--nodes`` (``go nodes``, a new game each
 time) and scores the points of the move it plays (0 for a move not among the ten). Printed per
 engine: its points as a percentage of the most it could score, and how often it played the
-best move, over all the positions and theme by theme; every engine runs in the same run, the
+best move, over all the positions and theme by theme (last, which code the machine ran:
+``benchmarks.provenance``); every engine runs in the same run, the
 machine on a simulated board with ``--features``, ``--root``, ``--knowledge``, ``--without`` and
 ``--weights`` as in ``benchmarks.tactics``. ``--per-theme N`` takes the first N positions of each theme.
 ``--moves FILE`` writes each engine's move position by position with the points it falls short
@@ -37,6 +38,7 @@ from sim.testing import DATA
 
 from .choice import compare_moves, read_moves, write_moves
 from .peers import add_engine_arguments, chosen_engines, open_chosen
+from .provenance import code_line
 
 __all__ = ["StsPosition", "read_sts", "STS_FILE"]
 
@@ -144,6 +146,8 @@ def main(argv=None):
         print(f"{name} against {args.against}: {c.differ} of {c.both} moves differ, {c.better} score more, "
               f"{c.worse} less; {gained:+.2f} points a position (95 %: {gained - c.interval:+.2f} to "
               f"{gained + c.interval:+.2f})")
+    if "suprem" in names:
+        print(code_line())
     return 0
 
 

@@ -11,6 +11,7 @@ import pytest
 from benchmarks.conversion import main as conversion_main
 from benchmarks.conversion import play_out, sample
 from benchmarks.match import elo_difference, game_result, read_openings
+from benchmarks.provenance import code_line
 from benchmarks.tactics import solved
 from host.epd import parse_position
 from sim.testing import DATA
@@ -223,7 +224,6 @@ def test_the_tactics_benchmark_counts_each_suite_and_their_sum(tmp_path, capsys)
     ``bm``) and the same position with that move as an ``am`` (so not solved): each suite's
     count, then the sum."""
     from benchmarks import tactics
-    from benchmarks.provenance import code_line
     mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - -"
     found, avoided = tmp_path / "found.epd", tmp_path / "avoided.epd"
     found.write_text(f'{mate} bm Ra8#; id "F.1";\n')
@@ -337,7 +337,8 @@ def test_move_choice_losses_and_the_shipped_positions(capsys, tmp_path):
     assert sorted(losses)[len(losses) // 2] >= 100      # the machine's moves there lose (by a deeper search)
     moves = tmp_path / "moves.jsonl"
     assert choice.main(["--engines", "suprem", "--count", "2", "--nodes", "500", "--moves", str(moves)]) == 0
-    line = capsys.readouterr().out.strip()
+    line, code = capsys.readouterr().out.strip().splitlines()
+    assert code == code_line()
     played = choice.read_moves(moves)
     assert len(played) == 2 and all(0 <= loss <= choice.LOSS_CAP for _, loss in played.values())
     (engine, fen), (move, loss) = next(iter(played.items()))
@@ -584,7 +585,7 @@ def test_the_strategic_test_suite_scores_the_move_played(tmp_path, capsys):
     assert sts.main(["--file", str(suite), "--engines", "suprem", "--nodes", "300", "--moves", str(moves)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"2 positions of {suite}, 300 nodes a move" and out[1].startswith("suprem (all 2)")
-    assert len(out) == 4 and " 1 Undermine" in out[2] and "of     100 points" in out[3]
+    assert len(out) == 5 and " 1 Undermine" in out[2] and "of     100 points" in out[3] and out[4] == code_line()
     played = read_moves(moves)          # each move with the points it falls short of the best
     suited = {p.board.fen(): p for p in sts.read_sts(suite)[0]}
     assert sorted(fen for _, fen in played) == sorted(suited)
@@ -595,7 +596,7 @@ def test_the_strategic_test_suite_scores_the_move_played(tmp_path, capsys):
     played[engine, fen] = ("a1a1", earlier)
     write_moves(moves, played)
     assert sts.main(["--file", str(suite), "--engines", "suprem", "--nodes", "300", "--against", str(moves)]) == 0
-    against = capsys.readouterr().out.splitlines()[-1]
+    against = capsys.readouterr().out.splitlines()[-2]
     more = int(short < earlier)
     assert against.startswith(f"suprem against {moves}: 1 of 2 moves differ, {more} score more, {1 - more} less; "
                               f"{(earlier - short) / 2:+.2f} points a position"), against
