@@ -10,9 +10,9 @@ machine's games, every legal move scored by Stockfish) is given to each engine f
 the budget (``go nodes``, a new game each time); the move it plays loses the difference between
 the best move's score and its own (at most ``LOSS_CAP`` centipawns, a move the file has no score
 for counting as that). Printed per engine: the mean loss in centipawns, and how many moves are
-within ``CLOSE`` centipawns of the best (last, which code the machine ran: ``benchmarks.provenance``)
-— the position-by-position view of what a match
-measures in games, with far less noise per hour. ``--file`` may be given more than once: the
+within ``CLOSE`` centipawns of the best — the position-by-position view of what a match
+measures in games, with far less noise per hour — and last which code the machine ran
+(``benchmarks.provenance``). ``--file`` may be given more than once: the
 figures over all the files, then each file's (``--file data/ending-positions.jsonl --file
 data/ending-positions-2.jsonl`` judges the endings on two independent draws; ``--count`` takes
 the first N of each). Stockfish's loss is measured against its own

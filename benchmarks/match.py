@@ -69,6 +69,7 @@ and counted.
 """
 
 import argparse
+import collections
 import datetime
 import math
 import sys
@@ -416,9 +417,7 @@ def played_by(games):
     """Which code played ``games`` (:class:`PlayedGame`), as text: ``played by a6bdc70 (100
     games)``, the codes in order of first appearance, ``unrecorded`` for games without the
     header."""
-    counts = {}
-    for game in games:
-        counts[game.code or "unrecorded"] = counts.get(game.code or "unrecorded", 0) + 1
+    counts = collections.Counter(game.code or "unrecorded" for game in games)
     return "played by " + ", ".join(f"{code} ({count} games)" for code, count in counts.items())
 
 

@@ -11,7 +11,7 @@ import pytest
 from benchmarks.conversion import main as conversion_main
 from benchmarks.conversion import play_out, sample
 from benchmarks.match import elo_difference, game_result, read_openings
-from benchmarks.provenance import code_line
+from benchmarks.provenance import code_line, code_version
 from benchmarks.tactics import solved
 from host.epd import parse_position
 from sim.testing import DATA
@@ -169,7 +169,6 @@ def test_a_stopped_match_resumes_from_its_pgn_file(tmp_path, capsys):
     the match's games it lacks and appends them; a file of another match, or of games another
     code played, is refused untouched."""
     from benchmarks.match import main, pgn_games
-    from benchmarks.provenance import code_version
     pgn = tmp_path / "games.pgn"
     match = ["--opponent", "suprem", "--nodes", "300", "--max-plies", "2", "--pgn", str(pgn)]
     assert main([*match, "--games", "1"]) == 0
