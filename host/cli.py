@@ -568,8 +568,9 @@ KNOWLEDGE_HELP = ("the Oracle's knowledge: root (patterns chosen for the root by
                   "first while they fit, weighed against the fitted table; the default), material (material and "
                   "piece-square values fitted to Stockfish, blended by the phase) or phase (two fixed lists by "
                   "the game's phase)")
-FEATURES_HELP = (f"the search's features: all (default), none, names ({','.join(SearchFeatures.names())}: only "
-                 "those) or -name (all but that one: write --features=-lmr)")
+FEATURES_HELP = (f"the search's features: all (default), none (plain alpha-beta with its check and recapture "
+                 f"extensions), names ({','.join(SearchFeatures.names())}: none and those), -name (all but that "
+                 "one: write --features=-lmr), +name, or none,-name")
 
 
 def build_parser():

@@ -23,7 +23,8 @@ The algorithm (fail-soft alpha-beta):
 * Moves come in the generator's order; each is made, and unmade at once if it leaves the
   mover's king attacked. A child has one ply less, except that a node in check does not count
   its moves as a ply, nor is a capture counted that restores the root's material balance (the
-  recapture extension) — with ``bounded``, only below twice the root's depth in plies; a
+  recapture extension) — with ``bounded``, only below twice the root's depth in plies; each
+  of the two is a feature of its own (``escapes``, ``recaptures``), on in ``none``; a
   quiescence node's children are quiescence nodes.
 * ``v`` = -child's value: if ``v`` > best, it is the best (with its move); if ``v`` > alpha,
   alpha rises; if ``v`` >= beta, the node returns its best at once.
@@ -444,8 +445,9 @@ class ReferenceSearch:
         if node.depth == 0:
             depth = 0
         else:
-            recapture = capture and self.material == self.root_material
-            extending = (node.pressed and not self.antichess or recapture or singular) and (
+            recapture = features.recaptures and capture and self.material == self.root_material
+            escape = features.escapes and node.pressed and not self.antichess
+            extending = (escape or recapture or singular) and (
                 not features.bounded or node.ply < EXTENSION_BOUND * self.root_depth)
             depth = node.depth - 1 + extending
             wide = node.beta - node.alpha > 1

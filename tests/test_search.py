@@ -375,6 +375,26 @@ def test_extensions_stop_at_twice_the_root_depth(material):
     assert nodes["all"] < nodes["-bounded"], nodes
 
 
+def test_the_check_and_recapture_extensions_switch_off(material):
+    """``escapes`` and ``recaptures`` each switch one extension: without the check extension
+    the cross-checking queen endings cost fewer nodes, without the recapture extension an
+    exchange of queens does; node for node with the reference every way, the default included."""
+    nodes = {}
+    positions = {"checks": ["2Q5/8/r7/6q1/6R1/K6k/8/8 w - - 0 1", "2q5/8/7k/Q7/8/8/8/2K5 w - - 0 1"],
+                 "exchanges": ["r1b1kbnr/pppp1ppp/2n5/4p1q1/4P1Q1/2N5/PPPP1PPP/R1B1KBNR w KQkq - 4 4",
+                               "3r2k1/5ppp/8/3q4/3Q4/8/5PPP/3R2K1 w - - 0 1"]}
+    for kind, fens in positions.items():
+        for features in ("all", "-escapes", "-recaptures", "none", "none,-escapes,-recaptures"):
+            nodes[kind, features] = 0
+            for fen in fens:
+                for depth in (2, 3):
+                    hw = _assert_equal(material, chess.Board(fen), depth, features=SearchFeatures.parse(features))
+                    nodes[kind, features] += hw.nodes
+    assert nodes["checks", "-escapes"] < nodes["checks", "all"], nodes
+    assert nodes["exchanges", "-recaptures"] < nodes["exchanges", "all"], nodes
+    assert nodes["checks", "none,-escapes,-recaptures"] < nodes["checks", "none"], nodes
+
+
 @pytest.mark.parametrize("fens", DEEP_POSITIONS)
 def test_verification_and_singular_extensions_at_depth_6(patterns, monkeypatch, fens):
     """The deep features, which act from depth 5: null-move verification and singular
@@ -446,7 +466,17 @@ def test_a_root_restricted_to_one_move(patterns):
 
 
 def test_feature_words():
-    assert SearchFeatures.parse("none").word() == 0
+    plain = SearchFeatures.parse("none")
+    assert plain == SearchFeatures.none() and plain.escapes and plain.recaptures    # the machine before them
+    assert plain.word() == 1 << SearchFeatures.names().index("escapes") | 1 << SearchFeatures.names().index("recaptures")
+    assert not any(getattr(plain, name) for name in SearchFeatures.names() if name not in ("escapes", "recaptures"))
+    assert SearchFeatures.parse("none,-escapes") == dataclasses.replace(SearchFeatures.none(), escapes=False)
+    assert SearchFeatures.parse("pvs,-recaptures") == dataclasses.replace(SearchFeatures.none(), pvs=True, recaptures=False)
+    assert SearchFeatures.parse("all,-escapes") == SearchFeatures.parse("-escapes") == SearchFeatures(escapes=False)
+    for text in ("none", "none,-escapes", "none,-escapes,-recaptures", "pvs,-recaptures", "all", "-escapes,+iir"):
+        features = SearchFeatures.parse(text)
+        assert SearchFeatures.parse(str(features)) == features, (text, str(features))
+    assert str(SearchFeatures.none()) == "none" and str(SearchFeatures.parse("none,-escapes")) == "none,-escapes"
     assert SearchFeatures.from_word(SearchFeatures().word()) == SearchFeatures()
     assert SearchFeatures.parse("-lmr") == SearchFeatures(lmr=False)
     assert SearchFeatures.parse("+iir,-lmr") == SearchFeatures(iir=True, lmr=False)     # relative to the default

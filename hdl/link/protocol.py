@@ -68,8 +68,9 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: later moves reduced more. 11: a HISTORY entry carries its position's fifty-move clock. 12:
 #: the fifteenth feature bit, internal iterative reductions. 13: the sixteenth, quiet checks in
 #: quiescence. 14: the features a 24-bit word, the seventeenth bit the singular test's
-#: multi-cut.
-PROTOCOL_VERSION = 14
+#: multi-cut. 15: the eighteenth and nineteenth, the check and recapture extensions (on in the
+#: features' ``none``: a board of 14 would extend whatever they say).
+PROTOCOL_VERSION = 15
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).

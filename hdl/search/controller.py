@@ -33,8 +33,8 @@ Control fields (``CONTROL``):
   waits for the detector too, so both happen together.
 * ``ply`` DOWN pushes the frame (with the move being made) and loads the child's: window
   negated and swapped, one ply less unless the node is pressed in chess (check escapes are not
-  counted) or the move is a capture that restores the root's material balance (the recapture
-  extension); quiescence stays quiescence. UP pops the parent's frame. Both toggle the side;
+  counted: ``escapes``) or the move is a capture that restores the root's material balance (the
+  recapture extension: ``recaptures``); quiescence stays quiescence. UP pops the parent's frame. Both toggle the side;
   UNMAKE names the parent's ply, so it goes with UP. At the root UP does nothing, nor do the
   UNMAKE, POP and update that go with it: one microinstruction can return from any node.
 * ``enter`` starts a node: pressed or not (in check; antichess: forced to capture within the
@@ -1000,7 +1000,8 @@ class Controller(wiring.Component):
         extending = Signal()            # check escapes, recaptures and singular moves are no ply
         singular_move = frame.singular & (move.as_value() == frame.hash_move.as_value())
         m.d.comb += extending.eq(          # (bounded: not too deep; antichess has no check)
-            ((frame.pressed & ~antichess) | recapture | singular_move) & within_bound)
+            ((frame.pressed & ~antichess & features.escapes) | (recapture & features.recaptures) | singular_move)
+            & within_bound)
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + extending))
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)

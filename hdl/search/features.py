@@ -101,6 +101,15 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
 * ``bounded`` — bounded extensions: a node extends its children (check escapes, recaptures:
   they do not count as a ply) only at plies below ``EXTENSION_BOUND`` times the root's depth,
   so that no line of checks or exchanges runs on to the deepest ply.
+* ``escapes`` — the check extension: a full-width node in check searches each of its moves
+  (the escapes) at its own depth, not a ply less: the move that gave the check counts no ply.
+  Chess only. In the machine before these features (``none`` keeps it).
+* ``recaptures`` — the recapture extension: a capture that restores the root's material
+  balance counts no ply (at a full-width node). In the machine before these features (``none``
+  keeps it).
+
+``none`` is the machine these features were added to: plain alpha-beta with its check and
+recapture extensions (the fields whose ``baseline`` is true), every other feature off.
 
 A child searched again is entered again (and counted again) at once: the re-search happens in
 place, without unmaking its move. Only a child that searched (or found a table entry) is
@@ -108,7 +117,7 @@ searched again; a draw by repetition, a stalemate and the static value at the de
 exact whatever the window and depth.
 """
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from amaranth.lib import data
 
@@ -222,6 +231,8 @@ class SearchFeatures:
     iir: bool = False
     qchecks: bool = True
     multicut: bool = False
+    escapes: bool = field(default=True, metadata={"baseline": True})
+    recaptures: bool = field(default=True, metadata={"baseline": True})
 
     @classmethod
     def names(cls):
@@ -229,27 +240,31 @@ class SearchFeatures:
 
     @classmethod
     def none(cls):
-        return cls(**{name: False for name in cls.names()})
+        """The machine before these features: every feature off but the baseline's own (its
+        check and recapture extensions)."""
+        return cls(**{f.name: f.metadata.get("baseline", False) for f in fields(cls)})
 
     @classmethod
     def parse(cls, text):
         """Features from text: ``all`` (the default set), ``none``, or comma-separated names,
-        each with an optional ``-`` to switch it off from the default (``-lmr``: the default
-        without LMR) or ``+`` to switch it on (``+iir``: the default with it); names without a
-        sign (``pvs,futility``) give exactly those."""
-        text = text.strip().lower()
-        if text in ("all", "default", ""):
-            return cls()
-        if text == "none":
-            return cls.none()
-        words = [word.strip() for word in text.split(",") if word.strip()]
+        each with an optional ``-`` to switch it off or ``+`` to switch it on. Signed names
+        alone change the default (``-lmr``: the default without LMR; ``+iir``: the default with
+        it); a name without a sign (``pvs,futility``) means ``none`` with those switched on, and
+        signed names beside it change that (``pvs,-escapes``). A first word ``none`` or ``all``
+        names the set the rest change (``none,-escapes``: plain alpha-beta without the check
+        extension)."""
+        words = [word.strip() for word in text.strip().lower().split(",") if word.strip()]
+        start = None
+        if words and words[0] in ("all", "default", "none"):
+            start, words = words[0], words[1:]
         unknown = [word for word in words if word.lstrip("-+") not in cls.names()]
         if unknown:
-            raise ValueError(f"unknown search feature {unknown[0]!r}: the features are {', '.join(cls.names())}")
-        if all(word[0] in "-+" for word in words):
-            chosen = {name: getattr(cls(), name) for name in cls.names()}
-        else:
-            chosen = {name: False for name in cls.names()}
+            raise ValueError(f"unknown search feature {unknown[0]!r}: the features are "
+                             f"{', '.join(cls.names())} (or all, none)")
+        if start is None:
+            start = "all" if all(word[0] in "-+" for word in words) else "none"
+        base = cls.none() if start == "none" else cls()
+        chosen = {name: getattr(base, name) for name in cls.names()}
         for word in words:
             chosen[word.lstrip("-+")] = not word.startswith("-")
         return cls(**chosen)
@@ -269,8 +284,12 @@ class SearchFeatures:
         return cls(**{name: bool(word >> bit & 1) for bit, name in enumerate(cls.names())})
 
     def __str__(self):
-        on = [name for name in self.names() if getattr(self, name)]
-        return ",".join(on) if on else "none"
+        """The features as :meth:`parse` reads them: those on beyond ``none``'s, then ``-name``
+        for each of ``none``'s that is off (``none`` first when nothing else is on)."""
+        baseline = self.none()
+        on = [name for name in self.names() if getattr(self, name) and not getattr(baseline, name)]
+        off = [f"-{name}" for name in self.names() if getattr(baseline, name) and not getattr(self, name)]
+        return ",".join(on + off if on else ["none", *off])
 
 
 #: The control word's layout: a bit per feature, in :class:`SearchFeatures`' order.
