@@ -468,10 +468,11 @@ def test_a_root_restricted_to_one_move(patterns):
 def test_feature_words():
     plain = SearchFeatures.parse("none")
     assert plain == SearchFeatures.none() and plain.escapes and plain.recaptures    # the machine before them
-    assert plain.word() == 1 << SearchFeatures.names().index("escapes") | 1 << SearchFeatures.names().index("recaptures")
+    bit = SearchFeatures.names().index
+    assert plain.word() == 1 << bit("escapes") | 1 << bit("recaptures")
     assert not any(getattr(plain, name) for name in SearchFeatures.names() if name not in ("escapes", "recaptures"))
-    assert SearchFeatures.parse("none,-escapes") == dataclasses.replace(SearchFeatures.none(), escapes=False)
-    assert SearchFeatures.parse("pvs,-recaptures") == dataclasses.replace(SearchFeatures.none(), pvs=True, recaptures=False)
+    assert SearchFeatures.parse("none,-escapes") == dataclasses.replace(plain, escapes=False)
+    assert SearchFeatures.parse("pvs,-recaptures") == dataclasses.replace(plain, pvs=True, recaptures=False)
     assert SearchFeatures.parse("all,-escapes") == SearchFeatures.parse("-escapes") == SearchFeatures(escapes=False)
     for text in ("none", "none,-escapes", "none,-escapes,-recaptures", "pvs,-recaptures", "all", "-escapes,+iir"):
         features = SearchFeatures.parse(text)
