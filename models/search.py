@@ -87,6 +87,7 @@ from hdl.search.features import (
     SINGULAR_DEPTH,
     SINGULAR_MARGIN,
     SINGULAR_SHALLOWER,
+    SPITE_PIECES,
     SearchFeatures,
     exclusion_depth,
     lmp_count,
@@ -118,9 +119,10 @@ def material_balance(board):
 class _Node:
     """A node's state while its moves are searched (the hardware's frame)."""
 
-    def __init__(self, ply, depth, alpha, beta, pressed, checks=False):
+    def __init__(self, ply, depth, alpha, beta, pressed, checks=False, escaping=False):
         self.ply, self.depth, self.alpha0, self.alpha, self.beta = ply, depth, alpha, alpha, beta
         self.pressed = pressed
+        self.escaping = escaping        # in check, its moves count no ply (escapes, spite)
         self.checks = checks and not pressed    # a quiescence node that searches its quiet checks
         self.best, self.best_move, self.best_word = ply - MATE, None, 0
         self.tried = 0                  # legal moves searched (the hardware counts to TRIED_LIMIT)
@@ -312,7 +314,7 @@ class ReferenceSearch:
         worst, best_possible = ply - MATE + self.antichess, MATE - ply - 1 + self.antichess
         if self.features.mate_distance and ply > 0 and (alpha >= best_possible or beta <= worst):
             return max(alpha, worst), None, False
-        node = _Node(ply, depth, alpha, beta, pressed, checks)
+        node = _Node(ply, depth, alpha, beta, pressed, checks, self._escaping(pressed))
         hash_word, singular_beta, entered = 0, None, depth
         if depth > 0:
             entry = self.table.probe(self.key())
@@ -420,7 +422,8 @@ class ReferenceSearch:
         """The best value of ``node``'s moves but its hash move, searched ``exclusion_depth`` deep
         with the window (``singular_beta`` - 1, ``singular_beta``), nothing stored: the hash move
         is singular if it is below ``singular_beta``."""
-        test = _Node(node.ply, exclusion_depth(node.depth), singular_beta - 1, singular_beta, node.pressed)
+        test = _Node(node.ply, exclusion_depth(node.depth), singular_beta - 1, singular_beta, node.pressed,
+                     escaping=node.escaping)
         for move in self._ordered(test, hash_word):
             if self._try(test, move):
                 break
@@ -446,8 +449,7 @@ class ReferenceSearch:
             depth = 0
         else:
             recapture = features.recaptures and capture and self.material == self.root_material
-            escape = features.escapes and node.pressed and not self.antichess
-            extending = (escape or recapture or singular) and (
+            extending = (node.escaping or recapture or singular) and (
                 not features.bounded or node.ply < EXTENSION_BOUND * self.root_depth)
             depth = node.depth - 1 + extending
             wide = node.beta - node.alpha > 1
@@ -524,11 +526,23 @@ class ReferenceSearch:
         within = not self.features.bounded or ply < EXTENSION_BOUND * self.root_depth
         return not moves or within and any(board.is_capture(move) for move in moves)
 
+    def _escaping(self, pressed):
+        """Whether a node entered ``pressed`` extends its moves: in check (chess) with ``escapes``,
+        and with ``spite`` only when the side that gave the check has ``SPITE_PIECES`` pieces
+        besides pawns and king."""
+        if not (self.features.escapes and pressed and not self.antichess):
+            return False
+        return not self.features.spite or self._pieces(not self.board.turn) >= SPITE_PIECES
+
+    def _pieces(self, colour):
+        """How many pieces besides pawns and king ``colour`` has."""
+        board = self.board
+        return sum(len(board.pieces(piece_type, colour)) for piece_type in (chess.KNIGHT, chess.BISHOP,
+                                                                            chess.ROOK, chess.QUEEN))
+
     def _has_pieces(self):
         """Whether the side to move has a piece besides pawns and king."""
-        board = self.board
-        return any(board.pieces(piece_type, board.turn) for piece_type in (chess.KNIGHT, chess.BISHOP,
-                                                                           chess.ROOK, chess.QUEEN))
+        return self._pieces(self.board.turn) > 0
 
     def key(self):
         """The Zobrist key of the position, the side to move included."""

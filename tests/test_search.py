@@ -377,14 +377,17 @@ def test_extensions_stop_at_twice_the_root_depth(material):
 
 def test_the_check_and_recapture_extensions_switch_off(material):
     """``escapes`` and ``recaptures`` each switch one extension: without the check extension
-    the cross-checking queen endings cost fewer nodes, without the recapture extension an
-    exchange of queens does; node for node with the reference every way, the default included."""
+    the cross-checking queen and rook endings cost fewer nodes, without the recapture extension
+    an exchange of queens does; ``spite`` keeps the check extension where the checking side has
+    two pieces (the first ending) and drops it against a lone queen or rook; node for node with
+    the reference every way, the default included."""
     nodes = {}
-    positions = {"checks": ["2Q5/8/r7/6q1/6R1/K6k/8/8 w - - 0 1", "2q5/8/7k/Q7/8/8/8/2K5 w - - 0 1"],
+    positions = {"checks": ["2Q5/8/r7/6q1/6R1/K6k/8/8 w - - 0 1", "2q5/8/7k/Q7/8/8/8/2K5 w - - 0 1",
+                            "R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1"],
                  "exchanges": ["r1b1kbnr/pppp1ppp/2n5/4p1q1/4P1Q1/2N5/PPPP1PPP/R1B1KBNR w KQkq - 4 4",
                                "3r2k1/5ppp/8/3q4/3Q4/8/5PPP/3R2K1 w - - 0 1"]}
     for kind, fens in positions.items():
-        for features in ("all", "-escapes", "-recaptures", "none", "none,-escapes,-recaptures"):
+        for features in ("all", "-escapes", "-recaptures", "none", "none,-escapes,-recaptures", "+spite"):
             nodes[kind, features] = 0
             for fen in fens:
                 for depth in (2, 3):
@@ -393,6 +396,8 @@ def test_the_check_and_recapture_extensions_switch_off(material):
     assert nodes["checks", "-escapes"] < nodes["checks", "all"], nodes
     assert nodes["exchanges", "-recaptures"] < nodes["exchanges", "all"], nodes
     assert nodes["checks", "none,-escapes,-recaptures"] < nodes["checks", "none"], nodes
+    assert nodes["checks", "-escapes"] < nodes["checks", "+spite"] < nodes["checks", "all"], nodes
+    assert nodes["exchanges", "+spite"] == nodes["exchanges", "all"], nodes    # no check there to judge
 
 
 @pytest.mark.parametrize("fens", DEEP_POSITIONS)

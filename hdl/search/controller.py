@@ -104,6 +104,7 @@ from .features import (
     SINGULAR_DEPTH,
     SINGULAR_MARGIN,
     SINGULAR_SHALLOWER,
+    SPITE_PIECES,
     TRIED_LIMIT,
     Features,
     exclusion_depth,
@@ -459,6 +460,11 @@ class Controller(wiring.Component):
         # in its variant only.
         pressed = Signal()
         m.d.comb += pressed.eq(self.gen.in_check | (self.gen.forced & within_bound) | self.gen.moveless)
+        # Whether a node in check extends its moves (escapes; with spite, only against a checking
+        # side of SPITE_PIECES pieces or more besides pawns and king), judged on entry.
+        escaping = Signal()
+        m.d.comb += escaping.eq(self.gen.in_check & ~antichess & features.escapes
+                                & ~(features.spite & (self.pieces[~self.side] < SPITE_PIECES)))
         returned = Signal(signed(16))   # the value the last node returned
 
         # --- values -----------------------------------------------------------------------------
@@ -1000,8 +1006,7 @@ class Controller(wiring.Component):
         extending = Signal()            # check escapes, recaptures and singular moves are no ply
         singular_move = frame.singular & (move.as_value() == frame.hash_move.as_value())
         m.d.comb += extending.eq(          # (bounded: not too deep; antichess has no check)
-            ((frame.pressed & ~antichess & features.escapes) | (recapture & features.recaptures) | singular_move)
-            & within_bound)
+            (frame.escaping | (recapture & features.recaptures) | singular_move) & within_bound)
         m.d.comb += full_depth.eq(Mux(frame.depth == 0, 0, frame.depth - 1 + extending))
         nulling = Signal()              # making the null move: no move, the depth reduced more
         m.d.comb += nulling.eq(control.maker == MakerIssue.NULL)
@@ -1064,7 +1069,8 @@ class Controller(wiring.Component):
             with m.If(control.done):
                 m.d.sync += [self.job.busy.eq(0), self.job.score.eq(returned), self.job.best_move.eq(frame.best_move)]
             with m.If(control.enter):
-                m.d.comb += [updated.pressed.eq(pressed), updated.material.eq(self.material),
+                m.d.comb += [updated.pressed.eq(pressed), updated.escaping.eq(escaping),
+                             updated.material.eq(self.material),
                              updated.checks.eq(frame.checks & ~pressed),   # pressed: it searches every move
                              *_new_pass(updated, mated),
                              updated.singular_candidate.eq(singular_candidate),

@@ -108,6 +108,11 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   balance counts no ply (at a full-width node). In the machine before these features (``none``
   keeps it).
 
+* ``spite`` — with ``escapes``, a check counts no ply only when the side that gave it has at
+  least ``SPITE_PIECES`` pieces besides pawns and king (as the node in check is entered):
+  the checks of a lone piece (a rook ending's) are mostly spite checks, and extending them
+  makes an ending's iterations grow steeply, while a mating attack keeps its extension.
+
 ``none`` is the machine these features were added to: plain alpha-beta with its check and
 recapture extensions (the fields whose ``baseline`` is true), every other feature off.
 
@@ -125,7 +130,7 @@ __all__ = ["SearchFeatures", "Features", "FEATURE_BITS", "EXTENSION_BOUND", "KIL
            "LMR_AFTER", "LMR_DEEP", "LMR_LATER_DEPTH", "LMR_LATER", "lmr_reduction", "FUTILITY_MARGIN",
            "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_DEEP", "NULL_VERIFY_DEPTH", "null_reduction", "SINGULAR_DEPTH",
            "SINGULAR_SHALLOWER", "SINGULAR_MARGIN", "exclusion_depth", "REVERSE_DEPTH", "REVERSE_MARGIN", "LMP_DEPTH",
-           "lmp_count", "TRIED_LIMIT", "IIR_DEPTH"]
+           "lmp_count", "TRIED_LIMIT", "IIR_DEPTH", "SPITE_PIECES"]
 
 #: Late-move reductions: the shallowest node that reduces, and how many legal moves it
 #: searches in full first.
@@ -163,6 +168,9 @@ IIR_DEPTH = 4
 
 #: Extensions stop at this many times the root's depth in plies (``bounded``).
 EXTENSION_BOUND = 2
+
+#: ``spite``: the pieces besides pawns and king the side giving check needs for the check to extend.
+SPITE_PIECES = 2
 
 #: Killer moves kept per ply.
 KILLERS = 2
@@ -233,6 +241,7 @@ class SearchFeatures:
     multicut: bool = False
     escapes: bool = field(default=True, metadata={"baseline": True})
     recaptures: bool = field(default=True, metadata={"baseline": True})
+    spite: bool = False
 
     @classmethod
     def names(cls):

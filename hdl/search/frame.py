@@ -39,6 +39,7 @@ Frame = data.StructLayout({
     "depth": 6,              # plies left; 0 is a quiescence node
     "pressed": 1,            # the node may not stand pat: in check (chess); it must capture, or
                              # it has no move (antichess)
+    "escaping": 1,           # in check, its moves count no ply (escapes; spite: set on entry)
     "material": signed(8),   # the position's material balance (MaterialCounter's), for the
                              # recapture extension of its moves: the board's may be a transfer
                              # behind when a move is made (an UNMAKE's last transfer on the bus)
