@@ -69,7 +69,7 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: the fifteenth feature bit, internal iterative reductions. 13: the sixteenth, quiet checks in
 #: quiescence. 14: the features a 24-bit word, the seventeenth bit the singular test's
 #: multi-cut. 15: the eighteenth and nineteenth, the check and recapture extensions (on in the
-#: features' ``none``: a board of 14 would extend whatever they say).
+#: features' ``none``: a board of 14 would extend whatever they say), the twentieth ``spite``.
 PROTOCOL_VERSION = 15
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
