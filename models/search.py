@@ -24,8 +24,9 @@ The algorithm (fail-soft alpha-beta):
   mover's king attacked. A child has one ply less, except that a node in check does not count
   its moves as a ply, nor is a capture counted that restores the root's material balance (the
   recapture extension) — with ``bounded``, only below twice the root's depth in plies; each
-  of the two is a feature of its own (``escapes``, ``recaptures``), on in ``none``; a
-  quiescence node's children are quiescence nodes.
+  of the two is a feature of its own (``escapes``, ``recaptures``), on in ``none``, and with
+  ``spite`` a check extends only when the side that gave it has two pieces besides pawns and
+  king; a quiescence node's children are quiescence nodes.
 * ``v`` = -child's value: if ``v`` > best, it is the best (with its move); if ``v`` > alpha,
   alpha rises; if ``v`` >= beta, the node returns its best at once.
 * The search's features (``hdl.search.features``, each switchable) change the child's window

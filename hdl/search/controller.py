@@ -32,9 +32,10 @@ Control fields (``CONTROL``):
   zeroing) on the repetition detector, or pops it; a command in the same microinstruction
   waits for the detector too, so both happen together.
 * ``ply`` DOWN pushes the frame (with the move being made) and loads the child's: window
-  negated and swapped, one ply less unless the node is pressed in chess (check escapes are not
-  counted: ``escapes``) or the move is a capture that restores the root's material balance (the
-  recapture extension: ``recaptures``); quiescence stays quiescence. UP pops the parent's frame. Both toggle the side;
+  negated and swapped, one ply less unless the node entered in check with ``escapes`` (and
+  ``spite``'s test: the frame's ``escaping``; check escapes are not counted) or the move is a
+  capture that restores the root's material balance (the recapture extension:
+  ``recaptures``); quiescence stays quiescence. UP pops the parent's frame. Both toggle the side;
   UNMAKE names the parent's ply, so it goes with UP. At the root UP does nothing, nor do the
   UNMAKE, POP and update that go with it: one microinstruction can return from any node.
 * ``enter`` starts a node: pressed or not (in check; antichess: forced to capture within the

@@ -107,7 +107,6 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
 * ``recaptures`` — the recapture extension: a capture that restores the root's material
   balance counts no ply (at a full-width node). In the machine before these features (``none``
   keeps it).
-
 * ``spite`` — with ``escapes``, a check counts no ply only when the side that gave it has at
   least ``SPITE_PIECES`` pieces besides pawns and king (as the node in check is entered):
   the checks of a lone piece (a rook ending's) are mostly spite checks, and extending them
