@@ -538,8 +538,7 @@ class ReferenceSearch:
     def _pieces(self, colour):
         """How many pieces besides pawns and king ``colour`` has."""
         board = self.board
-        return sum(len(board.pieces(piece_type, colour)) for piece_type in (chess.KNIGHT, chess.BISHOP,
-                                                                            chess.ROOK, chess.QUEEN))
+        return chess.popcount(board.occupied_co[colour] & ~board.pawns & ~board.kings)
 
     def _has_pieces(self):
         """Whether the side to move has a piece besides pawns and king."""

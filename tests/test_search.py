@@ -397,7 +397,7 @@ def test_the_check_and_recapture_extensions_switch_off(material):
     assert nodes["exchanges", "-recaptures"] < nodes["exchanges", "all"], nodes
     assert nodes["checks", "none,-escapes,-recaptures"] < nodes["checks", "none"], nodes
     assert nodes["checks", "-escapes"] < nodes["checks", "+spite"] < nodes["checks", "all"], nodes
-    assert nodes["exchanges", "+spite"] == nodes["exchanges", "all"], nodes    # no check there to judge
+    assert nodes["exchanges", "+spite"] == nodes["exchanges", "all"], nodes    # no lone piece checks there
 
 
 @pytest.mark.parametrize("fens", DEEP_POSITIONS)
