@@ -53,12 +53,13 @@ def emitted_moves(board):
     yield from board.generate_pseudo_legal_ep()
 
 
-def ordered_moves(board, captures=False, least_valuable_first=False):
+def ordered_moves(board, captures=False, least_valuable_first=False, favoured=0):
     """The moves of the side to move the generator emits (``emitted_moves``), in its order;
     with ``captures`` only captures and queen promotions (all moves when in check), as
     GenMode.CAPTURES. ``board`` may be a ``chess.variant.AntichessBoard`` (the generator's
     antichess rules); ``least_valuable_first``: the key's victim order
-    (``VictimOrder.LEAST_VALUABLE``)."""
+    (``VictimOrder.LEAST_VALUABLE``); ``favoured``: the side's favoured squares, a mask in the
+    mover's frame (``models.movegen.candidate_moves``)."""
     us = board.turn
     flip = 0 if us == chess.WHITE else 56
     if captures and board.is_check():
@@ -82,6 +83,7 @@ def ordered_moves(board, captures=False, least_valuable_first=False):
                | ((SLOT_COUNT - 1 - slot) << _OFFSET["attacker"])
                | (to_rel << _OFFSET["square"])
                | (CENTRALITY[to_rel] << _OFFSET["centrality"])
+               | (int(not victim and bool(favoured >> to_rel & 1)) << _OFFSET["favoured"])
                | (safe_field(enemy_attacks >> to & 1, antichess and not victim and to != board.ep_square)
                   << _OFFSET["safe"])
                | (victim_priority(victim, least_valuable_first) << _OFFSET["victim"]))

@@ -61,6 +61,8 @@ class AttackerSelect(wiring.Component):
     Interface attributes
     --------------------
     slots, evading, victim, safe, empty, en_passant, checks : In, from ``SquareCells``.
+    favoured : In(64), the side's favoured squares (mover's frame): the key's ``favoured`` of a
+        move without capture.
     destinations : In(plane), the cells whose board slots are moves (all but under antichess's
         capture rule: ``MoveGenerator``); the en-passant cell's slots always are.
     side : In(1).
@@ -90,6 +92,7 @@ class AttackerSelect(wiring.Component):
             "evading": In(64),
             "victim": In(64).array(7),
             "safe": In(64),
+            "favoured": In(64),
             "empty": In(64),
             "en_passant": In(EnPassantCell),
             "checks": In(CheckPlanes),
@@ -201,6 +204,7 @@ class AttackerSelect(wiring.Component):
         quiet = hold(quiet, "quiet")
         board_victim = hold(board_victim, "victim")
         safe_here = hold(self.safe.bit_select(self.square, 1), "safe")
+        favoured_here = hold(self.favoured.bit_select(self.square, 1), "favoured")
         check = hold(self.check, "check")
         query = Signal.like(self.query, name="s2_query")
         m.d.sync += query.eq(self.query)
@@ -263,6 +267,7 @@ class AttackerSelect(wiring.Component):
             move.flags.double_push.eq(chosen[DOUBLE_PUSH]),
             self.key.victim.eq(victim_priority(victim_type, reversed_order)),
             self.key.safe.eq(safe_here),
+            self.key.favoured.eq(favoured_here & (victim_type == 0)),
             self.key.centrality.eq(centrality_of(sq)),
             self.key.square.eq(sq),
             self.key.attacker.eq(SLOT_COUNT - 1 - slot_index),

@@ -21,9 +21,11 @@ __all__ = ["MoveGenerator", "GeneratorInterface"]
 #: What the search asks of the generator, from the asking side (docs/architecture.md §4.2):
 #: the rules and capture order (``config``, set per search), requests at a ply, their answers
 #: (one cycle each, no back-pressure), the check flags (chess), the antichess flags and whether
-#: a capture (or promotion) is open, and whether a capture, promotion or move that may give check is.
+#: a capture (or promotion) is open, and whether a capture, promotion or move that may give check is;
+#: and each side's favoured squares (``hdl.search.favoured``), which order its quiet moves.
 GeneratorInterface = wiring.Signature({
     "config": Out(GenConfig),
+    "favoured": Out(data.ArrayLayout(64, 2)),
     "request": Out(stream.Signature(GenRequest)),
     "response": In(Pulse(GenResponse)),
     "captures_open": In(1),
@@ -74,7 +76,9 @@ class MoveGenerator(wiring.Component):
 
     ``side`` is the colour to move and ``search.config`` the rules (chess or antichess) and the
     capture order; neither may change while a request is in flight, and a change of either is
-    waited for as a halfmove is. Check, attacked squares, the king-attacked flags and the
+    waited for as a halfmove is. ``search.favoured`` (each side's favoured squares, in its
+    frame: the key's ``favoured``) must stay the same while a ply is emitting its moves (the
+    search changes it only as a job starts). Check, attacked squares, the king-attacked flags and the
     antichess flags are continuous outputs.
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
@@ -110,7 +114,8 @@ class MoveGenerator(wiring.Component):
         cell with a capture, a promoting push or a move that may give check), ``pinned`` (the
         squares, absolute, of the pieces pinned to the king of the side to move as the last
         COUNT found them: the lean generator's moves from there may leave the king attacked, and
-        were counted; always 0 for the legal generator).
+        were counted; always 0 for the legal generator), ``favoured`` (per side, the squares whose
+        quiet moves go first among the quiet moves, mover's frame).
     attacks : Out(array of 2 planes), squares attacked by white, by black.
     board : Out(Planes), the stored state, for tests.
     """
@@ -203,6 +208,9 @@ class MoveGenerator(wiring.Component):
             cells.side.eq(self.side),
             cells.config.eq(config),
             arbiter.victim_order.eq(config.victim_order),
+            # the side's favoured squares, for the side whose board the cells show
+            arbiter.favoured.eq(self.search.favoured[cells_side]),
+            attacker.favoured.eq(self.search.favoured[cells_side]),
             attacker.config.eq(config),
             self.search.request.ready.eq(~busy & ply_held & (~changing & ~changed | keep_next)),
             self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),

@@ -52,9 +52,10 @@ def safe_field(attacked, offer):
 
 #: The order of moves at one ply: the generator emits moves in strictly decreasing key order.
 #: Compared as an unsigned integer, fields from the most significant down: what is captured,
-#: whether the destination is safe, how central it is, the destination square (mover's
-#: frame), the least valuable attacker first (its slot), and the promotion piece (queen, knight,
-#: rook, bishop, and in antichess king: ``geometry.PROMOTION_ORDER``).
+#: for a quiet move whether its destination is favoured (the search's cutoff statistics:
+#: ``hdl.search.favoured``), whether the destination is safe, how central it is, the destination
+#: square (mover's frame), the least valuable attacker first (its slot), and the promotion piece
+#: (queen, knight, rook, bishop, and in antichess king: ``geometry.PROMOTION_ORDER``).
 MoveKey = data.StructLayout({
     "promotion_rank": 3,   # 4 for a queen promotion or no promotion, then 3, 2, 1, 0 for N, R, B, K
     "attacker": range(SLOT_COUNT),   # SLOT_COUNT - 1 - slot index: higher = tried first
@@ -62,6 +63,7 @@ MoveKey = data.StructLayout({
     "centrality": 2,       # geometry.CENTRALITY of the destination
     "safe": 1,             # the destination is not attacked by the opponent, but for an offer
                            # (antichess): it is (safe_field)
+    "favoured": 1,         # no capture, and the destination is one of the side's favoured squares
     "victim": 3,           # the captured piece type (a pawn for en passant), 0 if none; reversed
                            # for the least valuable victim first (victim_priority)
 })
