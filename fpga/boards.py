@@ -81,7 +81,7 @@ BOARDS = {
     # after an hour; its electrostatic placer and router2 route it in half an hour (BENCHMARKS.md,
     # 2026-11-28 sixth session).
     "ulx3s-85f": BoardSpec("ulx3s-85f", "amaranth_boards.ulx3s:ULX3S_85F_Platform", "ecp5", clock_mhz=20,
-                           baud=1_000_000, programmer=("openFPGALoader", "-b", "ulx3s"), placer="static",
+                           baud=1_000_000, hash_bits=14, programmer=("openFPGALoader", "-b", "ulx3s"), placer="static",
                            router="router2"),
     # The iCE40UP5K, at the board's 12 MHz (1 Mbaud = 12 cycles per bit): the evaluation station
     # with the SMALL evaluator, the largest configuration that fits. The searching machine (here

@@ -65,6 +65,7 @@ class RemoteMachine:
         if eval_params is not None and eval_params != status.evaluator:
             raise NotThisBuild(f"the board's evaluator is {status.evaluator}, not the {eval_params} expected")
         self.client, self.eval_params, self.searches = client, status.evaluator, status.searches
+        self.hash_bits = status.hash_bits       # the transposition table has 2**hash_bits entries
         self.position = None            # the position set last (a python-chess board)
         self.store = None               # the table store downloaded last
         self._tables = {}               # (unit, kind) -> checksum known to be on the board

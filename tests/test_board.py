@@ -40,7 +40,7 @@ def _key(game):
 
 def test_status_names_the_build(board):
     status = board.client.status()
-    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (PROTOCOL_VERSION, 64, 12, 20_000_000)
+    assert (status.version, status.max_ply, status.hash_bits, status.clock_hz) == (PROTOCOL_VERSION, 64, 14, 20_000_000)
     assert status.evaluator == FULL == board.eval_params and board.searches and status.max_frame == 2048
     assert not status.busy and not status.lean_generator
 
@@ -376,7 +376,7 @@ def test_the_root_loop_over_the_link_equals_the_reference_loop(board):
     for record in reference_positions("tactics-dev.epd")[6:8]:
         game = record.board
         iterations = driver.analyse(game, Limits(depth=4), new_table=True)
-        reference = ReferenceSearch(board.eval_params, driver.oracle.tables_for(game)[1])
+        reference = ReferenceSearch(board.eval_params, driver.oracle.tables_for(game)[1], hash_bits=board.hash_bits)
         job = root_jobs(reference.search, game, generation=driver.generation)
         loop = RootLoop(list(game.legal_moves))
         for iteration in iterations:
@@ -431,7 +431,7 @@ def test_the_drivers_analysis_equals_the_same_jobs_on_the_reference(board, monke
     iterations = driver.analyse(game, Limits(depth=6), new_table=True)
     assert [it.depth for it in iterations] == [1, 2, 3, 4, 5, 6] and iterations[-1].complete
     assert any(alpha > -INFINITY for _, alpha, _, _, _ in jobs)   # an aspiration window was used
-    reference = ReferenceSearch(board.eval_params, driver.allocation.store)
+    reference = ReferenceSearch(board.eval_params, driver.allocation.store, hash_bits=board.hash_bits)
     for n, (depth, alpha, beta, options, hw) in enumerate(jobs):
         want = reference.search(game, depth, alpha, beta, clear_table=n == 0, **options)
         assert (hw.score, hw.move, hw.nodes) == (want.score, want.move, want.nodes), \

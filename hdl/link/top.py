@@ -106,7 +106,7 @@ class LinkedMachine(wiring.Component):
                                     byte arrives
     """
 
-    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=12, clock_hz=None, station=False,
+    def __init__(self, *, max_ply=64, eval_params=FULL, hash_bits=14, clock_hz=None, station=False,
                  legal_moves=True):
         self._params = dict(max_ply=max_ply, eval_params=eval_params, hash_bits=hash_bits, station=station,
                             legal_moves=legal_moves)
@@ -132,7 +132,7 @@ class UartMachine(wiring.Component):
                                     simulations that sleep meanwhile; unused on a board)
     """
 
-    def __init__(self, *, divisor, clock_hz=None, max_ply=64, eval_params=FULL, hash_bits=12, station=False,
+    def __init__(self, *, divisor, clock_hz=None, max_ply=64, eval_params=FULL, hash_bits=14, station=False,
                  legal_moves=True):
         self._divisor = divisor
         self._clock_hz = clock_hz
