@@ -303,7 +303,7 @@ def test_the_cutoff_counts_age_by_halving():
         counts.count(1, 12)
     assert counts.favoured(0) == 1 << 28 and counts.favoured(1) == 1 << 12
     counts.count(0, 28)                 # at its maximum: all halved, then one more
-    assert counts.counts[0][28] == FAVOURED_COUNT and counts.counts[1][12] == FAVOURED_COUNT // 2
+    assert counts.counts[0][28] == 1 << (COUNT_BITS - 1) and counts.counts[1][12] == FAVOURED_COUNT // 2
     assert counts.favoured(0) == 1 << 28 and counts.favoured(1) == 0
 
 
