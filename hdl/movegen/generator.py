@@ -77,9 +77,10 @@ class MoveGenerator(wiring.Component):
     ``side`` is the colour to move and ``search.config`` the rules (chess or antichess) and the
     capture order; neither may change while a request is in flight, and a change of either is
     waited for as a halfmove is. ``search.favoured`` (each side's favoured squares, in its
-    frame: the key's ``favoured``) must stay the same while a ply is emitting its moves (the
-    search changes it only as a job starts). Check, attacked squares, the king-attacked flags and the
-    antichess flags are continuous outputs.
+    frame: the key's ``favoured``) must stay the same while a ply is emitting its moves, and a
+    change reaches the arbiter and the attacker two cycles later, as a change of side does (the
+    search changes it only as a job starts, cycles before its first request). Check, attacked
+    squares, the king-attacked flags and the antichess flags are continuous outputs.
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
     ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4, ``COUNT``
@@ -173,6 +174,10 @@ class MoveGenerator(wiring.Component):
         # with that side (the current one, but for a held request's job: see ``keep_next``).
         cells_side = Signal()
         m.d.sync += cells_side.eq(side)
+        # The favoured squares of that side, chosen a cycle ahead with it: a register, as the
+        # cells' planes are, in front of the arbiter's classes and the attacker's gather.
+        favoured = Signal(64)
+        m.d.sync += favoured.eq(self.search.favoured[side])
         antichess = Signal()
         m.d.comb += antichess.eq(config.variant == Variant.ANTICHESS)
         flip = Mux(cells_side, 56, 0)
@@ -208,9 +213,8 @@ class MoveGenerator(wiring.Component):
             cells.side.eq(self.side),
             cells.config.eq(config),
             arbiter.victim_order.eq(config.victim_order),
-            # the side's favoured squares, for the side whose board the cells show
-            arbiter.favoured.eq(self.search.favoured[cells_side]),
-            attacker.favoured.eq(self.search.favoured[cells_side]),
+            arbiter.favoured.eq(favoured),
+            attacker.favoured.eq(favoured),
             attacker.config.eq(config),
             self.search.request.ready.eq(~busy & ply_held & (~changing & ~changed | keep_next)),
             self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),
