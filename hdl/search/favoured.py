@@ -5,12 +5,12 @@ before its other quiet moves (the generator's key: ``MoveKey.favoured``). A squa
 for a side when the side's quiet moves to it have cut off often: each side keeps a count per
 destination square (in the mover's frame), one more at each cutoff by a quiet move there at a
 full-width node (not in quiescence, whose quiet checks cut off for other reasons than where they
-go), and a square is favoured when its count has reached
-``FAVOURED_COUNT``. When a count would pass its maximum every count of both sides is halved
-first, so the counts age: what cut off long ago weighs less than what cuts off now. The counts
-start at zero with the transposition table (they last as long as it does: a game's searches, or
-one analysis), and a search job reads them once, as it starts: the generator's key, and so the
-order of a node's moves, stays the same for the whole job, as the generator needs.
+go), and a square is favoured when its count has reached ``FAVOURED_COUNT``. When a count would
+pass its maximum every count of both sides is halved first, so the counts age: what cut off long
+ago weighs less than what cuts off now. The counts start at zero with the transposition table
+(they last as long as it does: a game's searches, or one analysis), and a search job reads them
+once, as it starts: the generator's key, and so the order of a node's moves, stays the same for
+the whole job, as the generator needs.
 
 This is a history heuristic cut down to what a priority arbiter can use: a bit per destination,
 not a score per move (Schaeffer's history table ranks every move by its counts; Stockfish's
