@@ -24,7 +24,11 @@ from models.search import follow_best_moves, root_move_word
 from .eval_sim import TABLE_LAYOUTS, TablePort, params_variant
 from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 
-__all__ = ["VerilatedMachine", "machine_executable", "SearchResult"]
+__all__ = ["VerilatedMachine", "machine_executable", "SearchResult", "HASH_BITS"]
+
+#: The Verilated machine's transposition table: 2**HASH_BITS entries (the board's may be larger:
+#: its STATUS says).
+HASH_BITS = 12
 
 LAYOUTS = {"halfmove": HalfmoveLayout, "startcommand": StartCommand, "job": Job, "hashentry": HashEntry,
            "stackentry": StackEntry, **TABLE_LAYOUTS}
@@ -32,7 +36,8 @@ LAYOUTS = {"halfmove": HalfmoveLayout, "startcommand": StartCommand, "job": Job,
 
 def machine_executable(eval_params=FULL, quiet=False, legal_moves=True):
     """The Verilated machine's harness (``legal_moves=False``: with the lean generator)."""
-    verilog = verilog_for("machine", lambda: Machine(eval_params=eval_params, legal_moves=legal_moves),
+    verilog = verilog_for("machine",
+                          lambda: Machine(eval_params=eval_params, hash_bits=HASH_BITS, legal_moves=legal_moves),
                           variant=params_variant(eval_params) + ("" if legal_moves else "-lean"),
                           packages=("movegen", "search", "eval"), registered_reset=True)
     return build_harness("machine", verilog, HARNESS / "machine.cpp", LAYOUTS, quiet=quiet)
@@ -56,7 +61,7 @@ class VerilatedMachine(TablePort, HarnessProcess):
 
     def __init__(self, eval_params=FULL, executable=None, legal_moves=True):
         super().__init__(executable or machine_executable(eval_params, legal_moves=legal_moves))
-        self.eval_params, self.legal_moves = eval_params, legal_moves
+        self.eval_params, self.legal_moves, self.hash_bits = eval_params, legal_moves, HASH_BITS
         self._loaded = []       # the setup halfmoves of the position on the board
         self.position = None    # ... and the position (a python-chess board) set last
         self.store = None       # the table store downloaded last as a whole

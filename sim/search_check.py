@@ -48,11 +48,12 @@ def table_store(params, name, seed=1):
 
 
 class SearchPair:
-    """A Verilated machine and the reference search with the same tables."""
+    """A machine (Verilated, or a board behind its link) and the reference search with the same
+    tables and transposition table size."""
 
     def __init__(self, machine, store):
         self.machine, self.store = machine, store
-        self.reference = ReferenceSearch(machine.eval_params, store)
+        self.reference = ReferenceSearch(machine.eval_params, store, hash_bits=machine.hash_bits)
 
     def search(self, board, depth, clear_table=True, root_move=None, **window):
         """The hardware's search, with this pair's tables loaded and (unless ``clear_table`` is
