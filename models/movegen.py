@@ -35,7 +35,16 @@ from hdl.movegen.geometry import (
     ray_squares,
     step_square,
 )
-from hdl.movegen.layouts import CHESS, GenMode, MoveKey, Variant, VictimOrder, safe_field, victim_priority
+from hdl.movegen.layouts import (
+    CHESS,
+    GenMode,
+    MoveKey,
+    Variant,
+    VictimOrder,
+    favoured_field,
+    safe_field,
+    victim_priority,
+)
 
 __all__ = [
     "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "count_moves", "next_move",
@@ -336,7 +345,7 @@ def candidate_moves(position, side, config=CHESS, legal=True, favoured=0):
             key_fields = {
                 "victim": victim_priority(
                     victim_type, VictimOrder(config["victim_order"]) == VictimOrder.LEAST_VALUABLE),
-                "favoured": int(not victim_type and bool(favoured >> to & 1)),
+                "favoured": favoured_field(victim_type, favoured >> to & 1),
                 "safe": safe_field(to in frame.enemy_attacks,
                                    frame.antichess and not frame.enemy[to] and to != ep_square),
                 "centrality": CENTRALITY[to],

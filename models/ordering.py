@@ -12,7 +12,7 @@ import chess
 
 from hdl.encoding import MoveWord, unpack
 from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, TOP_PROMOTION
-from hdl.movegen.layouts import MoveKey, safe_field, victim_priority
+from hdl.movegen.layouts import MoveKey, favoured_field, safe_field, victim_priority
 
 __all__ = ["emitted_moves", "ordered_moves", "move_word", "move_of_word"]
 
@@ -83,7 +83,7 @@ def ordered_moves(board, captures=False, least_valuable_first=False, favoured=0)
                | ((SLOT_COUNT - 1 - slot) << _OFFSET["attacker"])
                | (to_rel << _OFFSET["square"])
                | (CENTRALITY[to_rel] << _OFFSET["centrality"])
-               | (int(not victim and bool(favoured >> to_rel & 1)) << _OFFSET["favoured"])
+               | (favoured_field(victim, favoured >> to_rel & 1) << _OFFSET["favoured"])
                | (safe_field(enemy_attacks >> to & 1, antichess and not victim and to != board.ep_square)
                   << _OFFSET["safe"])
                | (victim_priority(victim, least_valuable_first) << _OFFSET["victim"]))

@@ -19,7 +19,7 @@ from .geometry import (
     TOP_PROMOTION,
     ray_squares,
 )
-from .layouts import GenConfig, GenMode, MoveKey, Variant, VictimOrder, victim_priority
+from .layouts import GenConfig, GenMode, MoveKey, Variant, VictimOrder, favoured_field, victim_priority
 
 __all__ = ["AttackerSelect"]
 
@@ -267,7 +267,7 @@ class AttackerSelect(wiring.Component):
             move.flags.double_push.eq(chosen[DOUBLE_PUSH]),
             self.key.victim.eq(victim_priority(victim_type, reversed_order)),
             self.key.safe.eq(safe_here),
-            self.key.favoured.eq(favoured_here & (victim_type == 0)),
+            self.key.favoured.eq(favoured_field(victim_type, favoured_here)),
             self.key.centrality.eq(centrality_of(sq)),
             self.key.square.eq(sq),
             self.key.attacker.eq(SLOT_COUNT - 1 - slot_index),

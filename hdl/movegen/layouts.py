@@ -7,7 +7,7 @@ from ..encoding import MoveWord, Piece
 from .geometry import SLOT_COUNT
 
 __all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context", "NextCell",
-           "Variant", "VictimOrder", "GenConfig", "CHESS", "victim_priority", "safe_field"]
+           "Variant", "VictimOrder", "GenConfig", "CHESS", "victim_priority", "safe_field", "favoured_field"]
 
 
 class Variant(enum.Enum, shape=1):
@@ -48,6 +48,16 @@ def safe_field(attacked, offer):
     if isinstance(attacked, (bool, int)) and isinstance(offer, (bool, int)):
         return int(not attacked) ^ int(bool(offer))
     return ~attacked ^ offer
+
+
+def favoured_field(victim_type, favoured):
+    """The key's ``favoured`` field of a move capturing ``victim_type`` (0: no capture) to a
+    square that is one of the side's favoured squares or not (``favoured``): 1 only for a move
+    without capture to a favoured square. Python integers give an integer; Amaranth values give
+    logic."""
+    if isinstance(victim_type, int) and isinstance(favoured, (bool, int)):
+        return int(not victim_type and bool(favoured))
+    return (victim_type == 0) & favoured
 
 
 #: The order of moves at one ply: the generator emits moves in strictly decreasing key order.

@@ -704,7 +704,7 @@ class Controller(wiring.Component):
         # --- favoured squares (features.py, favoured.py) ----------------------------------------
         # A quiet cutoff is decided where a killer is, and counted a cycle later, from a register.
         m.submodules.favoured = favoured = FavouredSquares()
-        favouring = Signal()            # the job is a search that uses them
+        favouring = features.favoured & (job == Job.SEARCH)    # the job is a search that uses them
         quiet_cutoff = Signal()         # decided in this cycle (the update below)
         m.d.sync += [favoured.cutoff.valid.eq(quiet_cutoff),
                      favoured.cutoff.payload.side.eq(~self.side),       # the parent's (the mover's)
@@ -1065,9 +1065,8 @@ class Controller(wiring.Component):
                          root_move.eq(Mux((start.job == Job.SEARCH) & (start.depth != 0), start.root_move, 0))]
             with m.If(~start.keep_killers):
                 m.d.sync += killer_known.eq(0)
-            favouring_now = start.features.favoured & (start.job == Job.SEARCH)
-            m.d.sync += favouring.eq(favouring_now)
-            m.d.comb += [favoured.load.valid.eq(1), favoured.load.payload.eq(favouring_now)]
+            m.d.comb += [favoured.load.valid.eq(1),
+                         favoured.load.payload.eq(start.features.favoured & (start.job == Job.SEARCH))]
             m.d.comb += [
                 updated.alpha.eq(start.alpha), updated.beta.eq(start.beta),
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
