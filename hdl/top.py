@@ -74,8 +74,7 @@ class Machine(wiring.Component):
                                      last (while no job runs)
     history_clear : In(1)            forget the game's positions
     key : Out(64)                    the Zobrist key of the position on the board (side included)
-    hash_clear : In(1)               empty the transposition table (2**hash_bits cycles) and clear
-                                     the counts of the favoured squares
+    hash_clear : In(1)               empty the transposition table (2**hash_bits cycles)
     hash_busy : Out(1)
     hash_probe : Out(HashEntry), hash_hit : Out(1)   the table's entry for the position on the
                                      board (the host follows best moves for the principal variation)
@@ -187,7 +186,6 @@ class Machine(wiring.Component):
             evaluator.checksum_request.payload.eq(self.checksum_request.payload),
             self.checksum_request.ready.eq(evaluator.checksum_request.ready & idle),
             hashtable.clear.eq(self.hash_clear & idle),
-            controller.favoured_clear.eq(self.hash_clear & idle),
             self.hash_busy.eq(hashtable.busy),
             self.hash_probe.eq(hashtable.search.probe),
             self.hash_hit.eq(hashtable.search.hit),

@@ -39,12 +39,12 @@ def cmd_moves(args):
         legal = {m.uci for m in legal_by_king_check(hw, board.copy(), moves)}
         diffs = compare_position(hw, board.copy(), victim_order(board))
     print(f"position {board.fen()}")
-    print(f"{'#':>3} {'move':6} {'san':8} {'legal':5} key (victim favoured safe centrality square attacker promotion)")
+    print(f"{'#':>3} {'move':6} {'san':8} {'legal':5} key (victim safe centrality square attacker promotion)")
     for i, move in enumerate(moves, 1):
         key = MoveKey.from_bits(move.key)
         san = board.san(chess.Move.from_uci(move.uci)) if move.uci in legal else "-"
         print(f"{i:3} {move.uci:6} {san:8} {'yes' if move.uci in legal else 'no':5} "
-              f"{int(key.victim):6} {int(key.favoured)} {int(key.safe)} {int(key.centrality)} {int(key.square):2} "
+              f"{int(key.victim):6} {int(key.safe)} {int(key.centrality)} {int(key.square):2} "
               f"{int(key.attacker):2} {int(key.promotion_rank)}")
     print(f"{len(moves)} moves ({len(legal)} legal) in {cycles} cycles")
     if diffs:

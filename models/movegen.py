@@ -35,16 +35,7 @@ from hdl.movegen.geometry import (
     ray_squares,
     step_square,
 )
-from hdl.movegen.layouts import (
-    CHESS,
-    GenMode,
-    MoveKey,
-    Variant,
-    VictimOrder,
-    favoured_field,
-    safe_field,
-    victim_priority,
-)
+from hdl.movegen.layouts import CHESS, GenMode, MoveKey, Variant, VictimOrder, safe_field, victim_priority
 
 __all__ = [
     "GenMove", "MoverFrame", "candidate_moves", "ordered_moves", "ply_moves", "count_moves", "next_move",
@@ -316,14 +307,12 @@ def _attacked(sq, own, enemy, only=None):
     return False
 
 
-def candidate_moves(position, side, config=CHESS, legal=True, favoured=0):
+def candidate_moves(position, side, config=CHESS, legal=True):
     """Every legal move of ``side`` (0 white, 1 black) in ``position`` (pseudo-legal, and the
     own king not attacked after it; in antichess, captures only when there is one), and every
     pseudo-legal en passant (the search makes it and tests the king: the generator does not
     decide it), unordered. ``legal=False``: the lean generator's (``SquareCells``): the
-    legal moves and a pinned piece's that leave its line (the search tests those).
-    ``favoured``: the side's favoured squares (a mask in the mover's frame: the search's
-    ``hdl.search.favoured``), whose quiet moves the key puts first among the quiet moves."""
+    legal moves and a pinned piece's that leave its line (the search tests those)."""
     frame = MoverFrame(position, side, config)
     promotion_pieces = PROMOTION_ORDER if frame.antichess else PROMOTION_ORDER[:CHESS_PROMOTIONS]
     ep_square = frame.en_passant_square()
@@ -345,7 +334,6 @@ def candidate_moves(position, side, config=CHESS, legal=True, favoured=0):
             key_fields = {
                 "victim": victim_priority(
                     victim_type, VictimOrder(config["victim_order"]) == VictimOrder.LEAST_VALUABLE),
-                "favoured": favoured_field(victim_type, favoured >> to & 1),
                 "safe": safe_field(to in frame.enemy_attacks,
                                    frame.antichess and not frame.enemy[to] and to != ep_square),
                 "centrality": CENTRALITY[to],
@@ -380,23 +368,22 @@ def _cell(move):
     return move.key >> MoveKey["square"].offset
 
 
-def ordered_moves(position, side, mode=GenMode.ALL, config=CHESS, legal=True, favoured=0):
-    """The moves in the order the generator emits them at a fresh ply (``favoured``: as for
-    ``candidate_moves``)."""
+def ordered_moves(position, side, mode=GenMode.ALL, config=CHESS, legal=True):
+    """The moves in the order the generator emits them at a fresh ply."""
     if in_check(position, side, config):
         mode = GenMode.ALL
-    moves = [m for m in candidate_moves(position, side, config, legal, favoured) if _wanted(m, mode)]
+    moves = [m for m in candidate_moves(position, side, config, legal) if _wanted(m, mode)]
     return sorted(moves, key=lambda m: m.key, reverse=True)
 
 
-def ply_moves(position, side, modes, config=CHESS, legal=True, favoured=0):
+def ply_moves(position, side, modes, config=CHESS, legal=True):
     """The answers of a ply to FIRST then NEXT requests in ``modes`` (one mode per request):
     a move each, or None once it is exhausted. While the mode stays the same this is
     ``ordered_moves``; a request that changes it gets the rest of the current cell in the
     mode the cell was entered in, then the best cell not entered yet in the new mode. KEEP
     (not for the first request) is the mode the cell entered last was entered in."""
     checked = in_check(position, side, config)
-    candidates = sorted(candidate_moves(position, side, config, legal, favoured), key=lambda m: m.key, reverse=True)
+    candidates = sorted(candidate_moves(position, side, config, legal), key=lambda m: m.key, reverse=True)
     taken, last, cell_mode, answers = set(), None, None, []
     for mode in modes:
         mode = cell_mode if mode == GenMode.KEEP else GenMode.ALL if checked else mode
@@ -423,9 +410,9 @@ def count_moves(position, side, config=CHESS, legal=True):
     return sum(not m.en_passant for m in moves), inexact
 
 
-def next_move(position, side, last_key=None, mode=GenMode.ALL, config=CHESS, favoured=0):
+def next_move(position, side, last_key=None, mode=GenMode.ALL, config=CHESS):
     """The move the generator returns after ``last_key`` (None: a fresh ply), or None."""
-    for move in ordered_moves(position, side, mode, config, favoured=favoured):
+    for move in ordered_moves(position, side, mode, config):
         if last_key is None or move.key < last_key:
             return move
     return None

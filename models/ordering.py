@@ -12,7 +12,7 @@ import chess
 
 from hdl.encoding import MoveWord, unpack
 from hdl.movegen.geometry import CENTRALITY, DIRECTIONS, PROMOTION_ORDER, SLOT_COUNT, SLOT_INDEX, TOP_PROMOTION
-from hdl.movegen.layouts import MoveKey, favoured_field, safe_field, victim_priority
+from hdl.movegen.layouts import MoveKey, safe_field, victim_priority
 
 __all__ = ["emitted_moves", "ordered_moves", "move_word", "move_of_word"]
 
@@ -53,13 +53,12 @@ def emitted_moves(board):
     yield from board.generate_pseudo_legal_ep()
 
 
-def ordered_moves(board, captures=False, least_valuable_first=False, favoured=0):
+def ordered_moves(board, captures=False, least_valuable_first=False):
     """The moves of the side to move the generator emits (``emitted_moves``), in its order;
     with ``captures`` only captures and queen promotions (all moves when in check), as
     GenMode.CAPTURES. ``board`` may be a ``chess.variant.AntichessBoard`` (the generator's
     antichess rules); ``least_valuable_first``: the key's victim order
-    (``VictimOrder.LEAST_VALUABLE``); ``favoured``: the side's favoured squares, a mask in the
-    mover's frame (``models.movegen.candidate_moves``)."""
+    (``VictimOrder.LEAST_VALUABLE``)."""
     us = board.turn
     flip = 0 if us == chess.WHITE else 56
     if captures and board.is_check():
@@ -83,7 +82,6 @@ def ordered_moves(board, captures=False, least_valuable_first=False, favoured=0)
                | ((SLOT_COUNT - 1 - slot) << _OFFSET["attacker"])
                | (to_rel << _OFFSET["square"])
                | (CENTRALITY[to_rel] << _OFFSET["centrality"])
-               | (favoured_field(victim, favoured >> to_rel & 1) << _OFFSET["favoured"])
                | (safe_field(enemy_attacks >> to & 1, antichess and not victim and to != board.ep_square)
                   << _OFFSET["safe"])
                | (victim_priority(victim, least_valuable_first) << _OFFSET["victim"]))

@@ -72,7 +72,6 @@ import chess
 
 from hdl.encoding import PIECE_FIELDS, Colour, HalfmoveOp
 from hdl.movegen.layouts import CHESS, VictimOrder
-from hdl.search.favoured import COUNT_BITS, FAVOURED_COUNT
 from hdl.search.features import (
     DELTA_MARGIN,
     EXTENSION_BOUND,
@@ -191,23 +190,6 @@ class TranspositionTable:
         self.entries[index] = HashEntry(check, depth, bound, value, node.best_word, self.generation)
 
 
-class CutoffCounts:
-    """The hardware's counts of quiet cutoffs per side and destination (hdl/search/favoured.py):
-    one more at each, every count of both sides halved first when one would pass its maximum."""
-
-    def __init__(self):
-        self.counts = [[0] * 64, [0] * 64]      # [side][square in the side's frame]
-
-    def count(self, side, square):
-        if self.counts[side][square] == (1 << COUNT_BITS) - 1:
-            self.counts = [[count >> 1 for count in counts] for counts in self.counts]
-        self.counts[side][square] += 1
-
-    def favoured(self, side):
-        """The side's favoured squares: a mask in its frame."""
-        return sum(1 << square for square, count in enumerate(self.counts[side]) if count >= FAVOURED_COUNT)
-
-
 def follow_best_moves(board, best_word, play=None, limit=64):
     """The principal variation: from ``board``, the transposition table's best move
     (``best_word(game)``, 0 for none) followed while it is legal, the position has not been
@@ -259,8 +241,6 @@ class ReferenceSearch:
         self.table = None
         self.features = SearchFeatures()
         self.killers = {}
-        self.cutoffs = CutoffCounts()
-        self.favoured = (0, 0)          # the search's favoured squares, per side (its frame)
         self.config, self.antichess = CHESS, False     # the last search's rules (``search`` sets them)
 
     def search(self, board, depth, alpha=-INFINITY, beta=INFINITY, trace=None, clear_table=True, generation=0,
@@ -295,9 +275,6 @@ class ReferenceSearch:
             self.killers = {}                   # ply -> killer move words, the newer first
         if clear_table or self.table is None:
             self.table = TranspositionTable(self.hash_bits)
-            self.cutoffs = CutoffCounts()       # (they last as long as the table)
-        self.favoured = ((self.cutoffs.favoured(0), self.cutoffs.favoured(1)) if self.features.favoured
-                         else (0, 0))
         self.table.generation = generation % (1 << GENERATION_BITS)
         score, move, _ = self._node(0, depth, alpha, beta)
         return ReferenceResult(score, move, self.nodes)
@@ -427,9 +404,7 @@ class ReferenceSearch:
         defer = self.features.losing and node.depth > 0
         least_valuable_first = VictimOrder(self.config["victim_order"]) == VictimOrder.LEAST_VALUABLE
         captures = node.depth == 0 and not node.checks
-        favoured = self.favoured[0 if board.turn == chess.WHITE else 1]
-        for move in ordered_moves(board, captures=captures, least_valuable_first=least_valuable_first,
-                                  favoured=favoured):
+        for move in ordered_moves(board, captures=captures, least_valuable_first=least_valuable_first):
             if killers and not board.is_capture(move):
                 if not self._late(node):        # (a late node would skip them unless they check)
                     words = _emitted(board)
@@ -507,9 +482,6 @@ class ReferenceSearch:
             killers = self.killers.get(node.ply, [0] * KILLERS)
             if word != killers[0]:
                 self.killers[node.ply] = [word] + killers[:-1]
-        if value >= node.beta and quiet and self.features.favoured and node.depth > 0:
-            side = 0 if board.turn == chess.WHITE else 1
-            self.cutoffs.count(side, move.to_square ^ (56 * side))
         return value >= node.beta
 
     def _checks(self, depth, child_depth):

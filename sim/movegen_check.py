@@ -72,20 +72,17 @@ def legal_by_king_check(hw, board, moves):
     return legal
 
 
-def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE, favoured=(0, 0)):
+def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE):
     """Load ``board`` into ``hw`` and list every way the hardware disagrees with the references.
     An ``AntichessBoard`` is compared in antichess (python-chess's rules of the variant);
     ``victim_order`` is the generator's capture order. The lean generator (``hw.legal_moves``
     false) is held to the legal moves and a pinned piece's others (``answers_checks``), and its
-    COUNT to "go through the moves" where a piece is pinned. ``favoured``: each side's favoured
-    squares (masks in its frame: ``hdl.search.favoured``), which order its quiet moves."""
+    COUNT to "go through the moves" where a piece is pinned."""
     config = config_for(board, victim_order)
     hw.set_config(config)
-    hw.set_favoured(*favoured)
     hw.set_position(board)
     pos = MachinePosition.from_board(board)
     side = 0 if board.turn else 1
-    mine = favoured[side]
     diffs = []
     all_moves = []
     # What the generator emits: the legal moves, and en passant whether legal or not (the
@@ -94,7 +91,7 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE, favoured
                or not hw.legal_moves and answers_checks(board, m)]
     for mode in (GenMode.ALL, GenMode.CAPTURES, GenMode.CHECKS):
         got, _ = hw.generate(mode=mode)
-        want = ordered_moves(pos, side, mode, config, hw.legal_moves, mine)
+        want = ordered_moves(pos, side, mode, config, hw.legal_moves)
         diffs += order_difference(f"{mode.name.lower()} vs model", got, want)
         keys = [m.key for m in got]
         if keys != sorted(set(keys), reverse=True):
@@ -126,7 +123,7 @@ def compare_position(hw, board, victim_order=VictimOrder.MOST_VALUABLE, favoured
     turn = len(all_moves) // 2
     modes = [GenMode.ALL] + [GenMode.KEEP] * turn + [GenMode.CHECKS] * len(all_moves)
     got = [hw.request(GenOp.FIRST if i == 0 else GenOp.NEXT, mode=mode) for i, mode in enumerate(modes)]
-    want = ply_moves(pos, side, modes, config, hw.legal_moves, mine)
+    want = ply_moves(pos, side, modes, config, hw.legal_moves)
     if [_signature(g) if g.found else None for g in got] != [w and _signature(w) for w in want]:
         diffs.append(f"all to checks after {turn + 1} moves: hardware "
                      f"{' '.join(g.uci if g.found else '-' for g in got)}, model "

@@ -89,10 +89,6 @@ class VerilatedMovegen(HarnessProcess):
         self.config = config
         self._send(f"config {pack(GenConfig, **config)}")
 
-    def set_favoured(self, white=0, black=0):
-        """Set each side's favoured squares (``hdl.search.favoured``): masks in its frame."""
-        self._send(f"favoured {white} {black}")
-
     def set_position(self, board):
         """Load a python-chess position (rejecting impossible ones with ``PositionError``)."""
         validate_board(board)

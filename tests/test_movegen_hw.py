@@ -38,26 +38,6 @@ def test_generator_matches_model_and_python_chess(movegen_hw, name, limit):
         assert not diffs, f"FEN {record.board.fen()}\n" + "\n".join(diffs)
 
 
-def test_favoured_squares_order_the_quiet_moves_as_the_model_says(movegen_hw):
-    """Each side's favoured squares (random masks, a quarter of the squares, seeded) reorder the
-    quiet moves as the model's key says, in every mode and through a change of mode; with no
-    square favoured the order is the plain one (checked above). Fails if the arbiter's classes
-    or the attacker's key leave the favoured bit out, or read the other side's mask."""
-    rng = random.Random(11)
-    records = reference_positions("special-positions.epd") + reference_positions("random-positions.epd", 150)
-    reordered = 0
-    try:
-        for record in records:
-            favoured = (rng.getrandbits(64) & rng.getrandbits(64), rng.getrandbits(64) & rng.getrandbits(64))
-            diffs = compare_position(movegen_hw, record.board, favoured=favoured)
-            assert not diffs, f"FEN {record.board.fen()}, favoured {favoured}\n" + "\n".join(diffs)
-            position, side = MachinePosition.from_board(record.board), 0 if record.board.turn else 1
-            reordered += ordered_moves(position, side, favoured=favoured[side]) != ordered_moves(position, side)
-    finally:
-        movegen_hw.set_favoured(0, 0)       # (the generator is the module's: the tests after want none)
-    assert reordered > len(records) // 2
-
-
 def random_word(rng):
     return pack(MoveWord, from_sq=rng.randrange(64), to_sq=rng.randrange(64),
                 promotion=rng.choice([0, 0, 0, 2, 3, 4, 5]),

@@ -265,48 +265,6 @@ def test_a_game_with_the_table_kept_and_aged_equals_the_reference(patterns):
             game.push(rng.choice(list(game.legal_moves)))
 
 
-def test_favoured_squares_last_as_long_as_the_table(patterns):
-    """A game's searches with favoured squares, the table kept: the counts of the cutoffs carry
-    from search to search and reorder the quiet moves of later ones, node for node as the
-    reference; clearing the table clears them. Fails if the hardware forgets the counts between
-    jobs, keeps them through a clear, or counts other cutoffs than the reference."""
-    features = SearchFeatures.parse("+favoured")
-    rng = random.Random(4)
-    game = _positions(1, seed=9)[0].board
-    patterns.search(game, 1, features=features)             # an empty table (and no counts)
-    patterns.reference.search(game, 1, features=features)
-    favoured = []
-    for generation in range(1, 7):
-        if game.is_game_over():
-            break
-        for depth in (1, 2, 3, 4):
-            _assert_equal(patterns, game, depth, clear_table=False, generation=generation, features=features)
-        favoured.append(sum(bin(mask).count("1") for mask in patterns.reference.favoured))
-        game.push(rng.choice(list(game.legal_moves)))
-    assert max(favoured) > 0, favoured
-    # cleared with the table: the first search after a clear has none favoured
-    _assert_equal(patterns, game, 2, clear_table=True, features=features)
-    assert patterns.reference.favoured == (0, 0)
-    counts = patterns.reference.cutoffs.counts
-    assert any(any(side) for side in counts)        # (the search itself counted again)
-
-
-def test_the_cutoff_counts_age_by_halving():
-    """The model the hardware is checked against: a count at its maximum halves every count of
-    both sides before it grows; a square is favoured from FAVOURED_COUNT on."""
-    from hdl.search.favoured import COUNT_BITS, FAVOURED_COUNT
-    from models.search import CutoffCounts
-    counts = CutoffCounts()
-    for _ in range((1 << COUNT_BITS) - 1):
-        counts.count(0, 28)
-    for _ in range(FAVOURED_COUNT):
-        counts.count(1, 12)
-    assert counts.favoured(0) == 1 << 28 and counts.favoured(1) == 1 << 12
-    counts.count(0, 28)                 # at its maximum: all halved, then one more
-    assert counts.counts[0][28] == 1 << (COUNT_BITS - 1) and counts.counts[1][12] == FAVOURED_COUNT // 2
-    assert counts.favoured(0) == 1 << 28 and counts.favoured(1) == 0
-
-
 def test_aging_changes_what_is_stored():
     """The replacement rule itself, in the model the hardware is checked against: a deeper entry
     of the same generation stays, one of another generation gives way."""
@@ -333,7 +291,7 @@ DEEP_POSITIONS = [
 ]
 
 FEATURE_SETS = ["none", "killers", "pvs,lmr,lmp", "futility,delta,losing", "pvs,null,reverse", "qchecks,delta,losing",
-                "all", "-qchecks", "favoured", "+favoured"]
+                "all", "-qchecks"]
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)

@@ -1,7 +1,6 @@
 """The reference search's fast move order (models/ordering.py, from python-chess) equals
 the generator's bit-exact model (models/movegen.py, square by square) — moves, order and
-move words — on every reference position and on seeded random walks, in both modes, with and
-without favoured squares."""
+move words — on every reference position and on seeded random walks, in both modes."""
 
 import random
 
@@ -14,13 +13,12 @@ from models.position import MachinePosition
 from sim.testing import REFERENCE_FILES, random_games, reference_positions
 
 
-def _differences(board, favoured=0):
+def _differences(board):
     position, side = MachinePosition.from_board(board), 0 if board.turn else 1
     diffs = []
     for captures, mode in ((False, GenMode.ALL), (True, GenMode.CAPTURES)):
-        fast = [(m.uci(), ordering.move_word(board, m))
-                for m in ordering.ordered_moves(board, captures=captures, favoured=favoured)]
-        model = [(m.uci, m.word) for m in movegen.ordered_moves(position, side, mode, favoured=favoured)]
+        fast = [(m.uci(), ordering.move_word(board, m)) for m in ordering.ordered_moves(board, captures=captures)]
+        model = [(m.uci, m.word) for m in movegen.ordered_moves(position, side, mode)]
         if fast != model:
             diffs.append(f"{board.fen()} {mode.name}: fast {fast[:6]}..., model {model[:6]}...")
     return diffs
@@ -33,32 +31,15 @@ def test_fast_order_equals_the_model_on_every_reference_position(name):
 
 
 def test_fast_order_equals_the_model_on_random_walks():
-    """With a random quarter of the squares favoured at every other step."""
     rng, diffs = random.Random(5), []
     for game in random_games(17, 40, range(0, 120)):
-        for step in range(10):              # ten more plies from each, checked at every step
-            diffs += _differences(game, rng.getrandbits(64) & rng.getrandbits(64) if step % 2 else 0)
+        for _ in range(10):                 # ten more plies from each, checked at every step
+            diffs += _differences(game)
             moves = list(game.legal_moves)
             if not moves:
                 break
             game.push(rng.choice(moves))
     assert not diffs, "\n".join(diffs[:5])
-
-
-def test_favoured_squares_reorder_the_quiet_moves_only():
-    """From the start, e4 and f3 favoured for White: their moves go first, in the key's order
-    (e4 the more central; to f3 the pawn before the knight, the least valuable attacker first),
-    the rest as without; a capture stays before every quiet move."""
-    board = chess.Board()
-    plain = [m.uci() for m in ordering.ordered_moves(board)]
-    favoured = [m.uci() for m in ordering.ordered_moves(board, favoured=1 << chess.F3 | 1 << chess.E4)]
-    first = ["e2e4", "f2f3", "g1f3"]
-    assert favoured == first + [m for m in plain if m not in first]
-    assert plain[:3] != first
-    board = chess.Board("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
-    assert [m.uci() for m in ordering.ordered_moves(board, favoured=(1 << 64) - 1)][0] == "e4d5"
-    black = chess.Board("4k3/8/8/8/8/8/8/4K3 b - - 0 1")     # black's frame: ranks flipped
-    assert ordering.ordered_moves(black, favoured=1 << chess.D2)[0].uci() == "e8d7"
 
 
 def test_a_wrong_order_is_seen():

@@ -28,8 +28,7 @@ Commands (payload → reply payload):
 * ``STOP`` → nothing: the job unwinds and ends (``STATUS`` shows it stopped).
 * ``PROBE`` → :data:`~hdl.search.hashtable.HashEntry` and a hit byte: the transposition
   table's entry for the position on the board.
-* ``HASH_CLEAR`` → nothing: empties the transposition table, and clears the counts of the
-  favoured squares (hdl/search/favoured.py), which last as long as it.
+* ``HASH_CLEAR`` → nothing: empties the transposition table.
 * ``FILL`` :data:`Fill` → nothing: one value written at consecutive indices of a table (a
   table's long runs of zeros, cleared in one frame).
 * ``EVALUATE`` → :data:`Evaluation`: the evaluator's static value of the position on the board
@@ -71,8 +70,9 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: quiescence. 14: the features a 24-bit word, the seventeenth bit the singular test's
 #: multi-cut. 15: the eighteenth and nineteenth, the check and recapture extensions (on in the
 #: features' ``none``: a board of 14 would extend whatever they say), the twentieth ``spite``.
-#: 16: the twenty-first, favoured squares (HASH_CLEAR clears their counts too).
-PROTOCOL_VERSION = 16
+#: 16: the twenty-first, favoured squares. 17: favoured squares taken out again (a board of 16
+#: would order its quiet moves by bit 20).
+PROTOCOL_VERSION = 17
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
 #: (STATUS says how much: the evaluation station's buffers are 256 bytes).

@@ -34,13 +34,12 @@ class DestinationArbiter(wiring.Component):
     """Picks the destination cell whose moves come next at a ply: the best cell not yet done.
 
     Two pipeline stages: the inputs of cycle t give the outputs of cycle t+1 (the cells'
-    outputs and ``favoured`` must hold still across both); the register sits after the class
-    selection. A cell's key prefix (victim, favoured, safety, centrality, square) is unique and
-    fixed while the position and the favoured squares are, so emitting moves in decreasing key
-    order means always taking the best cell that still has moves; a ply only has to remember
-    which cells it has finished (``done``) and, in the current cell, the next slot (kept by the
-    generator). The best cell is found as the best (victim, favoured, safety) class with an
-    eligible cell (favoured only splits the empty cells: a capture's key has it 0), then its most central ring,
+    outputs must hold still across both); the register sits after the class selection. A
+    cell's key prefix (victim, safety, centrality, square) is unique and fixed
+    while the position is, so emitting moves in decreasing key order means always taking the
+    best cell that still has moves; a ply only has to remember which cells it has finished
+    (``done``) and, in the current cell, the next slot (kept by the generator). The best cell is
+    found as the best (victim, safety) class with an eligible cell, then its most central ring,
     then its highest square: OR-reductions and priority encoders, each level decided in
     parallel, with no comparator per candidate. The en-passant cell competes as a 65th cell.
     The victim classes are ranked by ``victim_priority`` (``victim_order``: the most or the
@@ -49,7 +48,6 @@ class DestinationArbiter(wiring.Component):
     Interface attributes
     --------------------
     victim, safe, movable, movable_captures, movable_checks, en_passant : In, from ``SquareCells``.
-    favoured : In(64), the side's favoured squares (mover's frame: ``hdl.search.favoured``).
     done : In(64), cells whose moves this ply has finished (mover's frame).
     en_passant_done : In(1), the en-passant cell is finished.
     mode : In(GenMode), the cells the ply's mode wants (already ALL when in check): those with
@@ -65,7 +63,6 @@ class DestinationArbiter(wiring.Component):
         super().__init__({
             "victim": In(64).array(7),
             "safe": In(64),
-            "favoured": In(64),
             "movable": In(64),
             "movable_captures": In(64),
             "movable_checks": In(64),
@@ -96,14 +93,9 @@ class DestinationArbiter(wiring.Component):
         reversed_order = self.victim_order == VictimOrder.LEAST_VALUABLE
         reversed_planes = {victim_priority(v, True): self.victim[v] for v in range(7)}
         by_priority = [Mux(reversed_order, reversed_planes[p], self.victim[p]) for p in range(7)]
-        # (victim, favoured, safe), ascending priority; favoured splits the empty cells only
-        classes = [(v, f, s) for v in range(7) for f in ((0, 1) if v == 0 else (0,)) for s in (0, 1)]
-        def class_plane(v, f, s):
-            cells = eligible & by_priority[v] & (safe if s else ~safe)
-            if v == 0:
-                cells = cells & (self.favoured if f else ~self.favoured)
-            return plane(m, f"class_{v}_{f}_{s}", cells)
-        class_planes = [class_plane(*c) for c in classes]
+        classes = [(v, s) for v in range(7) for s in (0, 1)]       # ascending priority
+        class_planes = [plane(m, f"class_{v}_{s}", eligible & by_priority[v] & (safe if s else ~safe))
+                        for v, s in classes]
         class_hits = Signal(len(classes))
         m.d.comb += class_hits.eq(Cat(*(p.any() for p in class_planes)))
         best_class_onehot = highest_onehot(m, "best_class_onehot", class_hits)
@@ -111,8 +103,8 @@ class DestinationArbiter(wiring.Component):
         m.d.comb += board_found.eq(eligible.any())
         # The en-passant cell: a pawn capture, so the pawn's victim class.
         ep = self.en_passant
-        ep_prefix = Signal(13)
-        m.d.comb += ep_prefix.eq(Cat(ep.square, centrality_of(ep.square), ep.safe, Const(0, 1),
+        ep_prefix = Signal(12)
+        m.d.comb += ep_prefix.eq(Cat(ep.square, centrality_of(ep.square), ep.safe,
                                      victim_priority(Const(PieceType.PAWN.value, 3), reversed_order)))
         ep_open = Signal()
         m.d.comb += ep_open.eq(ep.valid & ep.slots.any() & ~self.en_passant_done)
@@ -120,13 +112,11 @@ class DestinationArbiter(wiring.Component):
         # --- the pipeline register: the best class is known; ring and square next cycle ------
         best_class = Signal(64, name="best_class")
         best_victim = Signal(3, name="best_victim")
-        best_favoured = Signal(name="best_favoured")
         best_safe = Signal(name="best_safe")
         m.d.sync += [
             best_class.eq(select_onehot(best_class_onehot, class_planes)),
-            best_victim.eq(select_onehot(best_class_onehot, [Const(v, 3) for v, _, _ in classes])),
-            best_favoured.eq(select_onehot(best_class_onehot, [Const(f, 1) for _, f, _ in classes])),
-            best_safe.eq(select_onehot(best_class_onehot, [Const(s, 1) for _, _, s in classes])),
+            best_victim.eq(select_onehot(best_class_onehot, [Const(v, 3) for v, _ in classes])),
+            best_safe.eq(select_onehot(best_class_onehot, [Const(s, 1) for _, s in classes])),
         ]
         board_found = registered(m, board_found, "board_found")
         ep_prefix = registered(m, ep_prefix, "ep_prefix")
@@ -138,8 +128,8 @@ class DestinationArbiter(wiring.Component):
         best_ring = encode_onehot(best_ring_onehot)
         best_ring_plane = plane(m, "best_ring", select_onehot(best_ring_onehot, ring_planes))
         board_square = msb_index(m, "winner", best_ring_plane)
-        board_prefix = Signal(13)
-        m.d.comb += board_prefix.eq(Cat(board_square, best_ring, best_safe, best_favoured, best_victim))
+        board_prefix = Signal(12)
+        m.d.comb += board_prefix.eq(Cat(board_square, best_ring, best_safe, best_victim))
         ep_wins = Signal()
         m.d.comb += ep_wins.eq(ep_open & (~board_found | (ep_prefix > board_prefix)))
         m.d.comb += [

@@ -19,7 +19,7 @@ from .geometry import (
     TOP_PROMOTION,
     ray_squares,
 )
-from .layouts import GenConfig, GenMode, MoveKey, Variant, VictimOrder, favoured_field, victim_priority
+from .layouts import GenConfig, GenMode, MoveKey, Variant, VictimOrder, victim_priority
 
 __all__ = ["AttackerSelect"]
 
@@ -61,8 +61,6 @@ class AttackerSelect(wiring.Component):
     Interface attributes
     --------------------
     slots, evading, victim, safe, empty, en_passant, checks : In, from ``SquareCells``.
-    favoured : In(64), the side's favoured squares (mover's frame): the key's ``favoured`` of a
-        move without capture.
     destinations : In(plane), the cells whose board slots are moves (all but under antichess's
         capture rule: ``MoveGenerator``); the en-passant cell's slots always are.
     side : In(1).
@@ -92,7 +90,6 @@ class AttackerSelect(wiring.Component):
             "evading": In(64),
             "victim": In(64).array(7),
             "safe": In(64),
-            "favoured": In(64),
             "empty": In(64),
             "en_passant": In(EnPassantCell),
             "checks": In(CheckPlanes),
@@ -204,7 +201,6 @@ class AttackerSelect(wiring.Component):
         quiet = hold(quiet, "quiet")
         board_victim = hold(board_victim, "victim")
         safe_here = hold(self.safe.bit_select(self.square, 1), "safe")
-        favoured_here = hold(self.favoured.bit_select(self.square, 1), "favoured")
         check = hold(self.check, "check")
         query = Signal.like(self.query, name="s2_query")
         m.d.sync += query.eq(self.query)
@@ -267,7 +263,6 @@ class AttackerSelect(wiring.Component):
             move.flags.double_push.eq(chosen[DOUBLE_PUSH]),
             self.key.victim.eq(victim_priority(victim_type, reversed_order)),
             self.key.safe.eq(safe_here),
-            self.key.favoured.eq(favoured_field(victim_type, favoured_here)),
             self.key.centrality.eq(centrality_of(sq)),
             self.key.square.eq(sq),
             self.key.attacker.eq(SLOT_COUNT - 1 - slot_index),

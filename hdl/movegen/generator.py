@@ -21,11 +21,9 @@ __all__ = ["MoveGenerator", "GeneratorInterface"]
 #: What the search asks of the generator, from the asking side (docs/architecture.md §4.2):
 #: the rules and capture order (``config``, set per search), requests at a ply, their answers
 #: (one cycle each, no back-pressure), the check flags (chess), the antichess flags and whether
-#: a capture (or promotion) is open, and whether a capture, promotion or move that may give check is;
-#: and each side's favoured squares (``hdl.search.favoured``), which order its quiet moves.
+#: a capture (or promotion) is open, and whether a capture, promotion or move that may give check is.
 GeneratorInterface = wiring.Signature({
     "config": Out(GenConfig),
-    "favoured": Out(data.ArrayLayout(64, 2)),
     "request": Out(stream.Signature(GenRequest)),
     "response": In(Pulse(GenResponse)),
     "captures_open": In(1),
@@ -76,11 +74,8 @@ class MoveGenerator(wiring.Component):
 
     ``side`` is the colour to move and ``search.config`` the rules (chess or antichess) and the
     capture order; neither may change while a request is in flight, and a change of either is
-    waited for as a halfmove is. ``search.favoured`` (each side's favoured squares, in its
-    frame: the key's ``favoured``) must stay the same while a ply is emitting its moves, and a
-    change reaches the arbiter and the attacker two cycles later, as a change of side does (the
-    search changes it only as a job starts, cycles before its first request). Check, attacked
-    squares, the king-attacked flags and the antichess flags are continuous outputs.
+    waited for as a halfmove is. Check, attacked squares, the king-attacked flags and the
+    antichess flags are continuous outputs.
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
     ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4, ``COUNT``
@@ -115,8 +110,7 @@ class MoveGenerator(wiring.Component):
         cell with a capture, a promoting push or a move that may give check), ``pinned`` (the
         squares, absolute, of the pieces pinned to the king of the side to move as the last
         COUNT found them: the lean generator's moves from there may leave the king attacked, and
-        were counted; always 0 for the legal generator), ``favoured`` (per side, the squares whose
-        quiet moves go first among the quiet moves, mover's frame).
+        were counted; always 0 for the legal generator).
     attacks : Out(array of 2 planes), squares attacked by white, by black.
     board : Out(Planes), the stored state, for tests.
     """
@@ -174,10 +168,6 @@ class MoveGenerator(wiring.Component):
         # with that side (the current one, but for a held request's job: see ``keep_next``).
         cells_side = Signal()
         m.d.sync += cells_side.eq(side)
-        # The favoured squares of that side, chosen a cycle ahead with it: a register, as the
-        # cells' planes are, in front of the arbiter's classes and the attacker's gather.
-        favoured = Signal(64)
-        m.d.sync += favoured.eq(self.search.favoured[side])
         antichess = Signal()
         m.d.comb += antichess.eq(config.variant == Variant.ANTICHESS)
         flip = Mux(cells_side, 56, 0)
@@ -213,8 +203,6 @@ class MoveGenerator(wiring.Component):
             cells.side.eq(self.side),
             cells.config.eq(config),
             arbiter.victim_order.eq(config.victim_order),
-            arbiter.favoured.eq(favoured),
-            attacker.favoured.eq(favoured),
             attacker.config.eq(config),
             self.search.request.ready.eq(~busy & ply_held & (~changing & ~changed | keep_next)),
             self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),

@@ -7,7 +7,7 @@ from ..encoding import MoveWord, Piece
 from .geometry import SLOT_COUNT
 
 __all__ = ["MoveKey", "GenMode", "GenOp", "GenRequest", "GenResponse", "Context", "NextCell",
-           "Variant", "VictimOrder", "GenConfig", "CHESS", "victim_priority", "safe_field", "favoured_field"]
+           "Variant", "VictimOrder", "GenConfig", "CHESS", "victim_priority", "safe_field"]
 
 
 class Variant(enum.Enum, shape=1):
@@ -50,22 +50,11 @@ def safe_field(attacked, offer):
     return ~attacked ^ offer
 
 
-def favoured_field(victim_type, favoured):
-    """The key's ``favoured`` field of a move capturing ``victim_type`` (0: no capture) to a
-    square that is one of the side's favoured squares or not (``favoured``): 1 only for a move
-    without capture to a favoured square. Python integers give an integer; Amaranth values give
-    logic."""
-    if isinstance(victim_type, int) and isinstance(favoured, (bool, int)):
-        return int(not victim_type and bool(favoured))
-    return (victim_type == 0) & favoured
-
-
 #: The order of moves at one ply: the generator emits moves in strictly decreasing key order.
 #: Compared as an unsigned integer, fields from the most significant down: what is captured,
-#: for a quiet move whether its destination is favoured (the search's cutoff statistics:
-#: ``hdl.search.favoured``), whether the destination is safe, how central it is, the destination
-#: square (mover's frame), the least valuable attacker first (its slot), and the promotion piece
-#: (queen, knight, rook, bishop, and in antichess king: ``geometry.PROMOTION_ORDER``).
+#: whether the destination is safe, how central it is, the destination square (mover's
+#: frame), the least valuable attacker first (its slot), and the promotion piece (queen, knight,
+#: rook, bishop, and in antichess king: ``geometry.PROMOTION_ORDER``).
 MoveKey = data.StructLayout({
     "promotion_rank": 3,   # 4 for a queen promotion or no promotion, then 3, 2, 1, 0 for N, R, B, K
     "attacker": range(SLOT_COUNT),   # SLOT_COUNT - 1 - slot index: higher = tried first
@@ -73,7 +62,6 @@ MoveKey = data.StructLayout({
     "centrality": 2,       # geometry.CENTRALITY of the destination
     "safe": 1,             # the destination is not attacked by the opponent, but for an offer
                            # (antichess): it is (safe_field)
-    "favoured": 1,         # no capture, and the destination is one of the side's favoured squares
     "victim": 3,           # the captured piece type (a pawn for en passant), 0 if none; reversed
                            # for the least valuable victim first (victim_priority)
 })

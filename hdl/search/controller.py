@@ -64,11 +64,6 @@ Control fields (``CONTROL``):
   PREFETCH slot (the move the killers go before: ``take`` brings it back); ``gen`` KILLER asks
   LEGAL for the node's next killer; ``kill`` counts a killer considered (the frame's
   ``killing``; with DOWN, in the frame pushed).
-* Favoured squares (features.py, favoured.py): a quiet move's cutoff at a full-width node,
-  where a killer would be decided, is counted for its side and destination; a search job with
-  the feature gives the generator the favoured squares as the job starts, and none otherwise
-  (perft's and the host's move lists keep the order without them). ``favoured_clear`` clears
-  the counts.
 * Losing captures (features.py): ``defer`` marks the frame when the last response is a losing
   capture a full-width node passes over; ``revisit`` starts the node's second pass over its
   captures, which passes over all but the losing ones and ends at the first move that is no
@@ -94,7 +89,6 @@ from ..encoding import MoveWord, Piece, unpack
 from ..handshake import Pulse
 from ..movegen.generator import GeneratorInterface
 from ..movegen.layouts import GenConfig, GenMode, GenOp, GenResponse, Variant
-from .favoured import FavouredSquares
 from .features import (
     DELTA_MARGIN,
     EXTENSION_BOUND,
@@ -400,8 +394,6 @@ class Controller(wiring.Component):
     side : Out(1)                       the side to move (to the generator and the evaluator)
     side_in : In(Pulse(1))              set the side to move (while idle)
     key : In(64)                        the Zobrist key (side included)
-    favoured_clear : In(1)              clear the counts of the favoured squares (while idle:
-                                        with the transposition table)
     microcode_write : In(SPEC.store_write)   rewrite a micro-store word (while idle)
     """
 
@@ -423,7 +415,6 @@ class Controller(wiring.Component):
             "side": Out(1),
             "side_in": In(Pulse(1)),
             "key": In(KEY_BITS),
-            "favoured_clear": In(1),
             "microcode_write": In(SPEC.store_write),
         })
 
@@ -701,17 +692,6 @@ class Controller(wiring.Component):
         for read, seen in ((killer_read, killers), (parent_killer_read, parent_killers)):
             with m.If(killer_known.bit_select(read.addr, 1)):
                 m.d.comb += seen.eq(Mux(pending_valid & (pending_addr == read.addr), pending, read.data))
-        # --- favoured squares (features.py, favoured.py) ----------------------------------------
-        # A quiet cutoff is decided where a killer is, and counted a cycle later, from a register.
-        m.submodules.favoured = favoured = FavouredSquares()
-        favouring = features.favoured & (job == Job.SEARCH)    # the job is a search that uses them
-        quiet_cutoff = Signal()         # decided in this cycle (the update below)
-        m.d.sync += [favoured.cutoff.valid.eq(quiet_cutoff),
-                     favoured.cutoff.payload.side.eq(~self.side),       # the parent's (the mover's)
-                     favoured.cutoff.payload.square.eq(base.move.to_sq ^ Mux(self.side, 0, 56))]
-        m.d.comb += [favoured.clear.eq(self.favoured_clear & ~self.job.busy),
-                     self.gen.favoured.eq(Mux(self.job.busy, favoured.favoured, 0))]
-
         killer = Signal(MoveWord)       # the node's next killer
         m.d.comb += killer.eq(killers[frame.killing[0]])
         # The LEGAL query for a killer asks about the move as registered in the cycle before
@@ -1065,8 +1045,6 @@ class Controller(wiring.Component):
                          root_move.eq(Mux((start.job == Job.SEARCH) & (start.depth != 0), start.root_move, 0))]
             with m.If(~start.keep_killers):
                 m.d.sync += killer_known.eq(0)
-            m.d.comb += [favoured.load.valid.eq(1),
-                         favoured.load.payload.eq(start.features.favoured & (start.job == Job.SEARCH))]
             m.d.comb += [
                 updated.alpha.eq(start.alpha), updated.beta.eq(start.beta),
                 updated.alpha0.eq(start.alpha), updated.depth.eq(start.depth),
@@ -1146,9 +1124,6 @@ class Controller(wiring.Component):
                                  new_killers[1].eq(Mux(parent_killers[0].as_value() == base.move.as_value(),
                                                        parent_killers[1], parent_killers[0]))]
                     m.d.sync += killer_known.bit_select(parent_killer_read.addr, 1).eq(1)
-                # ... and, at a full-width node, counts for its side's destination (favoured squares).
-                m.d.comb += quiet_cutoff.eq(favouring & stepping_up & reaches_beta & _quiet(base.move)
-                                            & (base.move.as_value() != 0) & (base.depth != 0))
             with m.If(control.result != Result.NONE):
                 m.d.sync += returned.eq(result_value)
             with m.If(control.ply == PlyStep.DOWN):

@@ -114,12 +114,6 @@ alpha-beta on or off for one search (docs/architecture.md §5.3), and their cons
   default: at 100,000 nodes it solved as many of 392 tactical positions as the machine
   without it (289; three endings gained, three positions lost), and no games have judged it
   (BENCHMARKS.md, 2026-11-30, eighth session).
-* ``favoured`` — favoured squares: each side's quiet moves to the squares where its quiet
-  moves have cut off often (a count per side and destination square, one more at each cutoff
-  by a quiet move at a full-width node, aged by halving: ``hdl.search.favoured``)
-  come before its other quiet moves: the generator's key puts them first among the quiet
-  moves (``MoveKey.favoured``). The counts last as long as the transposition table; a search
-  job reads the favoured squares as it starts, so its order stays the same throughout.
 
 ``none`` is the machine these features were added to: plain alpha-beta with its check and
 recapture extensions (the fields whose ``baseline`` is true), every other feature off.
@@ -250,7 +244,6 @@ class SearchFeatures:
     escapes: bool = field(default=True, metadata={"baseline": True})
     recaptures: bool = field(default=True, metadata={"baseline": True})
     spite: bool = False
-    favoured: bool = False
 
     @classmethod
     def names(cls):

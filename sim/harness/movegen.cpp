@@ -9,8 +9,6 @@
 //   hm <bits>...          apply halfmoves (no answer)
 //   side <0|1>            set the side to move (no answer)
 //   config <bits>         set the rules and capture order, a GenConfig (no answer)
-//   favoured <white> <black>  set each side's favoured squares, 64-bit masks in its frame
-//                         (no answer)
 //   req <bits>            one request; answers "<found> <move> <key> <piece> <victim> <may_check>
 //                         <count> <cycles>"
 //   held <gap> <bits> <hm>... / <hm>...
@@ -223,11 +221,6 @@ int main(int argc, char **argv) {
                                      field(b, HALFMOVE_PIECE_OFFSET, HALFMOVE_PIECE_WIDTH)); }
         else if (cmd == "side") { int s; in >> s; set_side(s); }
         else if (cmd == "config") { int c; in >> c; top->search___05Fconfig = c; top->eval(); }
-        else if (cmd == "favoured") {
-            uint64_t masks[2]; in >> masks[0] >> masks[1];
-            for (int k = 0; k < 4; k++) top->search___05Ffavoured[k] = (uint32_t)(masks[k / 2] >> (32 * (k % 2)));
-            top->eval();
-        }
         else if (cmd == "req") { uint64_t b; in >> b; print_response(request(b)); std::fflush(stdout); }
         else if (cmd == "held") {
             int gap; uint64_t bits; in >> gap >> bits;
