@@ -70,8 +70,7 @@ __all__ = ["Command", "REPLY", "NAK", "NakReason", "MAX_FRAME", "RESIDUE", "HALF
 #: quiescence. 14: the features a 24-bit word, the seventeenth bit the singular test's
 #: multi-cut. 15: the eighteenth and nineteenth, the check and recapture extensions (on in the
 #: features' ``none``: a board of 14 would extend whatever they say), the twentieth ``spite``.
-#: 16: the twenty-first, favoured squares. 17: favoured squares taken out again (a board of 16
-#: would order its quiet moves by bit 20).
+#: 16: the twenty-first, favoured squares. 17: favoured squares taken out again (bit 20 unused).
 PROTOCOL_VERSION = 17
 
 #: The longest frame, before COBS: sequence, type, payload and CRC. A board may take less
