@@ -422,10 +422,10 @@ class Controller(wiring.Component):
         m = Module()
         # The control fields start the longest paths (into the generator's request and
         # attacker, the halfmove bus, the value datapath): they come from a block RAM of their
-        # own, and ``gen``, whose decoding chooses the generator's job (the query's cell or the
-        # ply's), from flip-flops read a block ahead.
-        m.submodules.sequencer = seq = Microsequencer(SPEC, self._image, flops=("gen",),
-                                                      fast=tuple(name for name in dict(CONTROL) if name != "gen"))
+        # own. (From flip-flops loaded from distributed RAM, ``flops=``, a field's read comes
+        # after the branch instead: the ``gen`` field so was the board build's longest path once
+        # the killer query was registered.)
+        m.submodules.sequencer = seq = Microsequencer(SPEC, self._image, fast=tuple(dict(CONTROL)))
         m.submodules.frames = frames = FrameStack(max_ply=self._max_ply)
         control = seq.control
         frame = frames.current

@@ -20,15 +20,11 @@ Yosys merges the register into a synchronous read port and places the copy in a 
 its own, whose outputs drive only the datapath (the board build: 22.0 -> 24.6 MHz). Forced into
 distributed RAM (``ram_style``), the read follows the next-address logic in the same cycle,
 which is slower for all of them (the controller alone: 24.8 MHz against 30.9). Fields named in
-``flops`` come from flip-flops instead, out at the start of the cycle, for the few bits whose
-paths are the longest after the block RAM's delay (the generator's request). Their copy is read
-a block ahead: sixteen lanes of distributed RAM, lane ``i`` holding the words at addresses
-``i`` mod 16, are all read at the block of the word the branch goes from (``next``, the popped
-address, or ``entry``), before the branch bits are known; the branch bits then choose a lane
-into the flip-flops. A stall keeps them, a write to the word they hold reloads them.
+``flops`` are read so, into flip-flops: out at the start of the cycle, for the few bits whose
+paths are the longest after the block RAM's delay (the generator's request).
 """
 
-from amaranth import Array, Cat, Const, Module, Mux, Signal
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -193,83 +189,39 @@ class Microsequencer(wiring.Component):
                                 m.d.sync += stack[level].eq(following)
         m.d.comb += read.addr.eq(target)
         m.d.sync += current.eq(target)
-        self._copy(m, "fast_store", self._fast, write, target)
-        # The flip-flops' block: that of the address the branch bits are ORed into (a start's
-        # entry is taken whole), known before the status is; a stall keeps the flip-flops.
-        base = Signal(spec.address_bits)
-        m.d.comb += base.eq(Mux(self.start, self.entry, Mux(seq.op == SeqOp.RETURN, top, seq.next)))
-        lane = Signal(BRANCH_BITS)
-        m.d.comb += lane.eq(Mux(self.start, self.entry, base | branch))
-        self._lanes(m, self._flops, write, target, base, lane, self.start | ~self.stall)
+        self._copy(m, "fast_store", self._fast, write, target, {})
+        self._copy(m, "flop_store", self._flops, write, target, {"ram_style": "distributed"})
         return m
 
-    def _field_bits(self, fields):
-        """``bits(word)``: the control ``fields``' bits of a micro-store word (an int or a
-        value), concatenated; and their width."""
+    def _copy(self, m, name, fields, write, target, attrs):
+        """The control ``fields`` from a copy of their bits (``attrs``: the memory's synthesis
+        attributes), written with the micro-store and read at ``target`` into a register, as
+        the micro-store is read, including its transparency for a write to that address."""
+        if not fields:
+            return
         spec = self._spec
         control_offset = spec.word["control"].offset
         ranges = [(control_offset + spec.control[field].offset, spec.control[field].width) for field in fields]
 
-        def bits(word):
+        def bits(word):             # the fields' bit ranges, concatenated: of an int or a value
             if isinstance(word, int):
                 return sum(((word >> offset) & ((1 << width) - 1)) << sum(w for _, w in ranges[:i])
                            for i, (offset, width) in enumerate(ranges))
             return Cat(*(word[offset:offset + width] for offset, width in ranges))
 
-        return bits, sum(w for _, w in ranges)
-
-    def _serve(self, m, fields, served):
-        """Drive the control ``fields`` from ``served`` (their bits, concatenated)."""
-        at = 0
-        for field in fields:
-            offset, width = self._spec.control[field].offset, self._spec.control[field].width
-            m.d.comb += self.control.as_value()[offset:offset + width].eq(served[at:at + width])
-            at += width
-
-    def _lanes(self, m, fields, write, target, base, lane, load):
-        """The control ``fields`` from flip-flops, loaded (on ``load``) from sixteen lanes of
-        distributed RAM all read at ``base``'s block, ``lane`` choosing among them: the word at
-        ``target``, as the micro-store reads it. A write to ``target`` is forwarded, stalled or
-        not (the micro-store's read is transparent for it)."""
-        if not fields:
-            return
-        spec = self._spec
-        bits, width = self._field_bits(fields)
-        lanes = 1 << BRANCH_BITS
-        blocks = -(-spec.depth // lanes)
-        image = self._image + [0] * (blocks * lanes - len(self._image))
-        readings = []
-        for i in range(lanes):
-            m.submodules[f"flop_lane{i}"] = store = Memory(
-                shape=width, depth=blocks, init=[bits(image[b * lanes + i]) for b in range(blocks)],
-                attrs={"ram_style": "distributed"})
-            lane_write, lane_read = store.write_port(), store.read_port(domain="comb")
-            m.d.comb += [lane_write.en.eq(write.en & (write.addr[:BRANCH_BITS] == i)),
-                         lane_write.addr.eq(write.addr[BRANCH_BITS:]), lane_write.data.eq(bits(write.data)),
-                         lane_read.addr.eq(base[BRANCH_BITS:])]
-            readings.append(lane_read.data)
-        served = Signal(width, reset_less=True)
-        with m.If(write.en & (write.addr == target)):
-            m.d.sync += served.eq(bits(write.data))
-        with m.Elif(load):
-            m.d.sync += served.eq(Array(readings)[lane])
-        self._serve(m, fields, served)
-
-    def _copy(self, m, name, fields, write, target):
-        """The control ``fields`` from a copy of their bits, written with the micro-store and
-        read at ``target`` into a register, as the micro-store is read, including its
-        transparency for a write to that address."""
-        if not fields:
-            return
-        spec = self._spec
-        bits, width = self._field_bits(fields)
-        m.submodules[name] = store = Memory(shape=width, depth=spec.depth, init=[bits(word) for word in self._image])
+        width = sum(w for _, w in ranges)
+        m.submodules[name] = store = Memory(shape=width, depth=spec.depth, init=[bits(word) for word in self._image],
+                                            attrs=attrs)
         copy_write, copy_read = store.write_port(), store.read_port(domain="comb")
         copied = Signal(width, reset_less=True)
         m.d.comb += [copy_write.en.eq(write.en), copy_write.addr.eq(write.addr),
                      copy_write.data.eq(bits(write.data)), copy_read.addr.eq(target)]
         m.d.sync += copied.eq(Mux(write.en & (write.addr == target), bits(write.data), copy_read.data))
-        self._serve(m, fields, copied)
+        at = 0
+        for offset, width in ranges:
+            offset -= control_offset
+            m.d.comb += self.control.as_value()[offset:offset + width].eq(copied[at:at + width])
+            at += width
 
 
 #: Download-port indices per micro-store word: word ``a`` is written as 24-bit parts at indices
