@@ -136,6 +136,8 @@ def main(argv=None):
     add_engine_arguments(parser)
     args = parser.parse_args(argv)
     names = chosen_engines(parser, args)
+    # Which code: read before the engines start (the checkout may move on during a long run).
+    code = code_line() if "suprem" in names else None
     files = args.file or [str(DATA / "choice-positions.jsonl")]
     choices = [(path, board, scores) for path in files for board, scores in read_choices(path)[:args.count]]
     try:
@@ -163,8 +165,8 @@ def main(argv=None):
         print(f"{name:9} against {args.against}: {c.differ} of {c.both} moves differ, {c.better} lose less, "
               f"{c.worse} more; their loss {c.lost_before} cp before, {c.lost_now} cp now; "
               f"{c.mean:+.1f} cp a position (95 %: {c.mean - c.interval:+.1f} to {c.mean + c.interval:+.1f})")
-    if "suprem" in names:
-        print(code_line())
+    if code:
+        print(code)
     return 0
 
 

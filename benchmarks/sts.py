@@ -115,6 +115,8 @@ def main(argv=None):
     add_engine_arguments(parser)
     args = parser.parse_args(argv)
     names = chosen_engines(parser, args)
+    # Which code: read before the engines start (the checkout may move on during a long run).
+    code = code_line() if "suprem" in names else None
     try:
         positions, themes = read_sts(args.file)
     except (OSError, ValueError) as error:
@@ -146,8 +148,8 @@ def main(argv=None):
         print(f"{name} against {args.against}: {c.differ} of {c.both} moves differ, {c.better} score more, "
               f"{c.worse} less; {gained:+.2f} points a position (95 %: {gained - c.interval:+.2f} to "
               f"{gained + c.interval:+.2f})")
-    if "suprem" in names:
-        print(code_line())
+    if code:
+        print(code)
     return 0
 
 

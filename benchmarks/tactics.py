@@ -74,6 +74,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     budgets = [int(n) for n in args.nodes.split(",")]
     names = chosen_engines(parser, args)
+    # Which code: read before the engines start (the checkout may move on during a long run).
+    code = code_line() if "suprem" in names else None
     suites = {}
     for path in args.file or [str(DATA / "tactics-dev.epd")]:
         try:
@@ -106,8 +108,8 @@ def main(argv=None):
         for nodes in budgets:
             print(f"{nodes:>7} nodes per position: "
                   + ", ".join(f"{name} {sum(counts[path, name, nodes] for path in suites)}" for name in names))
-    if "suprem" in names:
-        print(code_line())
+    if code:
+        print(code)
     return 0
 
 

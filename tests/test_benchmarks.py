@@ -11,6 +11,7 @@ import pytest
 from benchmarks.conversion import main as conversion_main
 from benchmarks.conversion import play_out, sample
 from benchmarks.match import elo_difference, game_result, read_openings
+from benchmarks.peers import open_chosen
 from benchmarks.provenance import code_line, code_version
 from benchmarks.tactics import solved
 from host.epd import parse_position
@@ -218,11 +219,15 @@ def test_solved_by_bm_and_am():
     assert isinstance(board, chess.Board)
 
 
-def test_the_tactics_benchmark_counts_each_suite_and_their_sum(tmp_path, capsys):
+def test_the_tactics_benchmark_counts_each_suite_and_their_sum(tmp_path, capsys, monkeypatch):
     """Two one-position suites, the machine alone at 300 nodes: a mate in one it finds (its
     ``bm``) and the same position with that move as an ``am`` (so not solved): each suite's
-    count, then the sum."""
+    count, then the sum; and the code line, read before the engine starts (a checkout that moves
+    on during the run does not change it)."""
     from benchmarks import tactics
+    order = []
+    monkeypatch.setattr(tactics, "code_line", lambda: order.append("code") or code_line())
+    monkeypatch.setattr(tactics, "open_chosen", lambda *args: order.append("engine") or open_chosen(*args))
     mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - -"
     found, avoided = tmp_path / "found.epd", tmp_path / "avoided.epd"
     found.write_text(f'{mate} bm Ra8#; id "F.1";\n')
@@ -233,6 +238,7 @@ def test_the_tactics_benchmark_counts_each_suite_and_their_sum(tmp_path, capsys)
     assert lines[2:] == [f"1 positions of {found}", "    300 nodes per position: suprem 1",
                          f"1 positions of {avoided}", "    300 nodes per position: suprem 0",
                          "2 positions in all", "    300 nodes per position: suprem 1", code_line()]
+    assert order == ["code", "engine"]
 
 
 @pytest.mark.parametrize("text, reason", [
