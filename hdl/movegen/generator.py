@@ -77,25 +77,23 @@ class MoveGenerator(wiring.Component):
     waited for as a halfmove is. Check, attacked squares, the king-attacked flags and the
     antichess flags are continuous outputs.
 
-    Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` 2,
-    ``LEGAL`` 3 (its move is registered before its job starts, so that the search's choice of
-    the move stays off the path into the attacker), ``FIRST`` (and a ``NEXT`` that changes the
-    mode to leave its cell) 4, ``COUNT`` ``COUNT_LATENCY`` + 1 (7); a new request is taken the
-    cycle its predecessor's response comes out, so a ply yields one move every two cycles.
-    ``halfmove`` is always taken, even while a request is in flight (a halfmove reaches the
-    cells' outputs two cycles after it is taken, and every job reads them only in its stages'
-    first cycles, the latest two cycles after the request); a request is taken from the second
-    cycle after the last halfmove or change of ``side``, which is also when ``attacks``,
-    ``king_attacked`` and ``in_check`` show the new position, and only if the request port
-    showed its ply in the cycle before (a ply's context is read a cycle ahead: a request at a
-    ply the port did not show waits a cycle). A NEXT in ``KEEP`` mode (the search's PREFETCH,
-    offered with the MAKE that may follow an UNMAKE at once) is taken even while the board
-    changes, and answers for the board and side as they stand at the end of its cycle: it is
-    held until they reach the cells' outputs — two cycles after a halfmove or change of side in
-    its own cycle, one after one in the cycle before — so its answer comes 2 + 2 or 2 + 1 cycles
-    after it is taken, and the halfmoves taken meanwhile (the MAKE's) reach the outputs only
-    after its job has read them. It must be at a ply that has started (a FIRST answered there),
-    so that it never arbitrates afresh.
+    Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
+    ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4, ``COUNT``
+    ``COUNT_LATENCY`` + 1 (7); a new request is taken the cycle its predecessor's response
+    comes out, so a ply yields one move every two cycles. ``halfmove`` is always taken, even while a
+    request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
+    and every job reads them only in its stages' first cycles, the latest two cycles after the
+    request); a request is taken from the second cycle after the last halfmove or change of
+    ``side``, which is also when ``attacks``, ``king_attacked`` and ``in_check`` show the new
+    position, and only if the request port showed its ply in the cycle before (a ply's context
+    is read a cycle ahead: a request at a ply the port did not show waits a cycle). A NEXT in
+    ``KEEP`` mode (the search's PREFETCH, offered with the MAKE that may follow an UNMAKE at
+    once) is taken even while the board changes, and answers for the board and side as they
+    stand at the end of its cycle: it is held until they reach the cells' outputs — two
+    cycles after a halfmove or change of side in its own cycle, one after one in the cycle
+    before — so its answer comes 2 + 2 or 2 + 1 cycles after it is taken, and the halfmoves
+    taken meanwhile (the MAKE's) reach the outputs only after its job has read them. It must
+    be at a ply that has started (a FIRST answered there), so that it never arbitrates afresh.
 
     Interface attributes
     --------------------
@@ -194,9 +192,8 @@ class MoveGenerator(wiring.Component):
         held_wait = Signal(2)           # a held request's job starts in this many cycles (below)
         busy = Signal()
         ply_held = Signal()             # the request's ply was on the port a cycle before
-        legal_at_s1 = Signal()          # a LEGAL query, its move registered, entering the attacker
-        m.d.comb += busy.eq(attacker_busy | counter.busy | fresh_at_x2 | fresh_at_s1 | legal_at_s1
-                            | lookahead_at_x2 | (held_wait != 0))
+        m.d.comb += busy.eq(attacker_busy | counter.busy | fresh_at_x2 | fresh_at_s1 | lookahead_at_x2
+                            | (held_wait != 0))
 
         m.d.comb += [
             self.halfmove.ready.eq(1),
@@ -312,31 +309,22 @@ class MoveGenerator(wiring.Component):
         fresh_job = Signal(Job)       # a fresh ply waiting for its arbitration
         next_cell_taken = Signal(64)
         m.d.comb += next_cell_taken.eq(taken_cells_read | Mux(nxt.en_passant_cell, 0, Const(1, 1) << nxt.square))
-        # A LEGAL query's job starts a cycle after the request, from registers: the move it asks
-        # about (which the search chooses by the control word it has just read) and the fact
-        # that it is a query stay off the request's path into the attacker.
-        legal_job = Signal(Job)
-        m.d.sync += legal_at_s1.eq(starting & is_legal)
-        m.d.sync += [legal_job.ply.eq(req.ply), legal_job.query.eq(req.move),
-                     legal_job.square.eq(req.move.to_sq ^ flip)]
-        m.d.comb += [legal_job.op.eq(GenOp.LEGAL), legal_job.valid_cell.eq(1), legal_job.mode.eq(GenMode.ALL),
-                     legal_job.promotion_rank.eq(TOP_PROMOTION)]
         # Only the valid bit waits for the handshake: the job's fields follow the request port
-        # whether or not it is taken, which keeps the handshake off the data path. A job from
-        # the port goes on in its ply's mode: a request whose mode differs (or a ply not
-        # started) is ``fresh`` and goes through the arbiter.
-        m.d.comb += job_valid.eq(fresh_at_s1 | legal_at_s1 | (starting & ~fresh & ~is_count & ~is_legal))
+        # whether or not it is taken, which keeps the handshake off the data path.
+        m.d.comb += job_valid.eq(fresh_at_s1 | (starting & ~fresh & ~is_count))
         with m.If(fresh_at_s1):
             m.d.comb += job.eq(fresh_job)
-        with m.Elif(legal_at_s1):
-            m.d.comb += job.eq(legal_job)
         with m.Else():
             m.d.comb += [
-                job.op.eq(req.op), job.ply.eq(req.ply), job.mode.eq(ctx.mode),
+                job.op.eq(req.op), job.ply.eq(req.ply),
+                job.mode.eq(Mux(is_legal, GenMode.ALL, Mux(stay, ctx.mode, mode))),
+                job.query.eq(req.move),
                 job.promotion_rank.eq(Mux(stay, ctx.promotion_rank, TOP_PROMOTION)),
-                job.slot.eq(Mux(stay, ctx.slot, 0)),
+                job.slot.eq(Mux(stay & ~is_legal, ctx.slot, 0)),
             ]
-            with m.If(stay):
+            with m.If(is_legal):
+                m.d.comb += [job.valid_cell.eq(1), job.square.eq(req.move.to_sq ^ flip)]
+            with m.Elif(stay):
                 m.d.comb += [job.valid_cell.eq(1), job.square.eq(ctx.current),
                              job.en_passant_cell.eq(ctx.current_en_passant),
                              job.taken.eq(taken_cells_read), job.en_passant_done.eq(ctx.en_passant_done)]
@@ -347,10 +335,10 @@ class MoveGenerator(wiring.Component):
         m.d.comb += [
             attacker.side.eq(cells_side),
             attacker.square.eq(job.square),
-            attacker.en_passant_cell.eq(job.en_passant_cell),
+            attacker.en_passant_cell.eq(job.en_passant_cell & (job.op != GenOp.LEGAL)),
             attacker.slot_floor.eq(job.slot),
             attacker.mode.eq(job.mode),
-            attacker.check.eq(legal_at_s1),
+            attacker.check.eq(job.op == GenOp.LEGAL),
             attacker.query.eq(job.query),
             attacker.promotion_rank.eq(job.promotion_rank),
         ]
@@ -359,7 +347,8 @@ class MoveGenerator(wiring.Component):
         # A job that enters a new cell starts, in the same cycle, the search for the cell after
         # it, so the answer is in the ply's context by the time the ply can ask again.
         entering_new_cell = Signal()
-        m.d.comb += entering_new_cell.eq(job_valid & ~legal_at_s1 & job.valid_cell & (fresh_at_s1 | ~stay))
+        m.d.comb += entering_new_cell.eq(job_valid & (job.op != GenOp.LEGAL) & job.valid_cell
+                                         & (fresh_at_s1 | ~stay))
         launch_fresh = Signal()
         m.d.comb += launch_fresh.eq(starting & fresh)
         # A switching ply keeps the cells it has taken.
