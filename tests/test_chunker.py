@@ -367,6 +367,48 @@ def test_level_7_draws_where_a_king_holds_with_both_pawns(two, fen):
     assert with_level.value == 0 and with_level.total < 100 and without.value is None
 
 
+def test_leaving_domain():
+    """The library of level 8: the named side's king keeps off the files of its pawns left out (it
+    never passes); the other side, not in check, with no pawn move and its king's moves all onto
+    the reach (those files and the files beside them), is stalemated; exact against
+    python-chess's moves."""
+    with pytest.raises(ValueError, match="never passes"):
+        Domain((0,), (6, 7), defender_colour=chess.WHITE, defender_waits=True, defender_reach=(0, 1, 2))
+    leaving = Domain((1,), (6, 7), defender_colour=chess.WHITE, defender_barred=(0,), defender_reach=(0, 1))
+    assert leaving.name() == "b-vs-gh-white-barred-a-reach-ab"
+    db = open_database(leaving, quiet=True)
+    rng = random.Random(11)
+    assert verify(db, [rng.randrange(leaving.size) for _ in range(3000)]) == []
+    # Black's king on a8, its pawns gone: its one move, Ka7, onto the reach: stalemated, where the
+    # same game without the reach has White win in 6
+    cornered = chess.Board("k7/2K5/8/1P6/8/8/8/8 b - - 0 1")
+    assert leaving.children(cornered) == [] and db.value(cornered) == DRAW
+    reachless = Domain((1,), (6, 7), defender_colour=chess.WHITE, defender_barred=(0,))
+    assert describe(open_database(reachless, quiet=True).value(cornered)) == "loss in 6"
+    # with a pawn it has a pawn move; from c8 a move off the reach; in check it is not stalemated
+    assert leaving.children(chess.Board("k7/2K3p1/8/1P6/8/8/8/8 b - - 0 1"))
+    assert leaving.children(chess.Board("2k5/8/8/1P6/8/8/8/7K b - - 0 1"))
+    assert leaving.children(chess.Board("k7/1P6/8/8/8/8/8/7K b - - 0 1"))
+
+
+@pytest.mark.parametrize("fen, winner, plies", [
+    ("8/8/6pp/P2k4/1P6/8/K7/8 b - - 0 1", chess.BLACK, 17),    # the black king holds both pawns
+    ("8/8/PP6/6p1/5K1k/7p/8/8 w - - 0 1", chess.WHITE, 15),    # the white king takes the h-pawn first
+])
+def test_level_8_wins_with_a_pawn_left_out(two, fen, winner, plies):
+    """Wins that levels 1-7 neither decide nor bound as such: the winner wins keeping one pawn and
+    never moving the other, so level 8 decides them at the root, where the search without it needs
+    thousands of nodes or does not finish within 5,000."""
+    board = chess.Board(fen)
+    assert describe(two.value(board)) == f"win in {plies}"
+    level, result = classify(TWO, board, levels=range(1, 8))
+    assert not isinstance(result, Wins) and result != DRAWN
+    assert classify(TWO, board) == (8, Wins(winner, (plies + 1) // 2))
+    with_level, without = solve(board, TWO, max_nodes=5_000), solve(board, TWO, levels=range(1, 8), max_nodes=5_000)
+    assert with_level.value == 1 and with_level.total < 10
+    assert without.value is None or without.total > 1_000
+
+
 def test_king_areas_follow_a_winning_strategy():
     """A won state's area holds its king's square and the area of a winning move (the attacker to
     move) or of every defence (the defender to move)."""

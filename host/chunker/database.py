@@ -9,7 +9,7 @@ builds it again (and removes the domain's files of other keys); :func:`open_data
 on first use. A :class:`Database` reads a value by
 decompressing the one block it lies in (the last few blocks are kept).
 
-Format (little-endian): ``b"SUPREMDB"``, the domain's name as 32 bytes (NUL-padded), the number
+Format (little-endian): ``b"SUPREMDB"``, the domain's name as 48 bytes (NUL-padded), the number
 of configurations ``C`` (uint64), then ``C + 1`` uint64 offsets from the file's start (block ``k``
 spans ``offsets[k]:offsets[k + 1]``), then the blocks.
 """
@@ -36,7 +36,7 @@ __all__ = ["build", "open_database", "database_path", "areas_path", "Database", 
 
 SOURCE = Path(__file__).resolve().parent / "retro.cpp"
 MAGIC = b"SUPREMDB"
-NAME_BYTES = 32
+NAME_BYTES = 48
 BLOCK = 2 * 64 * 64
 COMPILER_FLAGS = ["-O2", "-std=c++17"]
 
@@ -65,6 +65,7 @@ def _cache_dir():
 @functools.cache
 def _key(domain):
     digest = hashlib.sha256(SOURCE.read_bytes())
+    digest.update(MAGIC + NAME_BYTES.to_bytes(2, "little"))     # the file's format
     digest.update(json.dumps(domain.defines(), sort_keys=True).encode())
     digest.update(" ".join(COMPILER_FLAGS).encode())
     return digest.hexdigest()[:16]

@@ -89,9 +89,11 @@ class Domain:
     #: Only where one side has no pawns: that side's king never moves — it passes, is mated when in
     #: check and takes no promoted piece (a king that stands still while its pawns run elsewhere).
     defender_frozen: bool = False
-    #: With ``defender_frozen``: files where that side's pawns elsewhere may deny the other king a
-    #: square. The side with pawns, to move with no pawn move and no king move off these files,
-    #: wins at once (on the board it may be stalemated: the frozen side's plan fails).
+    #: Files where the defender's pawns elsewhere may deny the other king a square. With
+    #: ``defender_frozen``: the side with pawns, to move with no pawn move and no king move off
+    #: these files, wins at once (on the board it may be stalemated: the frozen side's plan fails).
+    #: With a named ``defender_colour`` that does not wait (it never passes): the other side, to
+    #: move with no pawn move and no king move off these files and not in check, is stalemated.
     defender_reach: tuple = ()
     #: Where both sides have pawns: the side (``chess.WHITE`` or ``chess.BLACK``) that waits
     #: (``defender_waits``: it passes only when not in check and without any move, king's or
@@ -118,8 +120,9 @@ class Domain:
                              "left out, not from its own pawns' in the domain")
         if self.defender_passes + self.defender_waits + self.defender_frozen > 1:
             raise ValueError("a defender passes whenever it likes, waits until it must or is frozen: one of them")
-        if self.defender_reach and not self.defender_frozen:
-            raise ValueError("a defender's reach is a frozen defender's")
+        if self.defender_reach and not (self.defender_frozen or self.defender_colour is not None
+                                        and not self.defender_waits):
+            raise ValueError("a defender's reach is a frozen defender's, or a named one's that never passes")
         if any(abs(w - b) < 2 for w in self.white_files for b in self.black_files):
             raise ValueError(f"White's files {self.white_files} and Black's {self.black_files} must be two "
                              "apart at least (passed pawns that never meet)")
@@ -263,7 +266,8 @@ class Domain:
         and without any move; its king never steps onto a file of ``defender_barred``; with
         ``defender_frozen`` its one move is a pass (none in check), every promotion is safe, and
         the other side, to move with no pawn move and no king move off ``defender_reach``, has one
-        move (a null move) that wins."""
+        move (a null move) that wins; with a named defender and a reach, that side so placed and
+        not in check has none (stalemated)."""
         found = []
         legal = [move for move in board.legal_moves
                  if board.turn != self.defender or not self.defender_frozen
@@ -275,10 +279,13 @@ class Domain:
             after.push(chess.Move.null())
             after.clear_stack()
             found.append((chess.Move.null(), (1, after)))
-        if self.defender_frozen and board.turn != self.defender and \
+        if self.defender_reach and board.turn != self.defender and \
                 not any(board.piece_type_at(move.from_square) == chess.PAWN or
                         chess.square_file(move.to_square) not in self.defender_reach for move in legal):
-            return [(chess.Move.null(), "win")]
+            if self.defender_frozen:
+                return [(chess.Move.null(), "win")]
+            if not board.is_check():
+                return []
         for move in legal:
             if move.promotion not in (None, chess.QUEEN):
                 continue

@@ -147,11 +147,14 @@ struct Event {
 // mated), and it takes no promoted piece (every promotion is safe). With DEFENDER_FROZEN, an
 // attacker to move with no pawn move and no king move off DEFENDER_REACH (a bitboard: where the
 // defender's pawns elsewhere may deny its king a square) wins at once: on the board it may be
-// stalemated.
+// stalemated. With DEFENDER_REACH and a defender with pawns that never passes (level 8's games),
+// the other side to move, not in check, with no pawn move and no king move off DEFENDER_REACH is
+// stalemated (a draw): on the board the defender's pawns elsewhere may take those squares too.
 static const int defender = DEFENDER;
 static const int passer = DEFENDER_PASSES || DEFENDER_WAITS || DEFENDER_FROZEN ? defender : -1;
 static const bb barred = DEFENDER_BARRED;
 static const bb reach = DEFENDER_REACH;
+static const bool reach_stalemates = reach != 0 && !DEFENDER_FROZEN;
 
 enum MoveKind {
     INSIDE,    // a king move or a pass that stays in the configuration: the other side moves next
@@ -171,6 +174,16 @@ static bool in_check(const Config &c, int side, int wk, int bk) {
     return c.attacks[1 - side] & bit(side == 0 ? wk : bk);
 }
 
+// Whether side ``us`` has a pawn that can step (no king in front of it).
+static bool has_pawn_move(const Config &c, int us, int wk, int bk) {
+    for (int k = 0; k < n_pawns; k++) {
+        if (!c.code[k] || is_white(k) != (us == 0)) continue;
+        int front = c.pawn_square[k] + (us == 0 ? 8 : -8);
+        if (front != wk && front != bk) return true;
+    }
+    return false;
+}
+
 // Calls visit(kind, child's index over the whole database) for every move of a valid state.
 template <class Visit>
 static void for_each_move(long config, const Config &c, int side, int wk, int bk, Visit visit) {
@@ -180,6 +193,8 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
     bool checked = in_check(c, side, wk, bk);
     bb targets = king_moves[king] & ~c.pawns[us] & ~c.attacks[them] & ~king_moves[other];
     if (us == defender) targets &= DEFENDER_FROZEN ? 0 : ~barred;
+    if (reach_stalemates && us != defender && !checked && !(targets & ~reach) && !has_pawn_move(c, us, wk, bk))
+        return;                                 // no move: stalemated
     for (bb t = targets; t; t &= t - 1) {
         int to = __builtin_ctzll(t);
         int nwk = us == 0 ? to : wk, nbk = us == 0 ? bk : to;

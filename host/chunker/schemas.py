@@ -17,8 +17,8 @@ from .chunks import ATTACKER, DEFENDER, Chunk, library
 from .database import NotBuilt, build, database_path, open_database
 from .domain import DRAW, INVALID, Domain, is_win, plies
 
-__all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "pair", "SCHEMAS",
-           "classify", "fastest", "agrees", "values", "libraries", "unbuilt", "prepare"]
+__all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "pair", "fewer",
+           "SCHEMAS", "classify", "fastest", "agrees", "values", "libraries", "unbuilt", "prepare"]
 
 DRAWN = "draw"
 
@@ -328,6 +328,54 @@ def pair(domain, board):
     return _drawn_or_held(domain, board, functools.partial(_holds_keeping, 2))
 
 
+def fewer(domain, board):
+    """Level 8: a side that wins with one or two of its pawns left out, never moving them, wins.
+
+    For each way of keeping some of ``colour``'s pawns (at most two, at least one left out), the
+    exact database of the game of ``colour``'s king and the kept pawns against the other side's
+    king and pawns, ``colour``'s king barred from the files of the pawns left out, never passing,
+    and the other side, to move not in check with no pawn move and no king move off the files of
+    those pawns and the files beside them, stalemated. ``colour`` wins if one of those databases
+    gives it the win (within its moves). Sound: ``colour`` plays that game's strategy, which is
+    legal on the board (its king keeps off the pawns left out, which never move); every move of
+    the other side is one of that game's (its pawns are all there; its king has that game's moves
+    or fewer — the pawns left out only deny it squares, and taking one is a king move onto a
+    square of that game); a check by a kept pawn is the same check, and a king that game lets
+    escape which has no move on the board is mated, a win too; a promotion safe in that game is
+    safe on the board; and the one board position that game would play on where the board has no
+    move, a stalemate, is one where the other side's king can only step onto those files, which
+    that game counts a draw. This is where the tempo battles end: the side whose king holds the
+    other's pawns and whose own pawns outnumber the other king's defence wins without spending
+    every pawn's tempi (CH.041's winner is so decided at ply 3 of its 34-ply line)."""
+    for colour in (chess.WHITE, chess.BLACK):
+        files, codes = _codes(domain, board, colour)
+        present = tuple(f for f, code in zip(files, codes) if code)
+        other = _codes(domain, board, not colour)[1]
+        if not any(other):
+            continue
+        for kept, left_out in _keepings(present, min(2, len(present) - 1)):
+            if not kept or chess.BB_SQUARES[board.king(colour)] & sum(chess.BB_FILES[f] for f in left_out):
+                continue
+            own = [code for file, code in zip(files, codes) if file in kept]
+            game = _leaving_domain(domain, colour, kept, left_out)
+            index = game.index_of(own + other if colour == chess.WHITE else other + own, board.turn,
+                                  board.king(chess.WHITE), board.king(chess.BLACK))
+            value = open_database(game, quiet=True).value_at(index)
+            if value not in (DRAW, INVALID) and is_win(value) == (board.turn == colour):
+                return Wins(colour, (plies(value) + 1) // 2)
+    return None
+
+
+def _leaving_domain(domain, colour, kept, left_out):
+    """The game of level 8: ``colour``'s king and its pawns on the files ``kept`` against the other
+    side's king and pawns, never passing, its king barred from the files ``left_out``; the other
+    side stalemated where its king can only step onto those files and the files beside them."""
+    reach = tuple(sorted({f for file in left_out for f in (file - 1, file, file + 1) if 0 <= f < 8}))
+    rules = dict(defender_colour=colour, defender_barred=left_out, defender_reach=reach)
+    return _sub_domain(*((kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)),
+                       **rules)
+
+
 def _holds_keeping(most, domain, board, colour):
     """Whether ``colour``'s king holds the other side keeping at most ``most`` of its pawns beside
     it, any of them, the rest left out (levels 5 to 7)."""
@@ -347,7 +395,7 @@ def _keepings(present, most):
 
 
 #: The schemas by level.
-SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds, 6: beside, 7: pair}
+SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds, 6: beside, 7: pair, 8: fewer}
 
 
 def libraries(domain, levels=None):
@@ -370,6 +418,9 @@ def libraries(domain, levels=None):
             if level in asked:
                 wanted += [_holding_domain(domain, colour, kept, left_out)
                            for present in subsets for kept, left_out in _keepings(present, most)]
+        if 8 in asked and (domain.black_files if colour == chess.WHITE else domain.white_files):
+            wanted += [_leaving_domain(domain, colour, kept, left_out) for present in subsets
+                       for kept, left_out in _keepings(present, min(2, len(present) - 1)) if kept]
         found.update(dict.fromkeys(wanted))
     return sorted(found, key=lambda library_domain: library_domain.size)
 
