@@ -445,7 +445,7 @@ def test_race_needs_a_king_off_the_paths():
 
 @pytest.mark.parametrize("fen", [
     "2k5/8/8/2K5/P7/1P4p1/8/8 w - - 0 1",        # lost in 4
-    "8/8/P7/1k6/6pp/1PK5/8/8 b - - 0 1",         # won in 9
+    "8/8/8/8/P6p/1P4p1/8/1k5K w - - 0 1",        # won in 13
     "4K3/1k5p/8/8/P5p1/8/1P6/8 w - - 0 1",       # lost in 8
     "8/7p/P3k3/6p1/8/1P5K/8/8 b - - 0 1",        # lost in 6
 ])
@@ -617,7 +617,7 @@ def test_cli_prepares_the_libraries_once(capsys, monkeypatch, tmp_path):
     (["8/8/8/8/8/8/P5k1/1K1N4 w - - 0 1"], "not a position of CHUNKER's domain"),
     (["8/8/8/8/3P4/8/6k1/1K6 w - - 0 1"], "not a position of CHUNKER's domain"),
     ([], "give a FEN"),
-    (["--prepare", "--levels", "8"], "no level 8: the levels are 1 to 7"),
+    (["--prepare", "--levels", "9"], "no level 9: the levels are 1 to 8"),
     (["--prepare", "--levels", "1,x"], "levels are whole numbers"),
     (["8/8/8/8/8/8/P5k1/1K6 w - - 0 1", "--nodes", "0"], None),
 ])
