@@ -344,9 +344,9 @@ def fewer(domain, board):
     escape which has no move on the board is mated, a win too; a promotion safe in that game is
     safe on the board; and the one board position that game would play on where the board has no
     move, a stalemate, is one where the other side's king can only step onto those files, which
-    that game counts a draw. This is where the tempo battles end: the side whose king holds the
-    other's pawns and whose own pawns outnumber the other king's defence wins without spending
-    every pawn's tempi (CH.041's winner is so decided at ply 3 of its 32-ply line)."""
+    that game counts a draw. This is how tempo battles end: the side whose king holds the other's
+    pawns often wins without the tempi of one of its own (CH.041's winner is so decided at ply 3
+    of its 32-ply line)."""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         present = tuple(f for f, code in zip(files, codes) if code)
