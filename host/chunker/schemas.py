@@ -346,7 +346,7 @@ def fewer(domain, board):
     move, a stalemate, is one where the other side's king can only step onto those files, which
     that game counts a draw. This is how tempo battles end: the side whose king holds the other's
     pawns often wins without the tempi of one of its own (CH.041's winner is so decided at ply 3
-    of its 32-ply line)."""
+    of its 28-ply line)."""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         present = tuple(f for f, code in zip(files, codes) if code)
