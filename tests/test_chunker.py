@@ -392,8 +392,8 @@ def test_leaving_domain():
 
 
 @pytest.mark.parametrize("fen, winner, plies", [
-    ("8/8/6pp/P2k4/1P6/8/K7/8 b - - 0 1", chess.BLACK, 17),    # the black king holds both pawns
-    ("8/8/PP6/6p1/5K1k/7p/8/8 w - - 0 1", chess.WHITE, 15),    # the white king takes the h-pawn first
+    ("8/8/6pp/P2k4/1P6/8/K7/8 b - - 0 1", chess.BLACK, 17),    # the king stops both pawns, h runs; g never moves
+    ("8/8/PP6/6p1/5K1k/7p/8/8 w - - 0 1", chess.WHITE, 15),    # the king stops both pawns, b runs; a never moves
 ])
 def test_level_8_wins_with_a_pawn_left_out(two, fen, winner, plies):
     """Wins that levels 1-7 neither decide nor bound as such: the winner wins keeping one pawn and
