@@ -271,25 +271,41 @@ def _holds_with(domain, board, colour, codes, other, kept, left_out):
     of its king and its pawns on the files ``kept`` against the other side's king and pawns, its
     king barred from the files ``left_out`` and passing only when it has no move at all (the exact
     database of that game)."""
+    value = _kept_value(_holding_domain(domain, colour, kept, left_out), domain, board, colour, codes, other,
+                        kept, left_out)
+    return value is not None and (value == DRAW or is_win(value) == (board.turn == colour))
+
+
+def _kept_value(game, domain, board, colour, codes, other, kept, left_out):
+    """The value of ``board`` in ``game``, a game of levels 5 to 8: ``colour``'s king and its pawns
+    on the files ``kept`` (its pawns' ``codes`` on ``domain``'s files) against the other side's king
+    and pawns (``other``), the pawns on the files ``left_out`` taken off; ``None`` where
+    ``colour``'s king stands on one of those files (barred there) or the position is not one of
+    ``game``'s."""
     if chess.BB_SQUARES[board.king(colour)] & sum(chess.BB_FILES[f] for f in left_out):
-        return False
+        return None
     files = domain.white_files if colour == chess.WHITE else domain.black_files
     own = [code for file, code in zip(files, codes) if file in kept]
-    held = _holding_domain(domain, colour, kept, left_out)
-    index = held.index_of(own + other if colour == chess.WHITE else other + own, board.turn,
+    index = game.index_of(own + other if colour == chess.WHITE else other + own, board.turn,
                           board.king(chess.WHITE), board.king(chess.BLACK))
-    value = open_database(held, quiet=True).value_at(index)
-    return value != INVALID and (value == DRAW or is_win(value) == (board.turn == colour))
+    value = open_database(game, quiet=True).value_at(index)
+    return None if value == INVALID else value
 
 
 def _holding_domain(domain, colour, kept, left_out):
     """The game of levels 5 to 7: ``colour``'s king and its pawns on the files ``kept`` against the
     other side's king and pawns, waiting, its king barred from the files ``left_out``."""
     if kept:
-        rules = dict(defender_colour=colour, defender_waits=True, defender_barred=left_out)
-        return _sub_domain(*((kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)),
-                           **rules)
+        return _kept_domain(domain, colour, kept, defender_colour=colour, defender_waits=True,
+                            defender_barred=left_out)
     return _library_domain(domain, not colour, defender_waits=True, defender_barred=left_out)
+
+
+def _kept_domain(domain, colour, kept, **rules):
+    """The domain of ``colour``'s pawns on the files ``kept`` against all of the other side's, with
+    the defender's ``rules``."""
+    return _sub_domain(*((kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)),
+                       **rules)
 
 
 @functools.cache
@@ -349,21 +365,21 @@ def fewer(domain, board):
     of its 28-ply line)."""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
-        present = tuple(f for f, code in zip(files, codes) if code)
         other = _codes(domain, board, not colour)[1]
         if not any(other):
             continue
-        for kept, left_out in _keepings(present, min(2, len(present) - 1)):
-            if not kept or chess.BB_SQUARES[board.king(colour)] & sum(chess.BB_FILES[f] for f in left_out):
-                continue
-            own = [code for file, code in zip(files, codes) if file in kept]
-            game = _leaving_domain(domain, colour, kept, left_out)
-            index = game.index_of(own + other if colour == chess.WHITE else other + own, board.turn,
-                                  board.king(chess.WHITE), board.king(chess.BLACK))
-            value = open_database(game, quiet=True).value_at(index)
-            if value not in (DRAW, INVALID) and is_win(value) == (board.turn == colour):
+        for kept, left_out in _leavings(tuple(f for f, code in zip(files, codes) if code)):
+            value = _kept_value(_leaving_domain(domain, colour, kept, left_out), domain, board, colour, codes, other,
+                                kept, left_out)
+            if value not in (None, DRAW) and is_win(value) == (board.turn == colour):
                 return Wins(colour, (plies(value) + 1) // 2)
     return None
+
+
+def _leavings(present):
+    """``(kept, left_out)``: each way level 8 keeps one or two of the pawns on the files
+    ``present`` and leaves at least one out."""
+    return ((kept, left_out) for kept, left_out in _keepings(present, min(2, len(present) - 1)) if kept)
 
 
 def _leaving_domain(domain, colour, kept, left_out):
@@ -371,9 +387,7 @@ def _leaving_domain(domain, colour, kept, left_out):
     side's king and pawns, never passing, its king barred from the files ``left_out``; the other
     side stalemated where its king can only step onto those files and the files beside them."""
     reach = tuple(sorted({f for file in left_out for f in (file - 1, file, file + 1) if 0 <= f < 8}))
-    rules = dict(defender_colour=colour, defender_barred=left_out, defender_reach=reach)
-    return _sub_domain(*((kept, domain.black_files) if colour == chess.WHITE else (domain.white_files, kept)),
-                       **rules)
+    return _kept_domain(domain, colour, kept, defender_colour=colour, defender_barred=left_out, defender_reach=reach)
 
 
 def _holds_keeping(most, domain, board, colour):
@@ -419,8 +433,8 @@ def libraries(domain, levels=None):
                 wanted += [_holding_domain(domain, colour, kept, left_out)
                            for present in subsets for kept, left_out in _keepings(present, most)]
         if 8 in asked and (domain.black_files if colour == chess.WHITE else domain.white_files):
-            wanted += [_leaving_domain(domain, colour, kept, left_out) for present in subsets
-                       for kept, left_out in _keepings(present, min(2, len(present) - 1)) if kept]
+            wanted += [_leaving_domain(domain, colour, kept, left_out)
+                       for present in subsets for kept, left_out in _leavings(present)]
         found.update(dict.fromkeys(wanted))
     return sorted(found, key=lambda library_domain: library_domain.size)
 
