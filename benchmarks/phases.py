@@ -18,11 +18,14 @@ which phase the machine gained or lost its points, each with its 95 % interval (
 approximation over the games). What a knowledge or search change gains is read there, by phase,
 from the games of its match.
 
-The last phase's points are then split (:func:`last_phase`): a least-squares line through
-each game's gain there against the lead it entered with says how much of them the leads
-explain (Stockfish's model expects more of a lead than players at a few thousand nodes
-convert, so the side ahead more often loses points in the endings whatever its knowledge), and
-the rest, the line's value for a game entered level, is the machine's own.
+Each phase's points after the first are then split (:func:`lead_split`): a least-squares line
+through each game's gain there against the lead it entered the phase with says how much of them
+the leads explain (Stockfish's model expects more of a lead than players at a few thousand nodes
+convert, so the side ahead more often gives back points in every later phase whatever its
+knowledge), and the rest, the line's value for a game entered level, is the machine's own. A
+side that is ahead more often shows a loss in the later phases that is not its play: read a
+phase's own points, not its sum. (Every game enters the first phase level, at one half: it has
+no leads to split.)
 
 Printed too: the won positions each side did not win, by Stockfish — a side standing ``--lead``
 centipawns (300) or more ahead for four positions running — and how those games ended.
@@ -52,7 +55,7 @@ from host.patterns import KingSafety
 from .match import pgn_games
 from .peers import open_engine
 
-__all__ = ["material", "GameTrace", "MATE_SCORE", "PhaseGains", "phase_gains", "LastPhase", "last_phase",
+__all__ = ["material", "GameTrace", "MATE_SCORE", "PhaseGains", "phase_gains", "LeadSplit", "lead_split",
            "Conversions", "conversions", "DEFAULT_BOUNDS", "LEAD_PLIES", "save_traces", "load_traces"]
 
 #: The phases' lower bounds of non-pawn material: the opening down to 50, the middlegame to
@@ -144,10 +147,11 @@ def phase_gains(traces, bounds=DEFAULT_BOUNDS):
     return PhaseGains(gains, lows, highs, sum(t.points - 0.5 for t in traces), n)
 
 
-class LastPhase(NamedTuple):
-    """The last phase's points split by a least-squares line over the games that reach it
-    (:func:`last_phase`): each game's gain there (its points less its expectation on entering)
-    against its lead on entering (that expectation less one half)."""
+class LeadSplit(NamedTuple):
+    """A phase's points split by a least-squares line over the games that reach it
+    (:func:`lead_split`): each game's gain there (its expectation where it leaves the phase, or
+    its points if it ends there, less its expectation on entering) against its lead on entering
+    (that expectation less one half)."""
     games: int
     own: float                  #: the line's intercept over the games: points no lead explains
     own_low: float
@@ -158,20 +162,23 @@ class LastPhase(NamedTuple):
     from_leads: float           #: ``slope`` times the leads summed: the points the leads explain
 
 
-def last_phase(traces, bound):
-    """:class:`LastPhase` of the games of ``traces`` that reach the phase of material ``bound``
-    or less (None with fewer than three, or leads all equal). Stockfish's win-draw-loss model
-    is made for Stockfish's play: where the players convert a lead less surely, the side that
-    enters the ending ahead loses points there whatever its knowledge, and a match in which one
-    side is ahead more often shows that as its loss in the endings. The intercept is what is
-    left: the machine's own gain or loss in that phase, for a game entered level."""
+def lead_split(traces, entered, left=None):
+    """:class:`LeadSplit` of the phase that games enter at material ``entered`` or less and leave
+    at ``left`` or less (None: the last phase, which ends in the result), over the games of
+    ``traces`` that reach it (None with fewer than three, or leads all equal). Stockfish's
+    win-draw-loss model is made for Stockfish's play: where the players convert a lead less
+    surely, the side that enters a phase ahead loses points there whatever its knowledge, and a
+    match in which one side is ahead more often shows that as its loss in the later phases. The
+    intercept is what is left: the machine's own gain or loss in that phase, for a game entered
+    level."""
     leads, gains = [], []
     for trace in traces:
-        entered = _entering(trace, bound)
-        if entered is None:
+        entering = _entering(trace, entered)
+        if entering is None:
             continue
-        leads.append(entered - 0.5)
-        gains.append(trace.points - entered)
+        leaving = None if left is None else _entering(trace, left)
+        leads.append(entering - 0.5)
+        gains.append((trace.points if leaving is None else leaving) - entering)
     n = len(leads)
     if n < 3:
         return None
@@ -184,7 +191,7 @@ def last_phase(traces, bound):
     residual = sum((y - intercept - slope * x) ** 2 for x, y in zip(leads, gains)) / (n - 2)
     own_half = 1.96 * math.sqrt(residual * (1 / n + mean_lead ** 2 / spread)) * n
     slope_half = 1.96 * math.sqrt(residual / spread)
-    return LastPhase(n, intercept * n, intercept * n - own_half, intercept * n + own_half,
+    return LeadSplit(n, intercept * n, intercept * n - own_half, intercept * n + own_half,
                      slope, slope - slope_half, slope + slope_half, slope * sum(leads))
 
 
@@ -356,11 +363,12 @@ def main(argv=None):
           f"({result.surplus:+.1f} above one half), {judged}")
     for name, gain, low, high in zip(_phase_names(args.bounds), result.gains, result.lows, result.highs):
         print(f"  {name:40s} {gain:+6.1f} points (95 %: {low:+.1f} to {high:+.1f})")
-    if split := last_phase(traces, args.bounds[-1]):
-        print(f"  of the last phase's points ({split.games} games reach it), {split.from_leads:+.1f} follow from the "
-              f"leads the games entered it with (a game's gain there {split.slope:+.3f} a point of expected lead, "
-              f"95 %: {split.slope_low:+.3f} to {split.slope_high:+.3f}), {split.own:+.1f} are SUPREM's own "
-              f"(95 %: {split.own_low:+.1f} to {split.own_high:+.1f})")
+    print("  split by the leads the games entered each phase with:")
+    for name, entered, left in zip(_phase_names(args.bounds)[1:], args.bounds, (*args.bounds[1:], None)):
+        if split := lead_split(traces, entered, left):
+            print(f"  {name:40s} {split.own:+6.1f} SUPREM's own (95 %: {split.own_low:+.1f} to {split.own_high:+.1f}), "
+                  f"{split.from_leads:+.1f} from the leads ({split.games} games; a game's gain {split.slope:+.3f} a "
+                  f"point of expected lead, 95 %: {split.slope_low:+.3f} to {split.slope_high:+.3f})")
     for side, machine in (("SUPREM", True), ("its opponent", False)):
         c = conversions(traces, machine, args.lead)
         ends = ", ".join(f"{count} {how}" for how, count in sorted(c.endings.items())) or "none"

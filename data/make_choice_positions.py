@@ -5,6 +5,7 @@ with ``--errors`` the machine's own errors, ``error-positions.jsonl``.
     python data/make_choice_positions.py --errors 100 [--pgn GLOB ...] [--count 240] [--seed 7]
     python data/make_choice_positions.py --endings [--count 150] [--seed 7] [--depth 12]
     python data/make_choice_positions.py --lone-minor [--count 100] [--seed 7] [--depth 12]
+    python data/make_choice_positions.py --material 13,30 [--count 240] [--seed 7] [--depth 12]
 
 Needs Stockfish (``apt-get install stockfish``); the tests never run it. The positions come
 from the games of ``--pgn`` (globs; by default ``benchmarks/results/*.pgn``, the machine's matches
@@ -23,6 +24,12 @@ exchange or two makes a pawn ending), within ``BALANCE`` as above.
 check, where a side has one minor piece, no rook or queen and at most one pawn while the other
 side has a pawn, a rook or a queen (:func:`is_lone_minor`: where a lone minor's worth decides
 which exchanges to make), within ``BALANCE`` as above.
+
+``--material LO,HI`` takes, into ``material-LO-HI-positions.jsonl``, the positions from ply 16
+on, not in check, whose non-pawn material (both sides, knight and bishop 3, rook 5, queen 9: 62
+at the start, as ``benchmarks.phases`` splits a game) is from LO to HI, within ``BALANCE`` as
+above: ``--material 13,30`` is the phase in which the heavy pieces come off, where issue 16's
+match found root knowledge losing points.
 
 ``--errors CP`` keeps instead the positions (from ply 8, any number of pieces, the best score
 within ``BALANCE``) where the machine — a player whose name begins with SUPREM — played a move
@@ -50,6 +57,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks.peers import engine_command  # noqa: E402
+from benchmarks.phases import material  # noqa: E402
 
 BALANCE = 300
 MOVES = 60
@@ -71,10 +79,17 @@ def is_lone_minor(board):
                for colour in chess.COLORS)
 
 
-def candidates(patterns, errors, endings=False, lone_minor=False):
+def in_material(low, high):
+    """A test of a board: its non-pawn material (``benchmarks.phases.material``) from ``low`` to ``high``."""
+    return lambda board: low <= material(board) <= high
+
+
+def candidates(patterns, errors, endings=False, lone_minor=False, kept=None):
     """``[(fen, played)]`` from the games of ``patterns`` (globs), in their order and repeated as often
     as they occur: ``played`` the machine's move (with ``errors``), else None; with ``endings`` the
-    endings (:func:`is_ending`), with ``lone_minor`` the lone minor pieces' (:func:`is_lone_minor`)."""
+    endings (:func:`is_ending`), with ``lone_minor`` the lone minor pieces' (:func:`is_lone_minor`),
+    with ``kept`` (a test of a board) the positions it keeps."""
+    chosen = is_ending if endings else is_lone_minor if lone_minor else kept
     found = []
     for name in sorted({name for pattern in patterns for name in glob.glob(pattern)}):
         with open(name) as f:
@@ -88,8 +103,8 @@ def candidates(patterns, errors, endings=False, lone_minor=False):
                     if errors:
                         if ply >= 8 and board.turn in machine and board.legal_moves.count() > 1:
                             found.append((board.fen(), move.uci()))
-                    elif endings or lone_minor:
-                        if ply >= 16 and not board.is_check() and (is_ending if endings else is_lone_minor)(board):
+                    elif chosen:
+                        if ply >= 16 and not board.is_check() and chosen(board):
                             found.append((board.fen(), None))
                     elif 16 <= ply <= 100 and not board.is_check() and len(board.piece_map()) >= 10:
                         found.append((board.fen(), None))
@@ -111,23 +126,34 @@ def main(argv=None):
     parser.add_argument("--endings", action="store_true", help="endings with one to four pieces and pawns")
     parser.add_argument("--lone-minor", action="store_true",
                         help="a side with one minor piece and at most a pawn against pawns, rooks or queens")
+    parser.add_argument("--material", metavar="LO,HI", help="positions whose non-pawn material is from LO to HI")
     parser.add_argument("--pgn", nargs="+", default=[str(HERE.parent / "benchmarks" / "results" / "*.pgn")],
                         help="the games (globs)")
     parser.add_argument("--out", help="the file (choice-positions.jsonl; error-positions.jsonl with --errors, "
                                       "ending-positions.jsonl with --endings, lone-minor-positions.jsonl with "
-                                      "--lone-minor)")
+                                      "--lone-minor, material-LO-HI-positions.jsonl with --material)")
     args = parser.parse_args(argv)
-    if sum(map(bool, (args.errors, args.endings, args.lone_minor))) > 1:
-        parser.error("--errors, --endings and --lone-minor choose different positions: one of them")
-    name = "error" if args.errors else "ending" if args.endings else "lone-minor" if args.lone_minor else "choice"
+    if sum(map(bool, (args.errors, args.endings, args.lone_minor, args.material))) > 1:
+        parser.error("--errors, --endings, --lone-minor and --material choose different positions: one of them")
+    kept = None
+    if args.material:
+        try:
+            low, high = (int(bound) for bound in args.material.split(","))
+        except ValueError:
+            parser.error(f"--material {args.material!r} is not LO,HI (two whole numbers)")
+        if not 0 <= low <= high:
+            parser.error(f"--material {args.material}: LO must be at least 0 and at most HI")
+        kept = in_material(low, high)
+    name = ("error" if args.errors else "ending" if args.endings else "lone-minor" if args.lone_minor
+            else f"material-{low}-{high}" if args.material else "choice")
     out = args.out or str(HERE / f"{name}-positions.jsonl")
-    found = candidates(args.pgn, args.errors, args.endings, args.lone_minor)
+    found = candidates(args.pgn, args.errors, args.endings, args.lone_minor, kept)
     random.Random(args.seed).shuffle(found)
     found = list(dict.fromkeys(found))
     engine = chess.engine.SimpleEngine.popen_uci(engine_command("stockfish"))
     engine.configure({"Threads": 1, "Hash": 64})
     errors = (f" --errors {args.errors}" if args.errors else " --endings" if args.endings
-              else " --lone-minor" if args.lone_minor else "")
+              else " --lone-minor" if args.lone_minor else f" --material {low},{high}" if args.material else "")
     lines = [f"# Made by data/make_choice_positions.py --count {args.count} --seed {args.seed} --depth {args.depth}"
              f"{errors} with {engine.id.get('name')}"]
     try:

@@ -503,11 +503,12 @@ def test_phases_split_a_matchs_points_by_the_material_on_the_board(tmp_path, cap
         assert refused.value.code == 2
 
 
-def test_the_last_phases_points_split_into_what_the_leads_explain_and_the_machines_own():
-    """``benchmarks.phases.last_phase``: a least-squares line through each game's gain in the last
+def test_each_phases_points_split_into_what_the_leads_explain_and_the_machines_own():
+    """``benchmarks.phases.lead_split``: a least-squares line through each game's gain in a
     phase against the lead it entered with; the points the leads explain plus the intercept's
-    share are the phase's points."""
-    from benchmarks.phases import GameTrace, last_phase, phase_gains
+    share are the phase's points, for the last phase (to the result) and for one in the middle
+    (to where the game leaves it)."""
+    from benchmarks.phases import GameTrace, lead_split, phase_gains
 
     def game(entered, points, reaches=True):    # three positions in the ending (material 10), or none
         return GameTrace(points, [0.5, 0.5] + [entered] * 3, [0] * 5, [62, 40] + [10 if reaches else 20] * 3)
@@ -515,15 +516,27 @@ def test_the_last_phases_points_split_into_what_the_leads_explain_and_the_machin
     # gain = 0.05 - 0.2 x lead, exactly: the intercept 0.05 a game, the slope -0.2, no spread
     leads = [-0.4, -0.1, 0.0, 0.2, 0.45]
     games = [game(0.5 + x, 0.5 + x + 0.05 - 0.2 * x) for x in leads] + [game(0.9, 1.0, reaches=False)]
-    split = last_phase(games, 12)
+    split = lead_split(games, 12)
     assert split.games == 5
     assert split.slope == pytest.approx(-0.2) and split.slope_low == pytest.approx(split.slope_high)
     assert split.own == pytest.approx(0.25) and split.own_low == pytest.approx(split.own_high)
     assert split.from_leads == pytest.approx(-0.2 * sum(leads))
     assert split.own + split.from_leads == pytest.approx(phase_gains(games[:5], (12,)).gains[-1])
-    noisy = last_phase(games[:5] + [game(0.5, 1.0), game(0.5, 0.0)], 12)
+    noisy = lead_split(games[:5] + [game(0.5, 1.0), game(0.5, 0.0)], 12)
     assert noisy.own_low < noisy.own < noisy.own_high and noisy.slope_low < noisy.slope < noisy.slope_high
-    assert last_phase(games[:2], 12) is None and last_phase([game(0.6, 1.0)] * 4, 12) is None
+    assert lead_split(games[:2], 12) is None and lead_split([game(0.6, 1.0)] * 4, 12) is None
+
+    # a middle phase, entered at 30 and left at 12: its gain ends where the game leaves it, not
+    # at the result (which here differs from that expectation by 0.3 in every game)
+    def middle(entered, left):
+        return GameTrace(min(1.0, left + 0.3), [0.5, entered, entered, entered, left, left, left], [0] * 7,
+                         [62, 25, 25, 25, 10, 10, 10])
+
+    games = [middle(0.5 + x, 0.5 + x - 0.02 - 0.3 * x) for x in leads]
+    split = lead_split(games, 30, 12)
+    assert split.games == 5 and split.slope == pytest.approx(-0.3) and split.own == pytest.approx(-0.1)
+    assert split.own + split.from_leads == pytest.approx(phase_gains(games, (30, 12)).gains[1])
+    assert lead_split(games, 5, 2) is None                      # no game reaches it
 
 
 def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys):
