@@ -27,6 +27,11 @@ side that is ahead more often shows a loss in the later phases that is not its p
 phase's own points, not its sum. (Every game enters the first phase level, at one half: it has
 no leads to split.)
 
+Then each side's moves by phase (:func:`move_losses`): where the position before the move stood
+within ``BALANCED`` centipawns of level, how much of Stockfish's score the move gave away (capped
+at ``LOSS_CAP``) on the mean, and how many moves gave away 100 or more — the same games read
+move by move, where a phase's points also carry the leads it was entered with.
+
 Printed too: the won positions each side did not win, by Stockfish — a side standing ``--lead``
 centipawns (300) or more ahead for four positions running — and how those games ended.
 
@@ -56,6 +61,7 @@ from .match import pgn_games
 from .peers import open_engine
 
 __all__ = ["material", "GameTrace", "MATE_SCORE", "PhaseGains", "phase_gains", "LeadSplit", "lead_split",
+           "MoveLosses", "move_losses", "BALANCED", "LOSS_CAP", "ERROR",
            "Conversions", "conversions", "DEFAULT_BOUNDS", "LEAD_PLIES", "save_traces", "load_traces"]
 
 #: The phases' lower bounds of non-pawn material: the opening down to 50, the middlegame to
@@ -202,6 +208,46 @@ class Conversions(NamedTuple):
     drawn: int
     lost: int
     endings: dict               #: how the games not won ended -> count
+
+
+#: The positions whose moves :func:`move_losses` judges: Stockfish's score within this many
+#: centipawns of level (in a won or lost position a move's loss says little).
+BALANCED = 300
+#: The most a move counts as giving away, in centipawns.
+LOSS_CAP = 300
+#: A move that gives away this many centipawns or more is an error.
+ERROR = 100
+
+
+class MoveLosses(NamedTuple):
+    """One side's moves in one phase (:func:`move_losses`)."""
+    moves: int
+    mean_loss: float            #: centipawns of Stockfish's score a move gave away, on the mean
+    errors: int                 #: moves that gave away ``ERROR`` centipawns or more
+
+
+def move_losses(traces, bounds=DEFAULT_BOUNDS, machine=True):
+    """``[MoveLosses]`` a phase (as :func:`phase_gains` splits them: the material on the board
+    before the move) of the machine's moves (or with ``machine`` false its opponent's): each move
+    from a position that Stockfish scored within :data:`BALANCED` of level, its loss the fall of
+    the mover's score from the position before to the one after (at most :data:`LOSS_CAP`; a move
+    that raises it loses 0). A trace's positions are those after each move, so White's first move
+    has no position before it and is not judged."""
+    totals = [[0, 0, 0] for _ in range(len(bounds) + 1)]
+    for trace in traces:
+        for index in range(1, len(trace.scores)):
+            white_moved = index % 2 == 0        # position ``index`` follows the game's (index + 1)-th move
+            if (white_moved == trace.machine_white) != machine:
+                continue
+            before, after = trace.scores[index - 1], trace.scores[index]      # the machine's view
+            if abs(before) > BALANCED:
+                continue
+            loss = min(LOSS_CAP, max(0, before - after if machine else after - before))
+            phase = sum(trace.materials[index - 1] <= bound for bound in bounds)
+            totals[phase][0] += 1
+            totals[phase][1] += loss
+            totals[phase][2] += loss >= ERROR
+    return [MoveLosses(moves, total / moves if moves else 0.0, errors) for moves, total, errors in totals]
 
 
 def conversions(traces, machine=True, lead=300):
@@ -369,7 +415,15 @@ def main(argv=None):
             print(f"  {name:40s} {split.own:+6.1f} SUPREM's own (95 %: {split.own_low:+.1f} to {split.own_high:+.1f}), "
                   f"{split.from_leads:+.1f} from the leads ({split.games} games; a game's gain {split.slope:+.3f} a "
                   f"point of expected lead, 95 %: {split.slope_low:+.3f} to {split.slope_high:+.3f})")
-    for side, machine in (("SUPREM", True), ("its opponent", False)):
+    sides = (("SUPREM", True), ("its opponent", False))
+    print(f"  each side's moves from positions within {BALANCED} cp of level: mean loss of Stockfish's score "
+          f"(cp, at most {LOSS_CAP}), moves that lost {ERROR} or more:")
+    losses = [move_losses(traces, args.bounds, machine) for _, machine in sides]
+    for k, name in enumerate(_phase_names(args.bounds)):
+        print(f"  {name:40s} " + "; ".join(
+            f"{side} {lost[k].mean_loss:5.1f} over {lost[k].moves} moves, {lost[k].errors} errors"
+            for (side, _), lost in zip(sides, losses)))
+    for side, machine in sides:
         c = conversions(traces, machine, args.lead)
         ends = ", ".join(f"{count} {how}" for how, count in sorted(c.endings.items())) or "none"
         print(f"{side} stood {args.lead} cp ahead in {c.won + c.drawn + c.lost} games: won {c.won}, "

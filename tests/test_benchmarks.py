@@ -539,6 +539,26 @@ def test_each_phases_points_split_into_what_the_leads_explain_and_the_machines_o
     assert lead_split(games, 5, 2) is None                      # no game reaches it
 
 
+def test_each_sides_moves_are_judged_by_the_fall_of_its_score_in_the_phase_they_start_in():
+    """``benchmarks.phases.move_losses``: a move's loss is the fall of its side's score, capped,
+    judged only from positions within ``BALANCED`` of level, in the phase of the position it was
+    played from."""
+    from benchmarks.phases import LOSS_CAP, GameTrace, move_losses
+
+    # the positions after each move, the machine (White) scoring them; moves 2, 4, 6 and 8 are Black's
+    scores = [10, 20, -130, -130, 300, 300, 290, 800, 0]
+    materials = [62, 62, 62, 40, 40, 10, 10, 10, 10]
+    trace = GameTrace(1.0, [0.5] * 9, scores, materials)
+    mine, theirs = move_losses([trace], (50, 30, 12)), move_losses([trace], (50, 30, 12), machine=False)
+    # White's moves 3 (20 -> -130: an error), 5 (a gain: 0) and 7 (300 -> 290); move 9 from 800 is not judged
+    assert [(m.moves, m.mean_loss, m.errors) for m in mine] == [(1, 150, 1), (1, 0, 0), (0, 0, 0), (1, 10, 0)]
+    # Black's moves 2 (10 -> 20 for White: 10) and 4 (none) from material 62, 6 (none) from 40, and 8
+    # (290 -> 800: capped, an error) from 10
+    assert [(m.moves, m.mean_loss, m.errors) for m in theirs] == [(2, 5, 0), (1, 0, 0), (0, 0, 0), (1, LOSS_CAP, 1)]
+    black = trace._replace(machine_white=False, scores=[-x for x in scores])
+    assert move_losses([black], (50, 30, 12), machine=False) == mine     # the same moves, the other side's view
+
+
 def test_the_screen_values_the_quiet_positions_of_a_saved_match(tmp_path, capsys):
     """``benchmarks.screen`` on a saved game (no Stockfish): the quiet positions (steady, level,
     not in check, no recapture due) valued with the patterns of the root some plies before, and
