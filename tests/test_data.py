@@ -118,3 +118,50 @@ def test_the_tactics_maker_keeps_only_a_clear_best_move():
     assert make_tactics._quiet(board, moves(capture, quiet)) is None        # the best takes
     assert make_tactics._quiet(board, moves(quiet, capture)) is None        # the second takes
     assert make_tactics._quiet(board, moves(quiet, other, best=make_tactics.BALANCE + 1)) is None
+
+
+def test_the_positions_by_material_are_those_of_their_phase(tmp_path):
+    """``data/make_choice_positions.py --material LO,HI`` keeps the games' positions whose non-pawn
+    material (as ``benchmarks.phases`` counts it) is from LO to HI, from ply 16, not in check; the
+    shipped file of material 13 to 30 holds only such positions, each with its moves scored."""
+    import json
+
+    import chess
+    import chess.pgn
+
+    from benchmarks.phases import material
+
+    spec = importlib.util.spec_from_file_location("make_choice_positions", DATA / "make_choice_positions.py")
+    make_choice_positions = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_choice_positions)
+
+    # a game that trades down: queens off at once, then rooks, to a minor-piece ending
+    moves = ("e4 e5 Nf3 Nc6 Bc4 Bc5 d3 d6 O-O Nf6 Bg5 h6 Bxf6 Qxf6 Nc3 O-O Nd5 Qd8 c3 Be6 b4 Bb6 a4 a6 "
+             "Nxb6 cxb6 Bxe6 fxe6 Qb3 Qd7 Rfd1 Rf6 d4 Raf8 dxe5 dxe5 Rxd7 Rxf3 gxf3 Rxf3 Qxe6+ Kh7 Qxc6 bxc6 "
+             "Rd8 Rf6 Rd7 Rf4 Rxg7+ Kxg7 Kg2 Kf6").split()
+    game = chess.pgn.Game()
+    game.headers["White"], game.headers["Black"] = "SUPREM", "sunfish"
+    node, board = game, chess.Board()
+    for san in moves:
+        move = board.parse_san(san)
+        node = node.add_variation(move)
+        board.push(move)
+    (tmp_path / "game.pgn").write_text(str(game) + "\n")
+    kept = make_choice_positions.in_material(13, 30)
+    found = make_choice_positions.candidates([str(tmp_path / "*.pgn")], None, kept=kept)
+    fens = [chess.Board().fen()]
+    for san in moves:
+        board = chess.Board(fens[-1])
+        board.push_san(san)
+        fens.append(board.fen())
+    # material 32 before ply 39, 10 from ply 50; the positions of plies 41 and 49 are checks
+    assert found == [(fens[ply], None) for ply in (39, 40, 42, 43, 44, 45, 46, 47, 48)]
+
+    lines = (DATA / "material-13-30-positions.jsonl").read_text().splitlines()
+    assert lines[0].startswith("# Made by data/make_choice_positions.py") and "--material 13,30" in lines[0]
+    positions = [json.loads(line) for line in lines[1:]]
+    assert len(positions) == 240
+    for position in positions:
+        board = chess.Board(position["fen"])
+        assert 13 <= material(board) <= 30 and not board.is_check()
+        assert set(position["scores"]) <= {move.uci() for move in board.legal_moves}
