@@ -28,8 +28,9 @@ which exchanges to make), within ``BALANCE`` as above.
 ``--material LO,HI`` takes, into ``material-LO-HI-positions.jsonl``, the positions from ply 16
 on, not in check, whose non-pawn material (both sides, knight and bishop 3, rook 5, queen 9: 62
 at the start, as ``benchmarks.phases`` splits a game) is from LO to HI, within ``BALANCE`` as
-above: ``--material 13,30`` is the phase in which the heavy pieces come off, where issue 16's
-match found root knowledge losing points.
+above: ``--material 13,30`` is the phase in which the heavy pieces come off (where issue 16's
+match seemed to lose points; the leads it entered with explain half of them: BENCHMARKS.md,
+2026-12-02).
 
 ``--errors CP`` keeps instead the positions (from ply 8, any number of pieces, the best score
 within ``BALANCE``) where the machine — a player whose name begins with SUPREM — played a move
