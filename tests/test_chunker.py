@@ -664,13 +664,19 @@ def test_shipped_positions_have_the_database_values():
             assert (0 < after < LOSS) if outcome[0] == 1 else after >= LOSS
 
 
-def test_a_new_build_removes_the_domains_stale_files():
-    """A build under a new key (a changed solver) removes the same domain's files of other keys,
-    and nothing of another domain (``a-vs-none`` beside ``a-vs-none-passing``)."""
+def test_a_new_build_leaves_the_files_of_other_solvers():
+    """A build under its key leaves the same domain's files of other keys (another checkout's
+    solver, which may be using them: a match from a worktree beside the tests) and those of
+    other domains (``a-vs-none`` beside ``a-vs-none-passing``); they are the cache's entries,
+    which ``suprem cache --prune`` removes once unused (``tests/test_cache.py``)."""
     from host.chunker.database import database_path
+    from sim.cache import entries
     bare, passing = Domain((0,), ()), Domain((0,), (), defender_passes=True)
     kept = build(passing).path
-    stale = database_path(bare).with_name(f"{bare.name()}-0123456789abcdef.db")
-    stale.write_bytes(b"an older solver's database")
+    other = database_path(bare).with_name(f"{bare.name()}-0123456789abcdef.db")
+    other.write_bytes(b"another solver's database")
     report = build(bare, force=True)
-    assert not stale.exists() and report.path.exists() and kept.exists()
+    assert other.exists() and other.read_bytes() == b"another solver's database"
+    assert report.path.exists() and kept.exists() and report.path != other
+    assert other in {entry.path for entry in entries() if entry.kind == "chunker"}      # the prune's to remove
+    other.unlink()

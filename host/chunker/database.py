@@ -5,9 +5,12 @@ domain's layout (:meth:`Domain.defines`), runs it, and stores its value bytes co
 zlib block per pawn configuration (8,192 bytes: both sides to move, every pair of king squares)
 behind a table of the blocks' offsets. The file is cached under ``$SUPREM_CACHE`` (or
 ``~/.cache/suprem``) by a hash of the solver's source and the layout, so a change of either
-builds it again (and removes the domain's files of other keys); :func:`open_database` builds
-on first use. A :class:`Database` reads a value by
-decompressing the one block it lies in (the last few blocks are kept).
+builds it again; :func:`open_database` builds on first use. The files of other keys stay: two
+checkouts of different solvers may share the cache (a match played from a worktree of an older
+commit beside the main checkout's tests), and neither may delete the libraries the other is
+using. Like every build in the cache, they go when unused for a while (``suprem cache --prune
+DAYS``, :mod:`sim.cache`). A :class:`Database` reads a value by decompressing the one block it
+lies in (the last few blocks are kept).
 
 Format (little-endian): ``b"SUPREMDB"``, the domain's name as 48 bytes (NUL-padded), the number
 of configurations ``C`` (uint64), then ``C + 1`` uint64 offsets from the file's start (block ``k``
@@ -122,9 +125,6 @@ def build(domain=PAPER, *, quiet=True, force=False):
         if areas:
             Path(areas[0]).replace(areas_path(domain))
         staged.replace(path)
-        for stale in _cache_dir().glob(f"{domain.name()}-{'?' * len(_key(domain))}.*"):   # earlier builds
-            if stale.suffix in (".db", ".areas") and stale.stem != path.stem:
-                stale.unlink(missing_ok=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report = BuildReport(counts, counts["seconds"], time.monotonic() - start, domain.size, path.stat().st_size, path)
