@@ -227,12 +227,13 @@ class MoveLosses(NamedTuple):
 
 
 def move_losses(traces, bounds=DEFAULT_BOUNDS, machine=True):
-    """``[MoveLosses]`` a phase (as :func:`phase_gains` splits them: the material on the board
-    before the move) of the machine's moves (or with ``machine`` false its opponent's): each move
-    from a position that Stockfish scored within :data:`BALANCED` of level, its loss the fall of
-    the mover's score from the position before to the one after (at most :data:`LOSS_CAP`; a move
-    that raises it loses 0). A trace's positions are those after each move, so White's first move
-    has no position before it and is not judged."""
+    """``[MoveLosses]`` a phase (``bounds`` as :func:`phase_gains` has them, applied to the
+    material on the board before each move: a promotion can put a position back in an earlier
+    phase, where :func:`phase_gains` never goes back) of the machine's moves (or with ``machine``
+    false its opponent's): each move from a position that Stockfish scored within :data:`BALANCED`
+    of level, its loss the fall of the mover's score from the position before to the one after (at
+    most :data:`LOSS_CAP`; a move that raises it loses 0). A trace's positions are those after each
+    move, so White's first move has no position before it and is not judged."""
     totals = [[0, 0, 0] for _ in range(len(bounds) + 1)]
     for trace in traces:
         for index in range(1, len(trace.scores)):
