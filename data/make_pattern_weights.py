@@ -35,13 +35,15 @@ every standard-chess game in ``benchmarks/results``, each distinct game once): f
 ``RESULT_FIRST_PLY`` on, each position not in check, not just after a capture, whose move in
 the game is no capture or promotion and where no piece of the side to move is in danger (its
 value is then no exchange away). Each is a JSON line of ``data/result-positions.jsonl.gz``: its
-EPD, the mean result for White of the games it occurs in (1, 1/2, 0), how many, and the first
-such game's number. Each position is its own root, as above; its value for White is the fitted
+EPD, the mean result for White of the games it occurs in (1, 1/2, 0), how many, and the opening
+(the first ``OPENING_PLIES`` moves) of the first such game, numbered in the order the openings are
+first seen. Each position is its own root, as above; its value for White is the fitted
 tables' plus each relevant pattern's times its weight, and the expected result is the logistic
 ``1 / (1 + exp(-(a * value * ln 10 / 400 + b)))``, with ``a`` and ``b`` fitted to the tables
 alone. The weights (none negative, each pulled towards 1, its hand value, by a ridge of
 ``--ridge`` times the fit's mean curvature) minimise the squared error to the results (Gauss–
-Newton). The games numbered 0 mod 5 are held out: the fit on the rest is judged on them (the
+Newton). The positions of the openings numbered 0 mod 5 are held out, so that the fit on the
+rest is judged on games it has not seen from their start (the
 squared error with the tables alone, the hand values, today's weights and the new ones, all
 printed), and the weights written are fitted on all the positions. A pattern relevant in fewer
 than ``--min-positions`` positions is not weighed and keeps its hand values. The weights are
@@ -75,7 +77,9 @@ OUT = HERE.parent / "host" / "pattern_weights.py"
 RESULT_POSITIONS = HERE / "result-positions.jsonl.gz"
 RESULT_FIRST_PLY = 16
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-#: Every ``HELD_OUT``-th game (by number) is held out of the fit that judges the weights.
+#: The games' openings, which the held-out positions are chosen by: their first moves.
+OPENING_PLIES = 8
+#: Every ``HELD_OUT``-th opening (by number) is held out of the fit that judges the weights.
 HELD_OUT = 5
 
 
@@ -152,11 +156,11 @@ def fit(positions, ridge, min_positions, library=LIBRARY):
 
 
 def collect_results(paths):
-    """``([(epd, result, count, game)], games)`` of the games in the PGN files ``paths``
+    """``([(epd, result, count, opening)], games)`` of the games in the PGN files ``paths``
     (standard chess with a result; ``games`` distinct ones, each counted once): the positions
     ``--collect`` keeps, identical ones merged (``result`` White's mean, ``count`` how many,
-    ``game`` the first one's number)."""
-    merged, games = {}, set()
+    ``opening`` the first one's opening's number)."""
+    merged, games, openings = {}, set(), {}
     for path in paths:
         with open(path) as f:
             while (game := chess.pgn.read_game(f)) is not None:
@@ -168,28 +172,29 @@ def collect_results(paths):
                 if key in games:
                     continue
                 games.add(key)
+                opening = openings.setdefault((key[0], key[1][:OPENING_PLIES]), len(openings))
                 board, after_capture = game.board(), False
                 for move in moves:
                     if (board.ply() >= RESULT_FIRST_PLY and not after_capture and not board.is_check()
                             and not board.is_capture(move) and not move.promotion and not _threatened(board)):
-                        entry = merged.setdefault(board.epd(), [0.0, 0, len(games)])
+                        entry = merged.setdefault(board.epd(), [0.0, 0, opening])
                         entry[0] += result
                         entry[1] += 1
                     after_capture = board.is_capture(move)
                     board.push(move)
-    return [(epd, total / count, count, game) for epd, (total, count, game) in merged.items()], len(games)
+    return [(epd, total / count, count, opening) for epd, (total, count, opening) in merged.items()], len(games)
 
 
 def write_results(path, entries, header):
     with gzip.open(path, "wt") as f:
         f.write(f"# {header}\n")
-        for epd, result, count, game in entries:
-            f.write(json.dumps({"epd": epd, "result": round(result, 4), "count": count, "game": game}) + "\n")
+        for epd, result, count, opening in entries:
+            f.write(json.dumps({"epd": epd, "result": round(result, 4), "count": count, "opening": opening}) + "\n")
 
 
 def read_results(path):
-    """``[(board, result, count, game)]`` from a ``--collect`` file."""
-    return [(chess.Board(entry["epd"] + " 0 1"), entry["result"], entry["count"], entry["game"])
+    """``[(board, result, count, opening)]`` from a ``--collect`` file."""
+    return [(chess.Board(entry["epd"] + " 0 1"), entry["result"], entry["count"], entry["opening"])
             for entry in (json.loads(line) for line in _read(path).splitlines()
                           if line.strip() and not line.startswith("#"))]
 
@@ -234,8 +239,8 @@ def _gauss_newton(columns, offset, results, counts, start, signed=0, ridge=0.0, 
 def fit_results(positions, ridge, min_positions, library=LIBRARY, current=None):
     """``(weights, unweighed, errors)``: ``weights`` {name: weight >= 0} of the patterns
     relevant in at least ``min_positions`` positions, fitted to the results of all
-    ``positions`` (``[(board, result, count, game)]``); ``unweighed`` the rest's names (at their
-    hand values); ``errors`` the held-out games' squared error, each fitted on the other games:
+    ``positions`` (``[(board, result, count, opening)]``); ``unweighed`` the rest's names (at
+    their hand values); ``errors`` the held-out openings' squared error, each fitted on the others:
     with the tables alone ("tables"), the hand values ("hand"), ``current`` ({name: weight},
     unlisted at 1; "current") and the new weights ("weighed")."""
     import numpy as np
@@ -243,7 +248,7 @@ def fit_results(positions, ridge, min_positions, library=LIBRARY, current=None):
     names, values, tables = result_columns(positions, library)
     results = np.array([result for _, result, _, _ in positions])
     counts = np.array([count for _, _, count, _ in positions], dtype=float)
-    held_out = np.array([game % HELD_OUT == 0 for _, _, _, game in positions])
+    held_out = np.array([opening % HELD_OUT == 0 for _, _, _, opening in positions])
     active = (values != 0).sum(axis=0) >= min_positions
     unweighed = [name for name, on in zip(names, active) if not on]
     unit = math.log(10) / 400
@@ -255,7 +260,7 @@ def fit_results(positions, ridge, min_positions, library=LIBRARY, current=None):
                              np.array([1.0, 0.0]), signed=2)
 
     def fitted(rows):
-        """All the weights (the unweighed at 1), the tables' scale and the bias, fitted on ``rows``."""
+        """All the weights (the unweighed at 1) fitted on ``rows``, and the tables' scale they are fitted at."""
         scale, bias = scale_of(rows)
         offset = scale * unit * (tables + values[:, ~active].sum(axis=1))
         columns = np.column_stack([scale * unit * values[:, active], ones])
@@ -284,8 +289,8 @@ def fit_results(positions, ridge, min_positions, library=LIBRARY, current=None):
 
 
 def peer_error(positions, depth):
-    """Stockfish's squared error on the held-out games: its score at ``depth`` (White's view,
-    mates at 3,000) through a logistic whose scale and bias are fitted on those games themselves
+    """Stockfish's squared error on the held-out openings: its score at ``depth`` (White's view,
+    mates at 3,000) through a logistic whose scale and bias are fitted on those positions themselves
     (which favours it), for what the games' results allow any evaluation to explain."""
     import chess.engine
     import numpy as np
@@ -295,7 +300,7 @@ def peer_error(positions, depth):
     command = engine_command("stockfish")
     if command is None:
         raise SystemExit("Stockfish is not installed (apt-get install stockfish)")
-    held = [(board, result, count) for board, result, count, game in positions if game % HELD_OUT == 0]
+    held = [(board, result, count) for board, result, count, opening in positions if opening % HELD_OUT == 0]
     with chess.engine.SimpleEngine.popen_uci(command) as engine:
         scores = np.array([engine.analyse(board, chess.engine.Limit(depth=depth))["score"].white().score(
             mate_score=3000) for board, _, _ in held], dtype=float)
@@ -343,7 +348,7 @@ def main(argv=None):
     parser.add_argument("--min-positions", type=int, help="300 for the quiet moves, 1000 for the results")
     parser.add_argument("--out", default=str(OUT), help="the module written (host/pattern_weights.py)")
     parser.add_argument("--stockfish-depth", type=int, metavar="D",
-                        help="with --results: also Stockfish's error on the held-out games at depth D")
+                        help="with --results: also Stockfish's error on the held-out openings at depth D")
     args = parser.parse_args(argv)
     if args.collect is not None:
         paths = args.collect or sorted(glob.glob(str(HERE.parent / "benchmarks" / "results" / "*.pgn")))
@@ -363,11 +368,12 @@ def main(argv=None):
         weights, unweighed, errors = fit_results(positions, ridge, min_positions, current=WEIGHTS)
         note = (f"``data/{Path(args.results).name}`` ({header}): each pattern weighed by the games' results; "
                 f"``--ridge {ridge:g} --min-positions {min_positions}``. The squared error on the held-out "
-                f"games (one in {HELD_OUT}): {errors['tables']:.5f} with the tables alone, {errors['hand']:.5f} "
-                f"with the patterns at their hand values, {errors['current']:.5f} with the weights before, "
+                f"openings' positions (one opening in {HELD_OUT}): {errors['tables']:.5f} with the tables alone, "
+                f"{errors['hand']:.5f} with the patterns at their hand values, {errors['current']:.5f} with the "
+                f"weights before, "
                 f"{errors['weighed']:.5f} weighed.")
         if args.stockfish_depth:
-            note += (f" Stockfish at depth {args.stockfish_depth}, its scale fitted on the held-out games: "
+            note += (f" Stockfish at depth {args.stockfish_depth}, its scale fitted on the held-out positions: "
                      f"{peer_error(positions, args.stockfish_depth):.5f}.")
         why = "relevant in too few positions"
     else:

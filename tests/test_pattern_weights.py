@@ -72,7 +72,7 @@ def test_the_shipped_weights_are_what_the_script_makes_of_the_shipped_moves():
 def _result_positions(count, seed):
     """Positions of seeded random games, each with White's expected result under the fitted
     tables plus ``TRUE``'s weights times the patterns (a logistic at the fit's own scale) as
-    its result, and a game number for each."""
+    its result, and its game's number as its opening's."""
     import math
 
     out = []
@@ -144,8 +144,8 @@ def test_collect_keeps_quiet_positions_of_standard_games_and_merges_repeats(tmp_
         board.push_san(san)
     # plies 16 (before h3), 17 (before Na5), 18, 19, 20 (before d4) are kept, shared by both games
     for ply in (16, 17, 18, 19, 20):
-        assert entries[plies[ply]] == (0.5, 2, 1)
+        assert entries[plies[ply]] == (0.5, 2, 0)   # both games' opening, the first seen
     assert plies[15] not in entries                     # before RESULT_FIRST_PLY
-    assert entries[plies[21]] == (0.0, 1, 2)            # the second game's (Qc7); the first's move is cxd4
+    assert entries[plies[21]] == (0.0, 1, 0)            # the second game's (Qc7); the first's move is cxd4
     assert plies[22] not in entries                     # just after a capture, and its move one
     assert len(entries) == 6                            # nothing of the variant's game or the unfinished one
