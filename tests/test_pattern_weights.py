@@ -1,6 +1,8 @@
-"""The patterns' fitted weights (host/pattern_weights.py) and their fit
-(data/make_pattern_weights.py): the fit recovers known weights from the moves they prefer,
-drops a pattern that points the wrong way, and leaves unweighed what the moves cannot tell."""
+"""The patterns' fitted weights (host/pattern_weights.py) and their fits
+(data/make_pattern_weights.py): each fit (by Stockfish's quiet moves, by the games' results)
+recovers known weights from what they predict, drops a pattern that points the wrong way and
+leaves unweighed what it cannot tell; the results' positions are the quiet ones of distinct
+standard-chess games."""
 
 import importlib.util
 import random
