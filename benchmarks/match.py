@@ -88,8 +88,11 @@ from .peers import ENGINES, ROOTS, engine_command, machine_options, open_engine,
 from .provenance import code_line, code_version
 
 __all__ = ["read_openings", "elo_difference", "PlayedGame", "pgn_scores", "pgn_games", "Pairing", "paired_difference",
-           "played_by"]
+           "played_by", "POINTS"]
 
+
+#: White's points for each finished game's Result header.
+POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 #: Each variant's openings file.
 OPENINGS = {"chess": DATA / "openings.txt", "antichess": DATA / "antichess-openings.txt"}
@@ -348,7 +351,7 @@ def pgn_games(paths):
     for path in paths:
         with open(path) as f:
             while (game := chess.pgn.read_game(f)) is not None:
-                points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[game.headers["Result"]]
+                points = POINTS[game.headers["Result"]]
                 if "SUPREM" not in (game.headers["White"], game.headers["Black"]):
                     raise ValueError(f"{path}: a game without SUPREM ({game.headers['White']} - "
                                      f"{game.headers['Black']})")

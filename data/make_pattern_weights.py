@@ -69,6 +69,7 @@ sys.path.insert(0, str(HERE))
 
 from make_piece_square import CLIP, _read, _threatened, kept, read_positions  # noqa: E402
 
+from benchmarks.match import POINTS  # noqa: E402
 from host.analysis import analyse, game_phase_fraction  # noqa: E402
 from host.library import LIBRARY  # noqa: E402
 from host.patterns import MaterialPieceSquare  # noqa: E402
@@ -76,7 +77,6 @@ from host.patterns import MaterialPieceSquare  # noqa: E402
 OUT = HERE.parent / "host" / "pattern_weights.py"
 RESULT_POSITIONS = HERE / "result-positions.jsonl.gz"
 RESULT_FIRST_PLY = 16
-RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 #: The games' openings, which the held-out positions are chosen by: their first moves.
 OPENING_PLIES = 8
 #: Every ``HELD_OUT``-th opening (by number) is held out of the fit that judges the weights.
@@ -164,8 +164,8 @@ def collect_results(paths):
     for path in paths:
         with open(path) as f:
             while (game := chess.pgn.read_game(f)) is not None:
-                result = RESULTS.get(game.headers.get("Result"))
-                if game.headers.get("Variant", "Standard").lower() not in ("standard", "chess") or result is None:
+                result, board = POINTS.get(game.headers.get("Result")), game.board()
+                if board.uci_variant != "chess" or result is None:
                     continue
                 moves = list(game.mainline_moves())
                 key = (game.headers.get("FEN"), tuple(moves))
@@ -173,7 +173,7 @@ def collect_results(paths):
                     continue
                 games.add(key)
                 opening = openings.setdefault((key[0], key[1][:OPENING_PLIES]), len(openings))
-                board, after_capture = game.board(), False
+                after_capture = False
                 for move in moves:
                     if (board.ply() >= RESULT_FIRST_PLY and not after_capture and not board.is_check()
                             and not board.is_capture(move) and not move.promotion and not _threatened(board)):
@@ -216,6 +216,18 @@ def result_columns(positions, library=LIBRARY):
     return names, values, tables
 
 
+def _logistic(value):
+    """The expected result of a position valued ``value`` (the logistic's argument)."""
+    import numpy as np
+
+    return 1 / (1 + np.exp(-value))
+
+
+def _squared_error(results, counts, expected):
+    """The ``counts``-weighted mean squared error of ``expected`` against ``results``."""
+    return float((counts * (results - expected) ** 2).sum() / counts.sum())
+
+
 def _gauss_newton(columns, offset, results, counts, start, signed=0, ridge=0.0, prior=None, steps=40):
     """The ``x`` that minimises the ``counts``-weighted squared error of ``results`` against
     ``1 / (1 + exp(-(offset + columns @ x)))``, from ``start``: ``x[k] >= 0`` for the first
@@ -226,7 +238,7 @@ def _gauss_newton(columns, offset, results, counts, start, signed=0, ridge=0.0, 
     x = start.astype(float).copy()
     bounded = np.arange(len(x)) < len(x) - signed
     for _ in range(steps):
-        expected = 1 / (1 + np.exp(-(offset + columns @ x)))
+        expected = _logistic(offset + columns @ x)
         slope = columns * (expected * (1 - expected))[:, None]
         curvature = slope.T @ (slope * counts[:, None])
         pull = np.where(bounded, ridge * np.diag(curvature)[bounded].mean(), 0) if bounded.any() else 0 * x
@@ -275,8 +287,7 @@ def fit_results(positions, ridge, min_positions, library=LIBRARY, current=None):
         """The held-out error of ``weights`` at ``scale``, its bias fitted on ``rows``."""
         offset = scale * unit * (tables + values @ weights)
         bias, = _gauss_newton(ones[:, None][rows], offset[rows], results[rows], counts[rows], np.zeros(1), signed=1)
-        expected = 1 / (1 + np.exp(-(offset + bias)))
-        return float((counts * (results - expected) ** 2)[~rows].sum() / counts[~rows].sum())
+        return _squared_error(results[~rows], counts[~rows], _logistic(offset + bias)[~rows])
 
     rows = ~held_out
     weights, scale = fitted(rows)
@@ -308,8 +319,7 @@ def peer_error(positions, depth):
     counts = np.array([count for _, _, count in held], dtype=float)
     columns = np.column_stack([math.log(10) / 400 * scores, np.ones(len(held))])
     x = _gauss_newton(columns, 0, results, counts, np.array([1.0, 0.0]), signed=2)
-    expected = 1 / (1 + np.exp(-(columns @ x)))
-    return float((counts * (results - expected) ** 2).sum() / counts.sum())
+    return _squared_error(results, counts, _logistic(columns @ x))
 
 
 def write_module(weights, unweighed, note, why_unweighed, out=OUT):
