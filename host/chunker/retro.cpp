@@ -174,13 +174,18 @@ static bool in_check(const Config &c, int side, int wk, int bk) {
     return c.attacks[1 - side] & bit(side == 0 ? wk : bk);
 }
 
-// Whether side ``us`` has a pawn that can step (no king in front of it).
+// The square pawn ``k`` steps to when it is side ``us``'s, on the board and not blocked by a
+// king; -1 otherwise.
+static int pawn_step(const Config &c, int k, int us, int wk, int bk) {
+    if (!c.code[k] || is_white(k) != (us == 0)) return -1;
+    int front = c.pawn_square[k] + (us == 0 ? 8 : -8);
+    return front == wk || front == bk ? -1 : front;
+}
+
+// Whether side ``us`` has a pawn that can step.
 static bool has_pawn_move(const Config &c, int us, int wk, int bk) {
-    for (int k = 0; k < n_pawns; k++) {
-        if (!c.code[k] || is_white(k) != (us == 0)) continue;
-        int front = c.pawn_square[k] + (us == 0 ? 8 : -8);
-        if (front != wk && front != bk) return true;
-    }
+    for (int k = 0; k < n_pawns; k++)
+        if (pawn_step(c, k, us, wk, bk) >= 0) return true;
     return false;
 }
 
@@ -211,9 +216,8 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
     if (checked) return;
     bool pawn_moves = false;
     for (int k = 0; k < n_pawns; k++) {
-        if (!c.code[k] || is_white(k) != (us == 0)) continue;
-        int step = us == 0 ? 8 : -8, front = c.pawn_square[k] + step;
-        if (front == wk || front == bk) continue;
+        int front = pawn_step(c, k, us, wk, bk);
+        if (front < 0) continue;
         pawn_moves = true;
         if (c.code[k] == 6) {                   // promotes
             bool taken = !DEFENDER_FROZEN && distance(front, other) <= 1 && distance(front, king) > 1 &&
@@ -227,7 +231,7 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
             continue;
         }
         visit(OUTSIDE, size_t(with_code(config, k, c.code[k] + 1)) * states + state_index(them, wk, bk));
-        int beyond = front + step;
+        int beyond = 2 * front - c.pawn_square[k];
         if (c.code[k] == 1 && beyond != wk && beyond != bk)
             visit(OUTSIDE, size_t(with_code(config, k, 3)) * states + state_index(them, wk, bk));
     }
