@@ -15,7 +15,7 @@ from host.chunker import place, visited
 from host.chunker.check import play_out
 from host.chunker.chunks import ATTACKER, PASSES, Chunk, library
 from host.chunker.database import Database, NotBuilt, build, built_only, database_path, open_database, verify
-from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe, plies
+from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe, is_loss, is_win, plies
 from host.chunker.schemas import DRAWN, SCHEMAS, Holds, Wins, agrees, classify, holds, libraries, pair, unbuilt
 from host.chunker.search import solve
 
@@ -398,7 +398,7 @@ def test_leaving_domain():
 def test_level_8_wins_with_a_pawn_left_out(two, fen, winner, plies):
     """Wins that levels 1-7 neither decide nor bound as such: the winner wins keeping one pawn and
     never moving the other, so level 8 decides them at the root, where the search without it needs
-    thousands of nodes or does not finish within 5,000."""
+    hundreds of nodes (918 for the second) or does not finish within 5,000."""
     board = chess.Board(fen)
     assert describe(two.value(board)) == f"win in {plies}"
     level, result = classify(TWO, board, levels=range(1, 8))
@@ -406,7 +406,7 @@ def test_level_8_wins_with_a_pawn_left_out(two, fen, winner, plies):
     assert classify(TWO, board) == (8, Wins(winner, (plies + 1) // 2))
     with_level, without = solve(board, TWO, max_nodes=5_000), solve(board, TWO, levels=range(1, 8), max_nodes=5_000)
     assert with_level.value == 1 and with_level.total < 10
-    assert without.value is None or without.total > 1_000
+    assert without.value is None or without.total > 500
 
 
 def test_king_areas_follow_a_winning_strategy():
@@ -511,6 +511,41 @@ def test_search_proves_a_draw_where_every_line_is_decided():
         solution = solve(chess.Board(fen), ONE, max_nodes=10_000)
         assert solution.value == 0 and solution.nodes["level 3"] > 0
         assert open_database(ONE, quiet=True).value(chess.Board(fen)) == DRAW
+
+
+def test_failures_kept_for_good_agree_with_the_database(two):
+    """A goal that failed with every line decided (no horizon met) is kept as failed at every
+    depth (``EXACT``) and never searched again: on seeded positions of all four results' goals,
+    every such failure is true by the exact database (a win not there, a loss not there, a draw
+    proof failed only where the side loses or wins), and the root's goal once so failed stays
+    closed; a failure that met the horizon stays open."""
+    from host.chunker.search import EXACT, OutOfNodes, _Search
+    rng, kept = random.Random(11), collections.Counter()
+    failed_by = {"win": lambda value: not is_win(value), "loss": lambda value: not is_loss(value),
+                 "notloss": is_loss, "notwin": is_win}
+    for _ in range(40):
+        index = rng.randrange(TWO.size)
+        if not TWO.valid(index):
+            continue
+        search = _Search(TWO, None, 3_000)
+        board = TWO.board(index)
+        for goal in failed_by:
+            for depth in (2, 4, 6):
+                try:
+                    search.prove(goal, board, depth, root=True)
+                except OutOfNodes:                  # what failed so far still counts
+                    break
+        for (position, goal), depth in search.failed.items():
+            if depth == EXACT and TWO.valid(position):
+                kept[goal] += 1
+                assert failed_by[goal](two.value_at(position)), (TWO.board(position).fen(), goal)
+    assert all(kept[goal] > 0 for goal in failed_by), kept
+    search, board = _Search(ONE, None, 10_000), chess.Board("k7/2K5/P7/8/8/8/8/8 w - - 0 1")
+    assert not search.prove("win", board, 1, root=True) and not search.open("win", ONE.index(board))
+    count = search.count
+    assert not search.prove("win", board, 9) and search.count == count and search.nodes["table"] == 1
+    search, board = _Search(TWO, None, 10_000), chess.Board("8/8/8/8/P6p/1P4p1/8/1k5K w - - 0 1")
+    assert not search.prove("win", board, 1, root=True) and search.open("win", TWO.index(board))
 
 
 def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkeypatch, tmp_path):

@@ -13,8 +13,10 @@ the capture it meets are one step of two plies that leaves the same side to move
 deepening asks of the root at each depth: wins, loses, then does not win and does not lose (a
 draw, within its share of the budget, ``DRAW_SHARE``); a table keyed by the position's index
 and goal keeps every proof for good (with the move that proves an OR node) and every failure
-with the depth it failed at. A draw is proved only where every line ends in a decided node (the
-game's ends, a schema's draw or bound); a blockade no schema decides stays unknown.
+with the depth it failed at, or for good where no line of it met the horizon (every line ended
+in a decided node: no depth would change it); a root goal so failed is not asked again. A draw
+is proved only where every line ends in a decided node (the game's ends, a schema's draw or
+bound); a blockade no schema decides stays unknown.
 
 ``nodes`` counts every node by what decided it, like Table 4-1 of Campbell and Berliner:
 ``interior``, ``horizon``, ``table``, the game's ends (``promotion``, ``mate``, ``stalemate``,
@@ -40,6 +42,9 @@ KNOWN = 2_000_000
 DRAW_SHARE = 4
 #: How often (in nodes) a search asks its ``stop``: a few hundredths of a second of the host.
 STOP_POLL = 64
+#: The depth a failure is kept with when no depth would change it (a schema's verdict, a node
+#: whose every line ends in a decided node).
+EXACT = 10 ** 6
 
 
 @dataclass
@@ -77,7 +82,8 @@ class _Search:
     def __init__(self, domain, levels, max_nodes, avoid=frozenset(), stop=None):
         self.domain, self.levels, self.max_nodes, self.avoid, self.stop = domain, levels, max_nodes, avoid, stop
         self.proved = {}                # (index, goal) -> the proving move (OR goals) or None
-        self.failed = {}                # (index, goal) -> the deepest depth it failed at
+        self.failed = {}                # (index, goal) -> the deepest depth it failed at (or EXACT)
+        self.exact = True               # whether the last failure returned holds at every depth
         self.known = {}                 # index -> what the schemas say of it (``_settled``)
         self.nodes = collections.Counter()
         self.count = 0
@@ -161,6 +167,7 @@ class _Search:
             return True
         if key in self.failed and self.failed[key] >= depth and not root:
             self.nodes["table"] += 1
+            self.exact = self.failed[key] >= EXACT
             return False
         self.count += 1
         if self.count > self.max_nodes:
@@ -175,14 +182,16 @@ class _Search:
             if verdict:
                 self.proved[key] = None
             else:
-                self.failed[key] = 10 ** 6
+                self.failed[key], self.exact = EXACT, True
             return verdict
         if depth <= 0:
             if quiescence >= QUIESCENCE_PLIES or not self._pressing(board):
                 self.nodes["horizon"] += 1
+                self.exact = False
                 return False
             quiescence += 1
         self.nodes["interior"] += 1
+        exact = True                        # every move failed whatever the depth (an OR node)
         for move, outcome, after_index in self._ordered(board, goal, root):
             if outcome == "win":
                 self.nodes["promotion"] += 1
@@ -196,14 +205,27 @@ class _Search:
             if any_move and holds:
                 self.proved[key] = move
                 return True
+            if not holds and outcome != "win":
+                exact = exact and self.exact
             if not any_move and not holds:
-                self.failed[key] = max(self.failed.get(key, -1), depth if not quiescence else -1)
+                self._fail(key, depth, quiescence, exact)
                 return False
         if not any_move:
             self.proved[key] = None
             return True
-        self.failed[key] = max(self.failed.get(key, -1), depth if not quiescence else -1)
+        self._fail(key, depth, quiescence, exact)
         return False
+
+    def open(self, goal, index):
+        """Whether ``goal`` may still hold at the position ``index``: it has not failed at every
+        depth (``EXACT``)."""
+        return self.failed.get((index, goal), -1) < EXACT
+
+    def _fail(self, key, depth, quiescence, exact):
+        """Keep a failure: for good where no line of it met the horizon (``exact``), else with the
+        depth it failed at (none in quiescence); ``exact`` tells the caller which."""
+        self.failed[key] = EXACT if exact else max(self.failed.get(key, -1), depth if not quiescence else -1)
+        self.exact = exact
 
     def line(self, board, limit=120):
         """``(moves, ending)``: the proof's principal line (the winner's proving moves, the
@@ -253,17 +275,17 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, a
     draw_budget = max_nodes // DRAW_SHARE
     try:
         for depth in range(1, max_depth + 1):
-            if search.prove("win", board, depth, root=True):
+            if search.open("win", index) and search.prove("win", board, depth, root=True):
                 value = 1
                 break
-            if search.prove("loss", board, depth, root=True):
+            if search.open("loss", index) and search.prove("loss", board, depth, root=True):
                 value = -1
                 break
             if draw_budget > 0:             # a draw's proof gets its share of the nodes at most
                 before, search.max_nodes = search.count, min(max_nodes, search.count + draw_budget)
                 try:
-                    drawn = search.prove("notwin", board, depth, root=True) and \
-                        search.prove("notloss", board, depth, root=True)
+                    drawn = search.open("notwin", index) and search.prove("notwin", board, depth, root=True) and \
+                        search.open("notloss", index) and search.prove("notloss", board, depth, root=True)
                 except Stopped:
                     raise
                 except OutOfNodes:
