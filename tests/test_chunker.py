@@ -541,11 +541,11 @@ def test_failures_kept_for_good_agree_with_the_database(two):
                 assert failed_by[goal](two.value_at(position)), (TWO.board(position).fen(), goal)
     assert all(kept[goal] > 0 for goal in failed_by), kept
     search, board = _Search(ONE, None, 10_000), chess.Board("k7/2K5/P7/8/8/8/8/8 w - - 0 1")
-    assert not search.prove("win", board, 1, root=True) and not search.open("win", ONE.index(board))
+    assert not search.prove("win", board, 1, root=True) and not search.may_hold("win", ONE.index(board))
     count = search.count
     assert not search.prove("win", board, 9) and search.count == count and search.nodes["table"] == 1
     search, board = _Search(TWO, None, 10_000), chess.Board("8/8/8/8/P6p/1P4p1/8/1k5K w - - 0 1")
-    assert not search.prove("win", board, 1, root=True) and search.open("win", TWO.index(board))
+    assert not search.prove("win", board, 1, root=True) and search.may_hold("win", TWO.index(board))
 
 
 def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkeypatch, tmp_path):

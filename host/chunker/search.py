@@ -216,7 +216,7 @@ class _Search:
         self._fail(key, depth, quiescence, exact)
         return False
 
-    def open(self, goal, index):
+    def may_hold(self, goal, index):
         """Whether ``goal`` may still hold at the position ``index``: it has not failed at every
         depth (``EXACT``)."""
         return self.failed.get((index, goal), -1) < EXACT
@@ -275,17 +275,17 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, a
     draw_budget = max_nodes // DRAW_SHARE
     try:
         for depth in range(1, max_depth + 1):
-            if search.open("win", index) and search.prove("win", board, depth, root=True):
+            if search.may_hold("win", index) and search.prove("win", board, depth, root=True):
                 value = 1
                 break
-            if search.open("loss", index) and search.prove("loss", board, depth, root=True):
+            if search.may_hold("loss", index) and search.prove("loss", board, depth, root=True):
                 value = -1
                 break
             if draw_budget > 0:             # a draw's proof gets its share of the nodes at most
                 before, search.max_nodes = search.count, min(max_nodes, search.count + draw_budget)
                 try:
-                    drawn = search.open("notwin", index) and search.prove("notwin", board, depth, root=True) and \
-                        search.open("notloss", index) and search.prove("notloss", board, depth, root=True)
+                    drawn = search.may_hold("notwin", index) and search.prove("notwin", board, depth, root=True) and \
+                        search.may_hold("notloss", index) and search.prove("notloss", board, depth, root=True)
                 except Stopped:
                     raise
                 except OutOfNodes:
