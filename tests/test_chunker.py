@@ -513,14 +513,15 @@ def test_search_proves_a_draw_where_every_line_is_decided():
         assert open_database(ONE, quiet=True).value(chess.Board(fen)) == DRAW
 
 
-def test_failures_kept_for_good_agree_with_the_database(two):
+def test_failures_kept_for_good_and_proofs_agree_with_the_database(two):
     """A goal that failed with every line decided (no horizon met) is kept as failed at every
-    depth (``EXACT``) and never searched again: on seeded positions of all four results' goals,
-    every such failure is true by the exact database (a win not there, a loss not there, a draw
-    proof failed only where the side loses or wins), and the root's goal once so failed stays
-    closed; a failure that met the horizon stays open."""
+    depth (``EXACT``) and never searched again, and it proves its complement (a win's failure
+    so kept, that the side does not win): on seeded positions and all four goals, every such
+    failure and every proof is true by the exact database (a win not there, a loss not there, a
+    draw's half failed only where the side loses or wins), and the root's goal once so failed
+    stays closed; a failure that met the horizon stays open."""
     from host.chunker.search import EXACT, OutOfNodes, _Search
-    rng, kept = random.Random(11), collections.Counter()
+    rng, kept, proved = random.Random(11), collections.Counter(), collections.Counter()
     failed_by = {"win": lambda value: not is_win(value), "loss": lambda value: not is_loss(value),
                  "notloss": is_loss, "notwin": is_win}
     for _ in range(40):
@@ -539,7 +540,11 @@ def test_failures_kept_for_good_agree_with_the_database(two):
             if depth == EXACT and TWO.valid(position):
                 kept[goal] += 1
                 assert failed_by[goal](two.value_at(position)), (TWO.board(position).fen(), goal)
-    assert all(kept[goal] > 0 for goal in failed_by), kept
+        for position, goal in search.proved:
+            if TWO.valid(position):
+                proved[goal] += 1
+                assert failed_by[_Search.COMPLEMENTS[goal]](two.value_at(position)), (TWO.board(position).fen(), goal)
+    assert all(kept[goal] > 0 and proved[goal] > 0 for goal in failed_by), (kept, proved)
     search, board = _Search(ONE, None, 10_000), chess.Board("k7/2K5/P7/8/8/8/8/8 w - - 0 1")
     assert not search.prove("win", board, 1, root=True) and not search.may_hold("win", ONE.index(board))
     count = search.count

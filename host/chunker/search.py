@@ -14,9 +14,12 @@ deepening asks of the root at each depth: wins, loses, then does not win and doe
 draw, within its share of the budget, ``DRAW_SHARE``); a table keyed by the position's index
 and goal keeps every proof for good (with the move that proves an OR node) and every failure
 with the depth it failed at, or for good where no line of it met the horizon (every line ended
-in a decided node: no depth would change it); a root goal so failed is not asked again. A draw
-is proved only where every line ends in a decided node (the game's ends, a schema's draw or
-bound); a blockade no schema decides stays unknown.
+in a decided node: no depth would change it); a root goal so failed is not asked again. A goal
+and its complement (wins and does not win, loses and does not lose) share what the table knows:
+a proof of one fails the other for good, and a failure for good of "wins" or "does not lose"
+proves "does not win" or "loses" (an AND node's proof needs no move). A draw is proved only
+where every line ends in a decided node (the game's ends, a schema's draw or bound); a blockade
+no schema decides stays unknown.
 
 ``nodes`` counts every node by what decided it, like Table 4-1 of Campbell and Berliner:
 ``interior``, ``horizon``, ``table``, the game's ends (``promotion``, ``mate``, ``stalemate``,
@@ -154,6 +157,9 @@ class _Search:
     #: to move changes; after an unsafe promotion's two plies it is the same goal again).
     GOALS = {"win": ({1}, True, "loss"), "loss": ({-1}, False, "win"),
              "notloss": ({0, 1}, True, "notwin"), "notwin": ({-1, 0}, False, "notloss")}
+    #: Each goal's complement. A goal's failure for good (``EXACT``: every line of it ended in a
+    #: decided node) is a proof of its complement, and a proof is such a failure of it.
+    COMPLEMENTS = {"win": "notwin", "notwin": "win", "loss": "notloss", "notloss": "loss"}
 
     def prove(self, goal, board, depth, quiescence=0, root=False, index=None):
         """Whether ``goal`` holds for the side to move within ``depth``: it wins ("win"), loses
@@ -169,12 +175,21 @@ class _Search:
             self.nodes["table"] += 1
             self.exact = self.failed[key] >= EXACT
             return False
+        meets, any_move, child_goal = self.GOALS[goal]
+        other = (index, self.COMPLEMENTS[goal])
+        if other in self.proved and not root:   # the complement holds: this goal fails at any depth
+            self.nodes["table"] += 1
+            self.failed[key], self.exact = EXACT, True
+            return False
+        if not any_move and self.failed.get(other, -1) >= EXACT:
+            self.nodes["table"] += 1             # the complement failed for good: this holds
+            self.proved[key] = None
+            return True
         self.count += 1
         if self.count > self.max_nodes:
             raise OutOfNodes
         if self.stop is not None and self.count % STOP_POLL == 0 and self.stop():
             raise Stopped
-        meets, any_move, child_goal = self.GOALS[goal]
         kind, possible, _ = self._settled(board, index, schemas=not root)
         verdict = _verdict(possible, meets)
         if verdict is not None:
