@@ -398,7 +398,7 @@ def test_leaving_domain():
 def test_level_8_wins_with_a_pawn_left_out(two, fen, winner, plies):
     """Wins that levels 1-7 neither decide nor bound as such: the winner wins keeping one pawn and
     never moving the other, so level 8 decides them at the root, where the search without it needs
-    hundreds of nodes (918 for the second) or does not finish within 5,000."""
+    hundreds of nodes (702 for the second) or does not finish within 5,000."""
     board = chess.Board(fen)
     assert describe(two.value(board)) == f"win in {plies}"
     level, result = classify(TWO, board, levels=range(1, 8))
