@@ -93,12 +93,12 @@ class _Search:
 
     def _ordered(self, board, goal, root=False):
         """The node's children for ``goal`` as ``(move, outcome, index of the position after or
-        None)``, in the order to try them: first those known to decide the node (a proof in the
-        table or a schema's verdict on the child: one that meets the goal at an OR node, one that
-        fails it at an AND node), last those known not to; within each, a promotion, then a
-        schema's win in the fewest moves (so that a proof's move makes progress where schemas
-        decide: their bounds fall), then — at the ``root`` — a position not to ``avoid``, then a
-        capture, the most advanced pawn's step, the king's moves."""
+        None)``, in the order to try them: first those known to decide the node (what the table
+        knows for good of the child, ``_tabled``, or a schema's verdict on it: one that meets the
+        goal at an OR node, one that fails it at an AND node), last those known not to; within
+        each, a promotion, then a schema's win in the fewest moves (so that a proof's move makes
+        progress where schemas decide: their bounds fall), then — at the ``root`` — a position not
+        to ``avoid``, then a capture, the most advanced pawn's step, the king's moves."""
         meets, any_move, child_goal = self.GOALS[goal]
         ranked = []
         for move, outcome in self.domain.children(board):
@@ -111,7 +111,9 @@ class _Search:
                 wanted = goal if plies == 2 else child_goal
                 index = self.domain.index(after)
                 _, possible, moves = self._settled(after, index)
-                holds = True if (index, wanted) in self.proved else _verdict(possible, self.GOALS[wanted][0])
+                holds = self._tabled(index, wanted)
+                if holds is None:
+                    holds = _verdict(possible, self.GOALS[wanted][0])
             known = 1 if holds is None else 0 if holds == any_move else 2
             pawn = board.piece_type_at(move.from_square) == chess.PAWN
             rank = (known, outcome != "win", moves if moves is not None else 99, root and index in self.avoid,
@@ -230,6 +232,16 @@ class _Search:
             return True
         self._fail(key, depth, quiescence, exact)
         return False
+
+    def _tabled(self, index, goal):
+        """What the table knows for good of ``goal`` at the position ``index``: True (proved),
+        False (failed at every depth, or its complement proved) or None; a complement failed at
+        every depth is True, though ``prove`` takes only an AND node's proof from it."""
+        if (index, goal) in self.proved or not self.may_hold(self.COMPLEMENTS[goal], index):
+            return True
+        if not self.may_hold(goal, index) or (index, self.COMPLEMENTS[goal]) in self.proved:
+            return False
+        return None
 
     def may_hold(self, goal, index):
         """Whether ``goal`` may still hold at the position ``index``: it has not failed at every
