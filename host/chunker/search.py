@@ -170,23 +170,18 @@ class _Search:
         ``index``: the position's, where the caller has it."""
         index = self.domain.index(board) if index is None else index
         key = (index, goal)
-        if key in self.proved and not root:
-            self.nodes["table"] += 1
-            return True
-        if key in self.failed and self.failed[key] >= depth and not root:
-            self.nodes["table"] += 1
-            self.exact = self.failed[key] >= EXACT
-            return False
         meets, any_move, child_goal = self.GOALS[goal]
-        other = (index, self.COMPLEMENTS[goal])
-        if other in self.proved and not root:   # the complement holds: this goal fails at any depth
+        known = self._tabled(index, goal)
+        if known and (not any_move or key in self.proved and not root):   # an OR proof needs its move
             self.nodes["table"] += 1
-            self.failed[key], self.exact = EXACT, True
-            return False
-        if not any_move and self.failed.get(other, -1) >= EXACT:
-            self.nodes["table"] += 1             # the complement failed for good: this holds
-            self.proved[key] = None
+            self.proved.setdefault(key, None)
             return True
+        if not root and (known is False or key in self.failed and self.failed[key] >= depth):
+            self.nodes["table"] += 1
+            self.exact = known is False
+            if self.exact:
+                self.failed[key] = EXACT
+            return False
         self.count += 1
         if self.count > self.max_nodes:
             raise OutOfNodes
