@@ -13,10 +13,11 @@ import pytest
 
 from host.chunker import place, visited
 from host.chunker.check import play_out
-from host.chunker.chunks import ATTACKER, PASSES, Chunk, library
+from host.chunker.chunks import ATTACKER, DEFENDER, PASSES, Chunk, library
 from host.chunker.database import Database, NotBuilt, build, built_only, database_path, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe, is_loss, is_win, plies
-from host.chunker.schemas import DRAWN, SCHEMAS, Holds, Wins, agrees, classify, holds, libraries, pair, unbuilt
+from host.chunker.schemas import (DRAWN, SCHEMAS, Holds, Wins, agrees, classify, holds, libraries, pair, unbuilt,
+                                  zugzwang)
 from host.chunker.search import solve
 
 ONE = Domain((0,), (7,))            # a-pawn against h-pawn
@@ -167,18 +168,35 @@ def test_chunk_library_rule_of_the_square():
     assert kcp[_chunk_index(chunk, [1], chess.H8, ATTACKER)] == 9
 
 
-@pytest.mark.parametrize("variant", sorted(PASSES))
-def test_chunk_libraries_are_consistent(variant):
+_FILES_A_TO_C = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C
+
+
+@pytest.mark.parametrize("variant, rules", [*((variant, {}) for variant in sorted(PASSES)),
+                                            ("PCP", {"confined": _FILES_A_TO_C}),
+                                            ("PCP", {"confined": chess.BB_FILE_B}),
+                                            ("PCP", {"refuge": chess.BB_FILE_D | chess.BB_FILE_E})])
+def test_chunk_libraries_are_consistent(variant, rules):
     """Every instance's distance is one ply of minimax over its moves' distances (the library's
-    own definition, recomputed apart from its retrograde pass)."""
+    own definition, recomputed apart from its retrograde pass), with level 9's rules for the
+    defender's king too: ``confined`` (it must move and keep to its squares, or lose) and
+    ``refuge`` (it holds on its squares)."""
     files = (0, 1)
-    chunk, values = Chunk(chess.WHITE, files), library(chess.WHITE, files, variant)
+    chunk, values = Chunk(chess.WHITE, files), library(chess.WHITE, files, variant, **rules)
     attacker_passes, defender_passes = PASSES[variant]
-    decided = 0
+    confined, refuge = rules.get("confined"), rules.get("refuge", 0)
+    decided = played = 0
     for index in range(chunk.size):
         kind, children = chunk.moves(index, attacker_passes, defender_passes)
         if kind == "invalid":
             continue
+        king = index // 2 % 64
+        if refuge >> king & 1 or confined is not None and not confined >> king & 1:
+            assert values[index] is None, index
+            continue
+        if confined is not None and index % 2 == DEFENDER:
+            children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
+            kind = kind if children else "mate"
+        played += 1
         if kind == "mate":
             expected = 0
         elif kind == "held":
@@ -193,7 +211,7 @@ def test_chunk_libraries_are_consistent(variant):
                 expected = None if None in reached else max(reached)
         assert values[index] == expected, index
         decided += expected is not None
-    assert decided > chunk.size // 4
+    assert decided > played // 4
 
 
 def test_passing_helps_whoever_may_pass():
@@ -409,6 +427,36 @@ def test_level_8_wins_with_a_pawn_left_out(two, fen, winner, plies):
     assert without.value is None or without.total > 500
 
 
+@pytest.mark.parametrize("fen, winner, value, moves", [
+    ("8/8/8/8/P6p/1P4p1/8/1k5K w - - 0 1", chess.WHITE, "win in 13", 9),       # Kh1 shuffles; Kb1 must go
+    ("7K/8/k6p/8/1P6/8/P7/8 b - - 0 1", chess.BLACK, "win in 15", 15),          # Ka6 shuffles; Kh8 must go
+    ("7K/8/Pk5p/6p1/1P6/8/8/8 w - - 0 1", chess.BLACK, "loss in 12", 10),       # the same, White to move
+])
+def test_level_9_wins_the_tempo_battle_of_a_king_with_moves_to_spare(two, fen, winner, value, moves):
+    """Tempo battles that levels 1-8 only bound: the winner's king holds the other side's pawns
+    with a move always to spare, and the other king, held in front of the winner's pawns, must
+    move and give way. Level 9 decides them at the root (its bound no shorter than the database's
+    win), where the search without it needs a thousand nodes or more."""
+    board = chess.Board(fen)
+    assert describe(two.value(board)) == value
+    assert not isinstance(classify(TWO, board, levels=range(1, 9))[1], Wins)
+    assert zugzwang(TWO, board) == Wins(winner, moves)
+    assert agrees(Wins(winner, moves), two.value(board), board.turn)
+    with_level, without = solve(board, TWO, max_nodes=5_000), solve(board, TWO, levels=range(1, 9), max_nodes=5_000)
+    assert with_level.value == without.value == (1 if winner == board.turn else -1)
+    assert with_level.total < 20 and without.total > 1_000
+
+
+def test_level_9_asks_its_king_to_keep_to_its_region_and_the_other_king_out_of_reach():
+    """Level 9's proof needs the kings apart: the holding king on the files of the pawns it holds
+    (or one beside them), the other king off those and the file beside them. The first position
+    is decided; with the holding king moved off its region, or the other king brought next to it,
+    it is not."""
+    assert zugzwang(TWO, chess.Board("8/8/8/8/P6p/1P4p1/8/1k5K w - - 0 1")) == Wins(chess.WHITE, 9)
+    assert zugzwang(TWO, chess.Board("8/8/8/8/P6p/1P4p1/8/1k2K3 w - - 0 1")) is None     # Ke1: off f-h
+    assert zugzwang(TWO, chess.Board("8/8/8/8/P6p/1P4p1/8/4k2K w - - 0 1")) is None     # Ke1: next to f
+
+
 def test_king_areas_follow_a_winning_strategy():
     """A won state's area holds its king's square and the area of a winning move (the attacker to
     move) or of every defence (the defender to move)."""
@@ -445,7 +493,7 @@ def test_race_needs_a_king_off_the_paths():
 
 @pytest.mark.parametrize("fen", [
     "2k5/8/8/2K5/P7/1P4p1/8/8 w - - 0 1",        # lost in 4
-    "8/8/8/8/P6p/1P4p1/8/1k5K w - - 0 1",        # won in 13
+    "2k5/8/P7/8/7p/5Kp1/8/8 b - - 0 1",          # won in 25
     "4K3/1k5p/8/8/P5p1/8/1P6/8 w - - 0 1",       # lost in 8
     "8/7p/P3k3/6p1/8/1P5K/8/8 b - - 0 1",        # lost in 6
 ])
@@ -549,13 +597,13 @@ def test_failures_kept_for_good_and_proofs_agree_with_the_database(two):
     assert not search.prove("win", board, 1, root=True) and not search.may_hold("win", ONE.index(board))
     count = search.count
     assert not search.prove("win", board, 9) and search.count == count and search.nodes["table"] == 1
-    search, board = _Search(TWO, None, 10_000), chess.Board("8/8/8/8/P6p/1P4p1/8/1k5K w - - 0 1")
+    search, board = _Search(TWO, None, 10_000), chess.Board("2k5/8/P7/8/7p/5Kp1/8/8 b - - 0 1")
     assert not search.prove("win", board, 1, root=True) and search.may_hold("win", TWO.index(board))
 
 
 def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkeypatch, tmp_path):
-    """Under ``built_only`` an empty cache stays empty: only level 1 (its chunk libraries are made
-    in the process) and level 5 where it needs no database classify, and the search proves nothing
+    """Under ``built_only`` an empty cache stays empty: only levels 1 and 9 (their chunk libraries
+    are made in the process) and level 5 where it needs no database classify, and the search proves nothing
     false. Once ``libraries`` are built (``suprem chunker --prepare``), every schema answers under
     ``built_only`` as it does when it builds what it asks: so they are all a schema asks."""
     monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
@@ -573,7 +621,7 @@ def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkey
         race = chess.Board("8/8/8/8/6p1/1P6/8/k3K3 w - - 0 1")
         solution = solve(race, domain, max_nodes=3_000)
     assert not any((tmp_path / "chunker").glob("*.db"))
-    assert {level for level, _ in bare} <= {None, 1, 5}     # level 5: where a side has no pawns to fear
+    assert {level for level, _ in bare} <= {None, 1, 5, 9}  # level 5: where a side has no pawns to fear
     assert solution.value in (None, _exact_result(domain, race))
     for library_domain in libraries(domain):
         build(library_domain)
@@ -657,7 +705,7 @@ def test_cli_prepares_the_libraries_once(capsys, monkeypatch, tmp_path):
     (["8/8/8/8/8/8/P5k1/1K1N4 w - - 0 1"], "not a position of CHUNKER's domain"),
     (["8/8/8/8/3P4/8/6k1/1K6 w - - 0 1"], "not a position of CHUNKER's domain"),
     ([], "give a FEN"),
-    (["--prepare", "--levels", "9"], "no level 9: the levels are 1 to 8"),
+    (["--prepare", "--levels", "10"], "no level 10: the levels are 1 to 9"),
     (["--prepare", "--levels", "1,x"], "levels are whole numbers"),
     (["8/8/8/8/8/8/P5k1/1K6 w - - 0 1", "--nodes", "0"], None),
 ])

@@ -127,11 +127,17 @@ class Chunk:
 
 
 @functools.cache
-def library(colour, files, variant):
+def library(colour, files, variant, *, confined=None, refuge=0):
     """``[plies or None]`` per instance of the chunk of ``colour``'s pawns on ``files`` (a
     tuple) in ``variant`` (a key of :data:`PASSES`): the plies to the attacker's win, counted
     from the instance (0 for a mate), or ``None`` where the defender holds (and for the
-    impossible instances, the king on a pawn)."""
+    impossible instances, the king on a pawn).
+
+    Two rules for the defender's king, each a set of squares (a 64-bit mask), for level 9
+    (``host.chunker.schemas.zugzwang``): ``confined``, the king must move every turn it has and
+    keep to these squares — with no such move it loses, as if mated (an instance with the king
+    elsewhere is held: no game of the rule starts there); ``refuge``, the defender holds as soon
+    as its king stands on one of these squares (so a win never lets it step there)."""
     chunk = Chunk(colour, files)
     attacker_passes, defender_passes = PASSES[variant]
     value = [NEVER] * chunk.size
@@ -139,12 +145,17 @@ def library(colour, files, variant):
     parents = [[] for _ in range(chunk.size)]
     frontier = {}
     for index in range(chunk.size):
+        king, turn = index // 2 % 64, index % 2
+        if refuge >> king & 1 or confined is not None and not confined >> king & 1:
+            continue
         kind, children = chunk.moves(index, attacker_passes, defender_passes)
+        if confined is not None and turn == DEFENDER:
+            children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
+            kind = kind if children or kind == "invalid" else "mate"
         if kind == "mate":
             frontier.setdefault(0, []).append(index)
         if kind != "moves":
             continue
-        turn = index % 2
         for plies, child in children:
             if child == "win":
                 frontier.setdefault(1, []).append(index)
