@@ -3,6 +3,7 @@
     python -m benchmarks.chunker [--file data/chunker-positions.epd] [--nodes N] [--depth D]
                                  [--levels 1,...] [--classes longest,won,...]
     python -m benchmarks.chunker --play N [--seed S] [--nodes N]
+    python -m benchmarks.chunker --proofs N [--seed S] [--nodes N] [--levels 1,...]
 
 For each position: CHUNKER's result (``host/chunker/search.py``, all schemas or ``--levels``),
 the depth it was proved at, its nodes by what decided them (like Table 4-1 of Campbell and
@@ -17,10 +18,15 @@ side to move, both sides with pawns) that CHUNKER proves within the engine's han
 exact database's longest defence (``host.chunker.check.play_out``): how many end in the safe
 promotion, in a draw by the rules (repetition, fifty moves) or with the proof lost, and the plies
 played against the database's.
+
+With ``--proofs N``: how many of ``N`` such seeded won positions (proved or not) CHUNKER proves
+within the hand-off's budget, with the hand-off's levels or ``--levels``, and in how many nodes
+and seconds: what a change of the schemas or the search does for the engine's hand-off.
 """
 
 import argparse
 import collections
+import itertools
 import random
 import sys
 import time
@@ -45,12 +51,16 @@ def main(argv=None):
     parser.add_argument("--levels", help="the schema levels to use (all); empty for none")
     parser.add_argument("--classes", help="only these classes (c0), comma-separated")
     parser.add_argument("--play", type=int, metavar="N", help="play out N seeded proved wins instead")
-    parser.add_argument("--seed", type=int, default=1, help="with --play: the positions' seed (1)")
+    parser.add_argument("--proofs", type=int, metavar="N", help="count the proofs of N seeded wins instead")
+    parser.add_argument("--seed", type=int, default=1, help="with --play or --proofs: the positions' seed (1)")
     args = parser.parse_args(argv)
+    levels = None if args.levels is None else [int(level) for level in args.levels.split(",") if level]
     if args.play is not None:
         return _play(args.play, args.seed, args.nodes or CHUNKER_NODES)
+    if args.proofs is not None:
+        return _proofs(args.proofs, args.seed, args.nodes or CHUNKER_NODES,
+                       CHUNKER_LEVELS if levels is None else levels)
     args.nodes = args.nodes or 500_000
-    levels = None if args.levels is None else [int(level) for level in args.levels.split(",") if level]
     classes = None if args.classes is None else set(args.classes.split(","))
     records, _ = checked_positions(args.file)
     db = open_database(PAPER)
@@ -86,18 +96,41 @@ def main(argv=None):
     return 1 if wrong else 0
 
 
-def _play(count, seed, nodes):
-    db = open_database(PAPER)
-    rng, endings, lengths, start = random.Random(seed), collections.Counter(), [], time.monotonic()
-    print(f"{'position':45} {'database':12} {'ending':10} {'plies':>5}")
-    while sum(endings.values()) < count:
+def _won_positions(db, seed):
+    """Seeded won positions of the domain, without end: ``(board, value)``, a win of at least 9
+    plies for the side to move, both sides with pawns."""
+    rng = random.Random(seed)
+    while True:
         index = rng.randrange(PAPER.size)
         value = db.value_at(index)
         if not 9 <= value < LOSS:
             continue
         board = PAPER.board(index)
-        if not all(any(PAPER.codes(board, colour)) for colour in chess.COLORS) or \
-                solve(board, PAPER, max_nodes=nodes, levels=CHUNKER_LEVELS).value != 1:
+        if all(any(PAPER.codes(board, colour)) for colour in chess.COLORS):
+            yield board, value
+
+
+def _proofs(count, seed, nodes, levels):
+    db = open_database(PAPER)
+    proved = total = 0
+    start = time.monotonic()
+    for board, _ in itertools.islice(_won_positions(db, seed), count):
+        solution = solve(board, PAPER, max_nodes=nodes, levels=levels)
+        proved += solution.value == 1
+        total += solution.total
+    print(f"{proved} of {count} seeded wins (seed {seed}) proved within {nodes:,} nodes, levels "
+          f"{','.join(map(str, levels))}: {total:,} nodes, {time.monotonic() - start:.0f} s")
+    return 0
+
+
+def _play(count, seed, nodes):
+    db = open_database(PAPER)
+    endings, lengths, start = collections.Counter(), [], time.monotonic()
+    print(f"{'position':45} {'database':12} {'ending':10} {'plies':>5}")
+    for board, value in _won_positions(db, seed):
+        if sum(endings.values()) >= count:
+            break
+        if solve(board, PAPER, max_nodes=nodes, levels=CHUNKER_LEVELS).value != 1:
             continue
         ending, length = play_out(db, board, nodes, CHUNKER_LEVELS)
         endings[ending] += 1

@@ -16,8 +16,19 @@ from host.chunker.check import play_out
 from host.chunker.chunks import ATTACKER, DEFENDER, PASSES, Chunk, library
 from host.chunker.database import Database, NotBuilt, build, built_only, database_path, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe, is_loss, is_win, plies
-from host.chunker.schemas import (DRAWN, SCHEMAS, Holds, Wins, agrees, classify, holds, libraries, pair, unbuilt,
-                                  zugzwang)
+from host.chunker.schemas import (
+    DRAWN,
+    SCHEMAS,
+    Holds,
+    Wins,
+    agrees,
+    classify,
+    holds,
+    libraries,
+    pair,
+    unbuilt,
+    zugzwang,
+)
 from host.chunker.search import solve
 
 ONE = Domain((0,), (7,))            # a-pawn against h-pawn
