@@ -413,27 +413,30 @@ def zugzwang(domain, board):
     with none, must give way to its pawns — the paper's spare tempi, where one side has them
     without end.
 
-    Two chunk games (``host/chunker/chunks.py``), for a region ``R`` of whole files spanning the
-    other side's files, with none of ``colour``'s, and ``Z``, ``R`` and the files beside it:
-    *holding*, the other side's pawns, which may pass, against ``colour``'s king, which must move
-    every turn and keep to ``R`` (the ``PCP`` library with that king ``confined``); *running*,
-    ``colour``'s pawns, which may pass, against the other king, which must move and holds as soon
-    as it stands in ``Z`` (``PCP`` with ``Z`` its ``refuge``). ``colour`` wins if its king stands
-    in ``R`` and the other king outside ``Z``, holding gives the other side no win with it to
-    move, and running wins for ``colour`` (its turn there is the board's, or the other side's
-    when ``colour`` must answer a check first, holding then asked with ``colour`` to move). Sound:
-    ``colour`` answers each pawn move of the other side by holding's strategy, and each of its king
-    moves by running's, whose pass is a king move by holding's (an answer to the other side's
-    pass there, which it has: holding is held with the other side to move). Running's strategy
-    never lets the other king into ``Z``, so the kings never stand side by side, the other king
-    never guards its pawns (which stand, promote and are taken in ``R``) nor stands on one, and
-    ``colour``'s king, kept to ``R``, never blocks its own pawns; so each side's moves on the board
-    are those games' or fewer (a king may not step onto its own pawn), and the other side's pawns
-    never promote safely. The games count a king without a move as beaten where that helps
-    ``colour`` (holding) and as holding where it does not (running: no stalemate is counted a
-    win). ``colour``'s moves: running's, one for each pawn move the other side has left (each is
-    answered by one), and one for a check answered first. (Where the other side has no pawns,
-    level 3 is exact.)"""
+    Two chunk games (``host/chunker/chunks.py``), for a region ``R`` — the files spanning the other
+    side's files (none of ``colour``'s), or one more beside them, from the other side's promotion
+    rank back some ranks or to its first — and ``Z``, ``R``, the squares next to it and the whole of
+    the other side's files: *holding*, the other side's pawns, which may pass, against ``colour``'s
+    king, which must move every turn and keep to ``R`` (the ``PCP`` library with that king
+    ``confined``); *running*, ``colour``'s pawns, which may pass, against the other king, which
+    must move and holds as soon as it stands in ``Z`` (``PCP`` with ``Z`` its ``refuge``).
+    ``colour`` wins if its king stands in ``R`` and the other king outside ``Z``, holding gives the
+    other side no win with it to move, and running wins for ``colour`` (its turn there is the
+    board's, or the other side's when ``colour`` must answer a check first, holding then asked with
+    ``colour`` to move).
+
+    Sound: ``colour`` answers each pawn move of the other side by holding's strategy, and each of
+    its king moves by running's, whose pass is a king move by holding's (an answer to the other
+    side's pass there, which it has: holding is held with the other side to move). Running's
+    strategy never lets the other king into ``Z``, so the kings never stand side by side, the other
+    king never guards its pawns where they can be taken (in ``R``, where they promote) nor stands
+    on one (on their files), and ``colour``'s king, kept to ``R``, never blocks its own pawns; so
+    each side's moves on the board are those games' or fewer, and the other side's pawns never
+    promote safely. The games count a king without a move as beaten where that helps ``colour``
+    (holding) and as holding where it does not (running: no stalemate is counted a win).
+    ``colour``'s moves: running's, one for each pawn move the other side has left (each is answered
+    by one), and one for a check answered first. (Where the other side has no pawns, level 3 is
+    exact.)"""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
@@ -441,7 +444,7 @@ def zugzwang(domain, board):
             continue
         king, other_king = board.king(colour), board.king(not colour)
         checked = board.turn == colour and board.is_check()
-        for region, refuge in _zugzwang_regions(tuple(files), tuple(other_files)):
+        for region, refuge in _zugzwang_regions(tuple(files), tuple(other_files), not colour):
             if not region >> king & 1 or refuge >> other_king & 1:
                 continue
             holding = library(not colour, tuple(other_files), "PCP", confined=region)
@@ -458,20 +461,26 @@ def zugzwang(domain, board):
 
 
 @functools.cache
-def _zugzwang_regions(files, other_files):
+def _zugzwang_regions(files, other_files, other_colour):
     """Level 9's ``(R, Z)`` masks: ``R`` the files spanning ``other_files``, widened by none or one
-    file on either side, that hold none of ``files``; ``Z`` ``R`` and the files beside it."""
+    file on either side, that hold none of ``files``, from their promotion rank back to a rank
+    (or all of them); ``Z`` ``R``, the squares beside it and the whole of ``other_files``."""
     found = []
     if not other_files:
         return found
+    own = sum(chess.BB_FILES[file] for file in other_files)
     for wider_low, wider_high in ((0, 0), (1, 0), (0, 1), (1, 1)):
         low, high = max(0, min(other_files) - wider_low), min(7, max(other_files) + wider_high)
         if any(low <= file <= high for file in files):
             continue
-        region = sum(chess.BB_FILES[file] for file in range(low, high + 1))
-        refuge = sum(chess.BB_FILES[file] for file in range(max(0, low - 1), min(7, high + 1) + 1))
-        if (region, refuge) not in found:
-            found.append((region, refuge))
+        for depth in range(8, 2, -1):
+            ranks = range(8 - depth, 8) if other_colour == chess.WHITE else range(depth)
+            region = sum(chess.BB_SQUARES[chess.square(file, rank)] for file in range(low, high + 1) for rank in ranks)
+            refuge = own
+            for square in chess.scan_forward(region):
+                refuge |= chess.BB_KING_ATTACKS[square] | chess.BB_SQUARES[square]
+            if (region, refuge) not in found:
+                found.append((region, refuge))
     return found
 
 
