@@ -692,7 +692,7 @@ def build_parser():
     chunker.add_argument("--seed", type=int, default=1, help="the seed of --check (1)")
     chunker.add_argument("--prepare", action="store_true",
                          help="instead: build the libraries of --levels (every level's), which the engine's "
-                              "hand-off to CHUNKER (levels 1-6 and 8) does not build in a game")
+                              "hand-off to CHUNKER (levels 1-6, 8 and 9) does not build in a game")
     chunker.set_defaults(func=cmd_chunker)
     verify = sub.add_parser("verify", help="check a hardware unit against its model and python-chess")
     units = verify.add_subparsers(dest="unit", required=True)
