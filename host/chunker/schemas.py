@@ -444,16 +444,15 @@ def zugzwang(domain, board):
             continue
         king, other_king = board.king(colour), board.king(not colour)
         checked = board.turn == colour and board.is_check()
+        held = (Chunk(not colour, other_files).encode(other_codes) * 64 + king) * 2 + \
+            (DEFENDER if checked else ATTACKER)
+        run = (Chunk(colour, files).encode(codes) * 64 + other_king) * 2 + \
+            (ATTACKER if board.turn == colour and not checked else DEFENDER)
         for region, refuge in _zugzwang_regions(tuple(files), tuple(other_files), not colour):
-            if not region >> king & 1 or refuge >> other_king & 1:
+            if not region >> king & 1 or refuge >> other_king & 1 or \
+                    library(not colour, tuple(other_files), "PCP", confined=region)[held] is not None:
                 continue
-            holding = library(not colour, tuple(other_files), "PCP", confined=region)
-            held = Chunk(not colour, other_files).encode(other_codes) * 64 + king
-            if holding[held * 2 + (DEFENDER if checked else ATTACKER)] is not None:
-                continue
-            running = library(colour, tuple(files), "PCP", refuge=refuge)
-            turn = ATTACKER if board.turn == colour and not checked else DEFENDER
-            distance = running[(Chunk(colour, files).encode(codes) * 64 + other_king) * 2 + turn]
+            distance = library(colour, tuple(files), "PCP", refuge=refuge)[run]
             if distance is not None:
                 answers = sum(7 - code for code in other_codes if code)
                 return Wins(colour, (distance + 1) // 2 + answers + checked)
