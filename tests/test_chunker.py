@@ -11,6 +11,7 @@ import random
 import chess
 import pytest
 
+import host.chunker.schemas
 from host.chunker import place, visited
 from host.chunker.check import play_out
 from host.chunker.chunks import ATTACKER, DEFENDER, PASSES, Chunk, library
@@ -185,7 +186,9 @@ _FILES_A_TO_C = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C
 @pytest.mark.parametrize("variant, rules", [*((variant, {}) for variant in sorted(PASSES)),
                                             ("PCP", {"confined": _FILES_A_TO_C}),
                                             ("PCP", {"confined": chess.BB_FILE_B}),
-                                            ("PCP", {"refuge": chess.BB_FILE_D | chess.BB_FILE_E})])
+                                            ("PCP", {"refuge": chess.BB_FILE_D | chess.BB_FILE_E}),
+                                            ("AM", {"confined": chess.BB_FILE_B}),
+                                            ("AM", {"refuge": chess.BB_FILE_D | chess.BB_FILE_E})])
 def test_chunk_libraries_are_consistent(variant, rules):
     """Every instance's distance is one ply of minimax over its moves' distances (the library's
     own definition, recomputed apart from its retrograde pass), with level 9's rules for the
@@ -456,6 +459,20 @@ def test_level_9_wins_the_tempo_battle_of_a_king_with_moves_to_spare(two, fen, w
     with_level, without = solve(board, TWO, max_nodes=5_000), solve(board, TWO, levels=range(1, 9), max_nodes=5_000)
     assert with_level.value == without.value == (1 if winner == board.turn else -1)
     assert with_level.total < 20 and without.total > 1_000
+
+
+@pytest.mark.parametrize("fen, winner, moves", [
+    ("8/8/k7/2P2p2/6p1/PP6/6Kp/8 b - - 0 1", chess.BLACK, 19),        # the database: a win in 15
+    ("8/2Pk1p1p/6p1/1P6/P7/4K3/8/8 w - - 0 1", chess.WHITE, 23),      # the database: a win in 13
+])
+def test_level_9_without_waiting_where_the_holding_king_has_no_move_to_spare(monkeypatch, fen, winner, moves):
+    """Wins of the paper's domain (values from its exact database, which levels 1-8 do not decide)
+    where the winner's king holds the other side's pawns only by answering their moves: level 9's
+    games without passes (``AM``) decide them, its games with passes alone do not."""
+    board = chess.Board(fen)
+    assert zugzwang(PAPER, board) == Wins(winner, moves)
+    monkeypatch.setattr(host.chunker.schemas, "_ZUGZWANG_VARIANTS", ("PCP",))
+    assert zugzwang(PAPER, board) is None
 
 
 def test_level_9_asks_its_king_to_keep_to_its_region_and_the_other_king_out_of_reach():

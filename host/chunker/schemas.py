@@ -436,7 +436,12 @@ def zugzwang(domain, board):
     (holding) and as holding where it does not (running: no stalemate is counted a win).
     ``colour``'s moves: running's, one for each pawn move the other side has left (each is answered
     by one), and one for a check answered first. (Where the other side has no pawns, level 3 is
-    exact.)"""
+    exact.)
+
+    Where that king has no move to spare, the same two games without passes (``AM``) win when
+    ``colour`` never waits: its king moves only to answer a pawn move, its pawns answer every king
+    move of the other side (holding is then held with the other side to move and no pass: its
+    pawn moves are answered, its king moves are running's; the rest of the proof is the same)."""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
@@ -448,15 +453,20 @@ def zugzwang(domain, board):
             (DEFENDER if checked else ATTACKER)
         run = (Chunk(colour, files).encode(codes) * 64 + other_king) * 2 + \
             (ATTACKER if board.turn == colour and not checked else DEFENDER)
-        for region, refuge in _zugzwang_regions(tuple(files), tuple(other_files), not colour):
+        for variant, (region, refuge) in itertools.product(
+                _ZUGZWANG_VARIANTS, _zugzwang_regions(tuple(files), tuple(other_files), not colour)):
             if not region >> king & 1 or refuge >> other_king & 1 or \
-                    library(not colour, tuple(other_files), "PCP", confined=region)[held] is not None:
+                    library(not colour, tuple(other_files), variant, confined=region)[held] is not None:
                 continue
-            distance = library(colour, tuple(files), "PCP", refuge=refuge)[run]
+            distance = library(colour, tuple(files), variant, refuge=refuge)[run]
             if distance is not None:
                 answers = sum(7 - code for code in other_codes if code)
                 return Wins(colour, (distance + 1) // 2 + answers + checked)
     return None
+
+
+#: Level 9's two forms: the holding king moves at will (``PCP``), or only to answer (``AM``).
+_ZUGZWANG_VARIANTS = ("PCP", "AM")
 
 
 @functools.cache
