@@ -444,7 +444,7 @@ def test_level_8_wins_with_a_pawn_left_out(two, fen, winner, plies):
 @pytest.mark.parametrize("fen, winner, value, moves", [
     ("8/8/8/8/P6p/1P4p1/8/1k5K w - - 0 1", chess.WHITE, "win in 13", 9),       # Kh1 shuffles; Kb1 must go
     ("7K/8/k6p/8/1P6/8/P7/8 b - - 0 1", chess.BLACK, "win in 15", 15),          # Ka6 shuffles; Kh8 must go
-    ("7K/8/Pk5p/6p1/1P6/8/8/8 w - - 0 1", chess.BLACK, "loss in 12", 10),       # the same, White to move
+    ("7K/8/Pk5p/6p1/1P6/8/8/8 w - - 0 1", chess.BLACK, "loss in 12", 10),       # Kb6 holds; White to move
 ])
 def test_level_9_wins_the_tempo_battle_of_a_king_with_moves_to_spare(two, fen, winner, value, moves):
     """Tempo battles that levels 1-8 only bound: the winner's king holds the other side's pawns
