@@ -917,9 +917,8 @@ class ChunkRace:
     def wins(self, colour, codes, king, mover):
         """Whether ``colour``'s pawns with ``codes`` (on its chunk's files) promote against the
         enemy king on ``king`` with ``mover`` to move, in the library."""
-        index = self._chunks[colour].encode(list(codes))
         turn = ATTACKER if mover == colour else DEFENDER
-        return library(colour, self.files[colour], "KCP")[(index * 64 + king) * 2 + turn] is not None
+        return library(colour, self.files[colour], "KCP")[self._chunks[colour].index(codes, king, turn)] is not None
 
     def side_value(self, board, colour):
         if colour not in self.files:

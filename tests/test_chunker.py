@@ -165,19 +165,15 @@ def test_build_is_cached(two):
 # -- chunk libraries, schemas and the search ------------------------------------------------
 
 
-def _chunk_index(chunk, codes, king, turn):
-    return (chunk.encode(codes) * 64 + king) * 2 + turn
-
-
 def test_chunk_library_rule_of_the_square():
     chunk = Chunk(chess.WHITE, (0,))
     kcp = library(chess.WHITE, (0,), "KCP")
     # a4 against a king on f4: a5-a6-a7-a8, the fourth white move, the seventh ply
-    assert kcp[_chunk_index(chunk, [3], chess.F4, ATTACKER)] == 7
+    assert kcp[chunk.index([3], chess.F4, ATTACKER)] == 7
     # against e4 the king enters the square: held
-    assert kcp[_chunk_index(chunk, [3], chess.E4, ATTACKER)] is None
+    assert kcp[chunk.index([3], chess.E4, ATTACKER)] is None
     # from the second rank the double step saves a move
-    assert kcp[_chunk_index(chunk, [1], chess.H8, ATTACKER)] == 9
+    assert kcp[chunk.index([1], chess.H8, ATTACKER)] == 9
 
 
 _FILES_A_TO_C = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C

@@ -60,6 +60,11 @@ class Chunk:
             codes.append(code)
         return codes
 
+    def index(self, codes, king, turn):
+        """The instance of the pawns' ``codes`` (a sequence, in ``files``' order), the king on
+        ``king`` and ``turn`` (``ATTACKER`` or ``DEFENDER``) to move."""
+        return (self.encode(codes) * 64 + king) * 2 + turn
+
     def encode(self, codes):
         index = 0
         for code in reversed(codes):
@@ -101,15 +106,15 @@ class Chunk:
                         else:
                             after = list(codes)
                             after[k] = 0
-                            children.append((2, (self.encode(after) * 64 + front) * 2 + ATTACKER))
+                            children.append((2, self.index(after, front, ATTACKER)))
                         continue
                     after = list(codes)
                     after[k] = code + 1
-                    children.append((1, (self.encode(after) * 64 + king) * 2 + DEFENDER))
+                    children.append((1, self.index(after, king, DEFENDER)))
                     beyond = front + (8 if self.colour == chess.WHITE else -8)
                     if code == 1 and beyond != king:
                         after[k] = 3
-                        children.append((1, (self.encode(after) * 64 + king) * 2 + DEFENDER))
+                        children.append((1, self.index(after, king, DEFENDER)))
             if attacker_passes and any(codes):
                 children.append((1, index + 1))
             return ("moves", children) if children else ("held", [])
@@ -118,7 +123,7 @@ class Chunk:
             after = list(codes)
             if to in pawns:
                 after[pawns[to]] = 0
-            children.append((1, (self.encode(after) * 64 + to) * 2 + ATTACKER))
+            children.append((1, self.index(after, to, ATTACKER)))
         if defender_passes and not in_check and children:
             children.append((1, index - 1))
         if not children:

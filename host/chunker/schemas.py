@@ -122,7 +122,7 @@ def _racing_moves(board, colour, files, codes):
     library (the defender may pass), or ``None`` where that king holds them."""
     turn = ATTACKER if board.turn == colour else DEFENDER
     chunk = Chunk(colour, files)
-    distance = library(colour, tuple(files), "KCP")[(chunk.encode(codes) * 64 + board.king(not colour)) * 2 + turn]
+    distance = library(colour, tuple(files), "KCP")[chunk.index(codes, board.king(not colour), turn)]
     return None if distance is None else (distance + 1) // 2
 
 
@@ -449,10 +449,9 @@ def zugzwang(domain, board):
             continue
         king, other_king = board.king(colour), board.king(not colour)
         checked = board.turn == colour and board.is_check()
-        held = (Chunk(not colour, other_files).encode(other_codes) * 64 + king) * 2 + \
-            (DEFENDER if checked else ATTACKER)
-        run = (Chunk(colour, files).encode(codes) * 64 + other_king) * 2 + \
-            (ATTACKER if board.turn == colour and not checked else DEFENDER)
+        held = Chunk(not colour, other_files).index(other_codes, king, DEFENDER if checked else ATTACKER)
+        mover = ATTACKER if board.turn == colour and not checked else DEFENDER
+        run = Chunk(colour, files).index(codes, other_king, mover)
         for variant, (region, refuge) in itertools.product(
                 _ZUGZWANG_VARIANTS, _zugzwang_regions(tuple(files), tuple(other_files), not colour)):
             if not region >> king & 1 or refuge >> other_king & 1 or \
