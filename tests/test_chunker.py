@@ -14,7 +14,7 @@ import pytest
 import host.chunker.schemas
 from host.chunker import place, visited
 from host.chunker.check import play_out
-from host.chunker.chunks import ATTACKER, DEFENDER, PASSES, Chunk, library
+from host.chunker.chunks import ATTACKER, DEFENDER, PASSES, Chunk, library, tempo_library
 from host.chunker.database import Database, NotBuilt, build, built_only, database_path, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe, is_loss, is_win, plies
 from host.chunker.schemas import (
@@ -189,23 +189,11 @@ def test_chunk_libraries_are_consistent(variant, rules):
     """Every instance's distance is one ply of minimax over its moves' distances (the library's
     own definition, recomputed apart from its retrograde pass), with level 9's rules for the
     defender's king too: ``confined`` (it must move and keep to its squares, or lose) and
-    ``refuge`` (it holds on its squares)."""
+    ``refuge`` (it holds on its squares, unless a safe promotion follows at once)."""
     files = (0, 1)
-    chunk, values = Chunk(chess.WHITE, files), library(chess.WHITE, files, variant, **rules)
-    attacker_passes, defender_passes = PASSES[variant]
-    confined, refuge = rules.get("confined"), rules.get("refuge", 0)
+    values = library(chess.WHITE, files, variant, **rules)
     decided = played = 0
-    for index in range(chunk.size):
-        kind, children = chunk.moves(index, attacker_passes, defender_passes)
-        if kind == "invalid":
-            continue
-        king = index // 2 % 64
-        if refuge >> king & 1 or confined is not None and not confined >> king & 1:
-            assert values[index] is None, index
-            continue
-        if confined is not None and index % 2 == DEFENDER:
-            children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
-            kind = kind if children else "mate"
+    for index, kind, children in _ruled_moves(files, variant, rules):
         played += 1
         if kind == "mate":
             expected = 0
@@ -222,6 +210,63 @@ def test_chunk_libraries_are_consistent(variant, rules):
         assert values[index] == expected, index
         decided += expected is not None
     assert decided > played // 4
+
+
+def _ruled_moves(files, variant, rules):
+    """``(index, kind, children)`` of each instance of White's chunk on ``files`` that a game with
+    level 9's ``rules`` plays (``Chunk.moves``, the defender's king confined or its refuge
+    holding); the instances no game of the rules starts at must be held, which is asserted."""
+    chunk = Chunk(chess.WHITE, files)
+    attacker_passes, defender_passes = PASSES[variant]
+    confined, refuge = rules.get("confined"), rules.get("refuge", 0)
+    for index in range(chunk.size):
+        kind, children = chunk.moves(index, attacker_passes, defender_passes)
+        if kind == "invalid":
+            continue
+        king = index // 2 % 64
+        if confined is not None and not confined >> king & 1 or refuge >> king & 1 and index % 2 == DEFENDER:
+            assert library(chess.WHITE, files, variant, **rules)[index] is None, index
+            continue
+        if refuge >> king & 1:
+            children = [(plies, child) for plies, child in children if child == "win"]
+            kind = "moves" if children else "held"
+        if confined is not None and index % 2 == DEFENDER:
+            children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
+            kind = kind if children else "mate"
+        yield index, kind, children
+
+
+@pytest.mark.parametrize("rules", [{}, {"confined": _FILES_A_TO_C}, {"refuge": chess.BB_FILE_D | chess.BB_FILE_E}])
+def test_tempo_library_counts_the_fewest_passes(rules):
+    """Each instance's ``(passes, plies)`` is one step of its definition over its moves' values: the
+    attacker's least (fewest passes, a pass costing one, then fewest plies), the defender's
+    greatest passes and greatest plies of its moves, held if one is. It wins where ``PCP``
+    wins, with no pass exactly where ``AM`` wins (in ``AM``'s plies), and never sooner than
+    ``PCP``; and with three pawns some wins need a pass or more (with two, none does)."""
+    files = (0, 1, 2)
+    values = tempo_library(chess.WHITE, files, **rules)
+    for index, kind, children in _ruled_moves(files, "PCP", rules):
+        if kind == "mate":
+            expected = (0, 0)
+        elif kind == "held":
+            expected = None
+        else:
+            reached = [(0, 1) if child == "win" else None if values[child] is None else
+                       (values[child][0] + (index % 2 == ATTACKER and child == index + 1), values[child][1] + plies)
+                       for plies, child in children]
+            if index % 2 == ATTACKER:
+                wins = [r for r in reached if r is not None]
+                expected = min(wins) if wins else None
+            else:
+                expected = None if None in reached else (max(p for p, _ in reached), max(d for _, d in reached))
+        assert values[index] == expected, index
+    am, pcp = library(chess.WHITE, files, "AM", **rules), library(chess.WHITE, files, "PCP", **rules)
+    for value, without, with_passes in zip(values, am, pcp):
+        assert (value is None) == (with_passes is None)
+        assert (value is not None and value[0] == 0) == (without is not None)
+        assert without is None or value[1] == without
+        assert value is None or value[1] >= with_passes
+    assert any(value is not None and value[0] >= 1 for value in values)
 
 
 def test_passing_helps_whoever_may_pass():
@@ -463,12 +508,32 @@ def test_level_9_wins_the_tempo_battle_of_a_king_with_moves_to_spare(two, fen, w
 ])
 def test_level_9_without_waiting_where_the_holding_king_has_no_move_to_spare(monkeypatch, fen, winner, moves):
     """Wins of the paper's domain (values from its exact database, which levels 1-8 do not decide)
-    where the winner's king holds the other side's pawns only by answering their moves: level 9's
-    games without passes (``AM``) decide them, its games with passes alone do not."""
+    where the winner's king holds the other side's pawns only by answering their moves: running
+    wins without a pass and holding is held against none. Asked to hold against passes without
+    end — as where its king has a move always to spare — it is not: the tempi are counted."""
     board = chess.Board(fen)
     assert zugzwang(PAPER, board) == Wins(winner, moves)
-    monkeypatch.setattr(host.chunker.schemas, "_ZUGZWANG_VARIANTS", ("PCP",))
+
+    def any_pass_wins(colour, files, *, confined=None, refuge=0):
+        values = tempo_library(colour, files, confined=confined, refuge=refuge)
+        return values if confined is None else [None if value is None else (0, value[1]) for value in values]
+
+    monkeypatch.setattr(host.chunker.schemas, "tempo_library", any_pass_wins)
     assert zugzwang(PAPER, board) is None
+
+
+def test_level_9_lets_the_other_king_stand_behind_its_pawns(two):
+    """The other king may stand anywhere but next to the holding king's region and on or in front
+    of its own pawns: here White's king on b1, behind its b-pawn, cannot stop Black's h-pawn nor
+    help the b-pawn past Black's king in time. Levels 1-8 only bound it; level 9 decides it. With
+    the b-pawn on b2, though, running's king could step onto the pawn's square, which the board
+    does not allow (a move fewer than the game's: a stalemate the game would not see), so the
+    pawn's path is a refuge and the proof is refused."""
+    board = chess.Board("8/8/1Pk5/7p/8/8/8/1K6 b - - 0 1")
+    assert describe(two.value(board)) == "win in 9"
+    assert not isinstance(classify(TWO, board, levels=range(1, 9))[1], Wins)
+    assert zugzwang(TWO, board) == Wins(chess.BLACK, 6)
+    assert zugzwang(TWO, chess.Board("8/8/2k5/7p/8/8/1P6/1K6 b - - 0 1")) is None
 
 
 def test_level_9_asks_its_king_to_keep_to_its_region_and_the_other_king_out_of_reach():

@@ -17,9 +17,10 @@ A defender with no king move that is not in check may not be able to pass on the
 (stalemate): the libraries count such an instance as held by the defender, so an attacker's win
 in a library is a win whatever else the defender has. A mate by the pawns (the king in check with
 no move) is the attacker's win. An unsafe promotion (the king takes the new queen) leaves the
-attacker to move again with the pawn gone, as in the domain. Each library is ``7 ** n * 64 * 2``
-distances (``n`` the chunk's pawns), built in pure Python in a second or so and kept per
-process.
+attacker to move again with the pawn gone, as in the domain. The *tempo* library counts, in
+``PCP``, the fewest passes with which the pawns win (the moves their side must spend elsewhere;
+level 9's spare tempi). Each library is ``7 ** n * 64 * 2`` values (``n`` the chunk's pawns),
+built in pure Python in a second or so and kept per process.
 """
 
 import functools
@@ -28,7 +29,7 @@ import chess
 
 from .domain import CODES, Domain
 
-__all__ = ["PASSES", "Chunk", "library", "NEVER"]
+__all__ = ["PASSES", "Chunk", "library", "tempo_library", "NEVER"]
 
 #: Who may pass in each variant: (attacker, defender).
 PASSES = {"AM": (False, False), "PCP": (True, False), "KCP": (False, True), "BOTH": (True, True)}
@@ -142,7 +143,30 @@ def library(colour, files, variant, *, confined=None, refuge=0):
     (``host.chunker.schemas.zugzwang``): ``confined``, the king must move every turn it has and
     keep to these squares — with no such move it loses, as if mated (an instance with the king
     elsewhere is held: no game of the rule starts there); ``refuge``, the defender holds as soon
-    as its king stands on one of these squares (so a win never lets it step there)."""
+    as its king stands on one of these squares, unless the attacker then promotes safely at
+    once (so a win lets it step there only to be outrun)."""
+    return [None if value is None else value[1]
+            for value in _retrograde(colour, files, variant, confined, refuge, counted=False)]
+
+
+@functools.cache
+def tempo_library(colour, files, *, confined=None, refuge=0):
+    """``[(passes, plies) or None]`` per instance of the chunk of ``colour``'s pawns on ``files``
+    in ``PCP`` (the pawns' side may pass; ``confined`` and ``refuge`` as in :func:`library`):
+    ``passes``, the fewest passes with which the attacker wins (its *tempi*: the moves it must
+    spend elsewhere on the board), and ``plies``, a bound on the plies of a win that passes no
+    more often; ``None`` where the defender holds however often the attacker passes. With no
+    pass to spend (``passes`` 0) it is the ``AM`` library's win; with any number, ``PCP``'s."""
+    return _retrograde(colour, files, "PCP", confined, refuge, counted=True)
+
+
+def _retrograde(colour, files, variant, confined, refuge, counted):
+    """The retrograde pass of :func:`library` and :func:`tempo_library`: per instance ``(passes,
+    plies)`` or ``None``, settled in increasing order (Dijkstra's over a game: the attacker takes
+    its child settled first, the defender waits for all of its children and takes their
+    greatest). ``counted``: an attacker's pass costs a pass, and a position's value is the
+    fewest passes first (the defender's is its children's greatest passes and greatest plies:
+    a bound on both, which only grows towards the root); else every value's passes are 0."""
     chunk = Chunk(colour, files)
     attacker_passes, defender_passes = PASSES[variant]
     value = [NEVER] * chunk.size
@@ -151,42 +175,47 @@ def library(colour, files, variant, *, confined=None, refuge=0):
     frontier = {}
     for index in range(chunk.size):
         king, turn = index // 2 % 64, index % 2
-        if refuge >> king & 1 or confined is not None and not confined >> king & 1:
+        if confined is not None and not confined >> king & 1 or refuge >> king & 1 and turn == DEFENDER:
             continue
         kind, children = chunk.moves(index, attacker_passes, defender_passes)
+        if refuge >> king & 1:                      # only a safe promotion at once still wins
+            children = [(plies, child) for plies, child in children if child == "win"]
+            kind = "moves" if children else "held"
         if confined is not None and turn == DEFENDER:
             children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
             kind = kind if children or kind == "invalid" else "mate"
         if kind == "mate":
-            frontier.setdefault(0, []).append(index)
+            frontier.setdefault((0, 0), []).append(index)
         if kind != "moves":
             continue
         for plies, child in children:
             if child == "win":
-                frontier.setdefault(1, []).append(index)
+                frontier.setdefault((0, 1), []).append(index)
             else:
-                parents[child].append((index, plies))
+                passed = counted and turn == ATTACKER and child == index + 1
+                parents[child].append((index, passed, plies))
         remaining[index] = len(children)
         if turn == DEFENDER and any(child == "win" for _, child in children):
             raise AssertionError("the defender never promotes")
     settled = [False] * chunk.size
-    latest = [0] * chunk.size
-    distance = 0
+    latest = [(0, 0)] * chunk.size
     while frontier:
-        distance = min(frontier)
-        for index in frontier.pop(distance):
+        key = min(frontier)
+        passes, distance = key
+        for index in frontier.pop(key):
             if settled[index]:
                 continue
             settled[index] = True
-            value[index] = distance
-            for parent, plies in parents[index]:
+            value[index] = key
+            for parent, passed, plies in parents[index]:
                 if settled[parent]:
                     continue
                 if parent % 2 == ATTACKER:          # the attacker takes the first win
-                    frontier.setdefault(distance + plies, []).append(parent)
+                    frontier.setdefault((passes + passed, distance + plies), []).append(parent)
                 else:                               # the defender only when every move loses
                     remaining[parent] -= 1
-                    latest[parent] = max(latest[parent], distance + plies)
+                    most = latest[parent]
+                    latest[parent] = max(most[0], passes), max(most[1], distance + plies)
                     if remaining[parent] == 0:
                         frontier.setdefault(latest[parent], []).append(parent)
     return value

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import chess
 
-from .chunks import ATTACKER, DEFENDER, Chunk, library
+from .chunks import ATTACKER, DEFENDER, Chunk, library, tempo_library
 from .database import NotBuilt, build, database_path, open_database
 from .domain import DRAW, INVALID, Domain, is_win, plies
 
@@ -409,39 +409,41 @@ def _keepings(present, most):
 
 
 def zugzwang(domain, board):
-    """Level 9: a king with a move always to spare holds the other side's pawns, and the other king,
-    with none, must give way to its pawns — the paper's spare tempi, where one side has them
-    without end.
+    """Level 9: a king holds the other side's pawns with tempi to spare, and the other king, tied in
+    front of its pawns, must move and give way — the paper's spare tempi, counted.
 
     Two chunk games (``host/chunker/chunks.py``), for a region ``R`` — the files spanning the other
     side's files (none of ``colour``'s), or one more beside them, from the other side's promotion
-    rank back some ranks or to its first — and ``Z``, ``R``, the squares next to it and the whole of
-    the other side's files: *holding*, the other side's pawns, which may pass, against ``colour``'s
-    king, which must move every turn and keep to ``R`` (the ``PCP`` library with that king
-    ``confined``); *running*, ``colour``'s pawns, which may pass, against the other king, which
-    must move and holds as soon as it stands in ``Z`` (``PCP`` with ``Z`` its ``refuge``).
-    ``colour`` wins if its king stands in ``R`` and the other king outside ``Z``, holding gives the
-    other side no win with it to move, and running wins for ``colour`` (its turn there is the
-    board's, or the other side's when ``colour`` must answer a check first, holding then asked with
-    ``colour`` to move).
+    rank back some ranks or to its first — and ``Z``: ``R``, the squares next to it and the squares
+    the other side's pawns stand on or will (their files ahead of them). *Running*: ``colour``'s
+    pawns, which may pass, against the other king, which must move and holds as soon as it
+    stands in ``Z`` unless ``colour`` then promotes safely at once; it gives the fewest passes
+    ``p`` with which ``colour`` wins and the plies of such a win (``tempo_library`` with ``Z``
+    the ``refuge``). *Holding*: the other side's pawns,
+    which may pass, against ``colour``'s king, which must move after each of their moves and keep
+    to ``R``, losing where it has no move there; it gives the fewest passes with which the other
+    side wins (``tempo_library`` with the king ``confined`` to ``R``). ``colour`` wins if its king
+    stands in ``R`` and the other king outside ``Z``, running wins with ``p`` passes, and holding,
+    with the other side to move, needs more than ``p`` of them or none wins it (its turn in
+    running is the board's, or the other side's when ``colour`` must answer a check first,
+    holding then asked with ``colour`` to move).
 
-    Sound: ``colour`` answers each pawn move of the other side by holding's strategy, and each of
-    its king moves by running's, whose pass is a king move by holding's (an answer to the other
-    side's pass there, which it has: holding is held with the other side to move). Running's
-    strategy never lets the other king into ``Z``, so the kings never stand side by side, the other
-    king never guards its pawns where they can be taken (in ``R``, where they promote) nor stands
-    on one (on their files), and ``colour``'s king, kept to ``R``, never blocks its own pawns; so
-    each side's moves on the board are those games' or fewer, and the other side's pawns never
-    promote safely. The games count a king without a move as beaten where that helps ``colour``
-    (holding) and as holding where it does not (running: no stalemate is counted a win).
-    ``colour``'s moves: running's, one for each pawn move the other side has left (each is answered
-    by one), and one for a check answered first. (Where the other side has no pawns, level 3 is
-    exact.)
-
-    Where that king has no move to spare, the same two games without passes (``AM``) win when
-    ``colour`` never waits: its king moves only to answer a pawn move, its pawns answer every king
-    move of the other side (holding is then held with the other side to move and no pass: its
-    pawn moves are answered, its king moves are running's; the rest of the proof is the same)."""
+    Sound: ``colour`` answers each pawn move of the other side by holding's strategy and each of
+    its king moves by running's. A pass of running is a king move of holding's made after the
+    other side "passed" there (moved its king): at most ``p`` of them, the passes holding was
+    asked to survive; where running answers with a pawn move instead, holding sees both sides
+    pass and stands as it was. Running's strategy lets the other king into ``Z`` only where
+    ``colour`` promotes safely at once, before any other move (the king's step checks no one, so
+    that promotion is legal on the board too). Until then the kings never stand side by side,
+    the other king never guards its pawns where they can be taken (in ``R``) nor stands on or in
+    front of one, and ``colour``'s king, kept to ``R``, never blocks its own pawns; so each side's
+    moves on the board are those games' or fewer, and the other side's pawns never promote
+    safely. The games count a king without a move as beaten where that
+    helps ``colour`` (holding) and as holding where it does not (running: no stalemate is counted
+    a win). ``colour``'s moves: running's, one for each pawn move the other side has left (each is
+    answered by one), and one for a check answered first. (Where the other side has no pawns,
+    level 3 is exact.) With ``p`` 0 ``colour`` never waits — its king only answers pawn moves;
+    where holding is held against any number of passes its king has a move always to spare."""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
@@ -452,31 +454,30 @@ def zugzwang(domain, board):
         held = Chunk(not colour, other_files).index(other_codes, king, DEFENDER if checked else ATTACKER)
         mover = ATTACKER if board.turn == colour and not checked else DEFENDER
         run = Chunk(colour, files).index(codes, other_king, mover)
-        for variant, (region, refuge) in itertools.product(
-                _ZUGZWANG_VARIANTS, _zugzwang_regions(tuple(files), tuple(other_files), not colour)):
-            if not region >> king & 1 or refuge >> other_king & 1 or \
-                    library(not colour, tuple(other_files), variant, confined=region)[held] is not None:
+        paths = _squares(not colour, other_files, other_codes, here=True)
+        for region, refuge in _zugzwang_regions(tuple(files), tuple(other_files), not colour, paths):
+            if not region >> king & 1 or refuge >> other_king & 1:
                 continue
-            distance = library(colour, tuple(files), variant, refuge=refuge)[run]
-            if distance is not None:
+            running = tempo_library(colour, tuple(files), refuge=refuge)[run]
+            if running is None:
+                continue
+            passes, distance = running
+            holding = tempo_library(not colour, tuple(other_files), confined=region)[held]
+            if holding is None or holding[0] > passes:
                 answers = sum(7 - code for code in other_codes if code)
                 return Wins(colour, (distance + 1) // 2 + answers + checked)
     return None
 
 
-#: Level 9's two forms: the holding king moves at will (``PCP``), or only to answer (``AM``).
-_ZUGZWANG_VARIANTS = ("PCP", "AM")
-
-
 @functools.cache
-def _zugzwang_regions(files, other_files, other_colour):
+def _zugzwang_regions(files, other_files, other_colour, paths):
     """Level 9's ``(R, Z)`` masks: ``R`` the files spanning ``other_files``, widened by none or one
     file on either side, that hold none of ``files``, from their promotion rank back to a rank
-    (or all of them); ``Z`` ``R``, the squares beside it and the whole of ``other_files``."""
+    (or all of them); ``Z`` ``R``, the squares beside it and ``paths`` (the squares the other
+    side's pawns stand on or will)."""
     found = []
     if not other_files:
         return found
-    own = sum(chess.BB_FILES[file] for file in other_files)
     for wider_low, wider_high in ((0, 0), (1, 0), (0, 1), (1, 1)):
         low, high = max(0, min(other_files) - wider_low), min(7, max(other_files) + wider_high)
         if any(low <= file <= high for file in files):
@@ -484,7 +485,7 @@ def _zugzwang_regions(files, other_files, other_colour):
         for depth in range(8, 2, -1):
             ranks = range(8 - depth, 8) if other_colour == chess.WHITE else range(depth)
             region = sum(chess.BB_SQUARES[chess.square(file, rank)] for file in range(low, high + 1) for rank in ranks)
-            refuge = own
+            refuge = paths
             for square in chess.scan_forward(region):
                 refuge |= chess.BB_KING_ATTACKS[square] | chess.BB_SQUARES[square]
             if (region, refuge) not in found:
