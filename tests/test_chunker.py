@@ -641,6 +641,27 @@ def test_search_without_schemas_needs_more_nodes():
     assert with_schemas.total < without.total
 
 
+def test_killer_goes_first_among_the_moves_nothing_is_known_of():
+    """The move that last decided a node with as many plies left is tried before the others that
+    the table and the schemas know nothing of, and a decided node leaves its move as the killer."""
+    from host.chunker.search import _Search
+
+    board = chess.Board("4K3/1k5p/8/8/P5p1/8/1P6/8 w - - 0 1")
+    search = _Search(TWO, None, 10_000)
+    plain = [move for move, _, _ in search._ordered(board, "win")]
+    earlier = 0
+    for killer in plain:
+        ordered = [move for move, _, _ in search._ordered(board, "win", killer=killer)]
+        assert set(ordered) == set(plain) and ordered.index(killer) <= plain.index(killer)
+        earlier += ordered.index(killer) < plain.index(killer)
+    assert earlier >= 2
+    search = _Search(TWO, range(1, 9), 10_000)               # a tempo battle levels 1-8 do not decide
+    board = chess.Board("7K/8/Pk5p/6p1/1P6/8/8/8 w - - 0 1")
+    assert search.prove("loss", board, 8, root=True)
+    assert board.color_at(search.killers[7].from_square) == chess.BLACK     # Black's, at the root's children
+    assert board.color_at(search.killers[6].from_square) == chess.WHITE     # a White move refuted, two plies down
+
+
 def test_search_proves_a_draw_where_every_line_is_decided():
     """The rook pawn's corner draw (Black's pawns all gone: level 3's library decides every
     child), and a position a capture leads into it."""

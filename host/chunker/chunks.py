@@ -149,7 +149,7 @@ def library(colour, files, variant, *, confined=None, refuge=0):
             for value in _retrograde(colour, files, variant, confined, refuge, counted=False)]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)    # a refuge takes in the other side's pawns' paths: many refuges in a game
 def tempo_library(colour, files, *, confined=None, refuge=0):
     """``[(passes, plies) or None]`` per instance of the chunk of ``colour``'s pawns on ``files``
     in ``PCP`` (the pawns' side may pass; ``confined`` and ``refuge`` as in :func:`library`):

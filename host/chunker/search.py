@@ -90,15 +90,19 @@ class _Search:
         self.known = {}                 # index -> what the schemas say of it (``_settled``)
         self.nodes = collections.Counter()
         self.count = 0
+        self.killers = {}               # depth -> the move that last decided a node there
 
-    def _ordered(self, board, goal, root=False):
+    def _ordered(self, board, goal, root=False, killer=None):
         """The node's children for ``goal`` as ``(move, outcome, index of the position after or
         None)``, in the order to try them: first those known to decide the node (what the table
         knows for good of the child, ``_tabled``, or a schema's verdict on it: one that meets the
         goal at an OR node, one that fails it at an AND node), last those known not to; within
         each, a promotion, then a schema's win in the fewest moves (so that a proof's move makes
-        progress where schemas decide: their bounds fall), then — at the ``root`` — a position not
-        to ``avoid``, then a capture, the most advanced pawn's step, the king's moves."""
+        progress where schemas decide: their bounds fall), then the ``killer`` (the move that last
+        decided a node with as many plies left: a proof's move, or a refutation; a third fewer
+        nodes on the deep test positions, BENCHMARKS.md 2026-12-07 (second)), then — at the
+        ``root`` — a position not to ``avoid``, then a capture, the most advanced pawn's step, the
+        king's moves."""
         meets, any_move, child_goal = self.GOALS[goal]
         ranked = []
         for move, outcome in self.domain.children(board):
@@ -116,7 +120,8 @@ class _Search:
                     holds = _verdict(possible, self.GOALS[wanted][0])
             known = 1 if holds is None else 0 if holds == any_move else 2
             pawn = board.piece_type_at(move.from_square) == chess.PAWN
-            rank = (known, outcome != "win", moves if moves is not None else 99, root and index in self.avoid,
+            rank = (known, outcome != "win", moves if moves is not None else 99, move != killer,
+                    root and index in self.avoid,
                     move.promotion is None,
                     not board.is_capture(move),
                     -chess.square_rank(move.to_square if board.turn == chess.WHITE else
@@ -204,7 +209,7 @@ class _Search:
             quiescence += 1
         self.nodes["interior"] += 1
         exact = True                        # every move failed whatever the depth (an OR node)
-        for move, outcome, after_index in self._ordered(board, goal, root):
+        for move, outcome, after_index in self._ordered(board, goal, root, self.killers.get(depth)):
             if outcome == "win":
                 self.nodes["promotion"] += 1
                 holds = 1 in meets
@@ -216,10 +221,12 @@ class _Search:
                     holds = self.prove(child_goal, after, depth - 1, quiescence, index=after_index)
             if any_move and holds:
                 self.proved[key] = move
+                self.killers[depth] = move
                 return True
             if not holds and outcome != "win":
                 exact = exact and self.exact
             if not any_move and not holds:
+                self.killers[depth] = move
                 self._fail(key, depth, quiescence, exact)
                 return False
         if not any_move:
