@@ -160,45 +160,60 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
     return _retrograde(colour, files, "PCP", confined, refuge, counted=True)
 
 
+@functools.cache
+def _graph(colour, files, variant):
+    """The chunk's game in ``variant``, made once for the libraries of every rule (level 9 asks
+    for many refuges): ``Chunk.moves`` of every instance, and each instance's parents as
+    ``(parent, plies)``."""
+    chunk, (attacker_passes, defender_passes) = Chunk(colour, files), PASSES[variant]
+    played = [chunk.moves(index, attacker_passes, defender_passes) for index in range(chunk.size)]
+    parents = [[] for _ in range(chunk.size)]
+    for index, (kind, children) in enumerate(played):
+        if kind == "moves":
+            for plies, child in children:
+                if child != "win":
+                    parents[child].append((index, plies))
+        if index % 2 == DEFENDER and any(child == "win" for _, child in children):
+            raise AssertionError("the defender never promotes")
+    return played, parents
+
+
 def _retrograde(colour, files, variant, confined, refuge, counted):
     """The retrograde pass of :func:`library` and :func:`tempo_library`: per instance ``(passes,
     plies)`` or ``None``, settled in increasing order (Dijkstra's over a game: the attacker takes
     its child settled first, the defender waits for all of its children and takes their
     greatest). ``counted``: an attacker's pass costs a pass, and a position's value is the
     fewest passes first (the defender's is its children's greatest passes and greatest plies:
-    a bound on both, which only grows towards the root); else every value's passes are 0."""
-    chunk = Chunk(colour, files)
-    attacker_passes, defender_passes = PASSES[variant]
-    value = [NEVER] * chunk.size
-    remaining = [0] * chunk.size
-    parents = [[] for _ in range(chunk.size)]
+    a bound on both, which only grows towards the root); else every value's passes are 0. An
+    instance the rules leave out (the king outside ``confined``, or in the ``refuge`` with the
+    defender to move) never settles, so no move leads through it."""
+    played, parents = _graph(colour, files, variant)
+    size = len(played)
+    value = [NEVER] * size
+    remaining = [0] * size
+    live = [False] * size           # whether the instance's moves other than a promotion count
     frontier = {}
-    for index in range(chunk.size):
+    for index in range(size):
         king, turn = index // 2 % 64, index % 2
         if confined is not None and not confined >> king & 1 or refuge >> king & 1 and turn == DEFENDER:
             continue
-        kind, children = chunk.moves(index, attacker_passes, defender_passes)
+        kind, children = played[index]
         if refuge >> king & 1:                      # only a safe promotion at once still wins
             children = [(plies, child) for plies, child in children if child == "win"]
             kind = "moves" if children else "held"
-        if confined is not None and turn == DEFENDER:
+        elif confined is not None and turn == DEFENDER:
             children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
             kind = kind if children or kind == "invalid" else "mate"
         if kind == "mate":
             frontier.setdefault((0, 0), []).append(index)
         if kind != "moves":
             continue
-        for plies, child in children:
-            if child == "win":
-                frontier.setdefault((0, 1), []).append(index)
-            else:
-                passed = counted and turn == ATTACKER and child == index + 1
-                parents[child].append((index, passed, plies))
+        if any(child == "win" for _, child in children):
+            frontier.setdefault((0, 1), []).append(index)
+        live[index] = not refuge >> king & 1
         remaining[index] = len(children)
-        if turn == DEFENDER and any(child == "win" for _, child in children):
-            raise AssertionError("the defender never promotes")
-    settled = [False] * chunk.size
-    latest = [(0, 0)] * chunk.size
+    settled = [False] * size
+    latest = [(0, 0)] * size
     while frontier:
         key = min(frontier)
         passes, distance = key
@@ -207,10 +222,11 @@ def _retrograde(colour, files, variant, confined, refuge, counted):
                 continue
             settled[index] = True
             value[index] = key
-            for parent, passed, plies in parents[index]:
-                if settled[parent]:
+            for parent, plies in parents[index]:
+                if settled[parent] or not live[parent]:
                     continue
                 if parent % 2 == ATTACKER:          # the attacker takes the first win
+                    passed = counted and index == parent + 1
                     frontier.setdefault((passes + passed, distance + plies), []).append(parent)
                 else:                               # the defender only when every move loses
                     remaining[parent] -= 1

@@ -458,11 +458,13 @@ def zugzwang(domain, board):
         for region, refuge in _zugzwang_regions(tuple(files), tuple(other_files), not colour, paths):
             if not region >> king & 1 or refuge >> other_king & 1:
                 continue
+            holding = tempo_library(not colour, tuple(other_files), confined=region)[held]
+            if holding is not None and holding[0] == 0:     # lost without a pass: running not asked
+                continue
             running = tempo_library(colour, tuple(files), refuge=refuge)[run]
             if running is None:
                 continue
             passes, distance = running
-            holding = tempo_library(not colour, tuple(other_files), confined=region)[held]
             if holding is None or holding[0] > passes:
                 answers = sum(7 - code for code in other_codes if code)
                 return Wins(colour, (distance + 1) // 2 + answers + checked)
