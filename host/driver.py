@@ -76,7 +76,8 @@ CHUNKER_NODES = 5_000
 #: (13 of 24 seeded decisive positions either way) for a quarter more of the host's time, and
 #: whose libraries (137.7 M indices each) would be built in the middle of a game; level 8, which
 #: proved 67 of 100 seeded wins against 61 without it, in less time (BENCHMARKS.md, 2026-12-02);
-#: level 9, 75 against 67, in fewer nodes (2026-12-07; its chunk games are made in the process).
+#: level 9, 78 against 67, in fewer nodes (2026-12-07; its chunk games are made in the process), and 93
+#: with its tempi counted and the search's killer (2026-12-07, second).
 CHUNKER_LEVELS = (1, 2, 3, 4, 5, 6, 8, 9)
 #: The share of the search's time (its target under a game clock, else its hard limit) that
 #: CHUNKER's proof search may spend before the board searches.

@@ -50,6 +50,7 @@ class Chunk:
     def __init__(self, colour, files):
         self.colour, self.files = colour, tuple(files)
         self.size = CODES ** len(self.files) * 64 * 2
+        self._configurations = {}
 
     def square(self, k, code):
         return Domain.pawn_square(self.colour, self.files[k], code)
@@ -79,52 +80,54 @@ class Chunk:
                 bb |= chess.BB_PAWN_ATTACKS[self.colour][self.square(k, code)]
         return bb
 
+    def _configuration(self, codes_index):
+        """``(codes, pawns, attacks, pushes)`` of a configuration of the pawns, made once per
+        chunk: their codes, their squares (square -> k), the squares they attack, and per pawn
+        ``(k, code, front)`` (the square it steps to)."""
+        found = self._configurations.get(codes_index)
+        if found is None:
+            codes = self.decode(codes_index)
+            pawns = {self.square(k, code): k for k, code in enumerate(codes) if code}
+            step = 8 if self.colour == chess.WHITE else -8
+            pushes = [(k, code, self.square(k, code) + step) for k, code in enumerate(codes) if code]
+            found = self._configurations[codes_index] = codes, pawns, self.pawn_attacks(codes), pushes
+        return found
+
     def moves(self, index, attacker_passes, defender_passes):
         """``(kind, moves)``: ``kind`` ``"moves"`` with ``[(plies, child index or "win")]`` (a pass
         is a child too), ``"mate"`` (the defender is mated) or ``"held"`` (no move: the attacker
         is stuck, or the defender stalemated)."""
         turn, rest = index % 2, index // 2
         king, codes_index = rest % 64, rest // 64
-        codes = self.decode(codes_index)
-        pawns = {self.square(k, code): k for k, code in enumerate(codes) if code}
+        codes, pawns, attacks, pushes = self._configuration(codes_index)
         if king in pawns:
             return "invalid", []
-        attacks = self.pawn_attacks(codes)
         children = []
         if turn == ATTACKER:
-            if any(code for code in codes):
-                for k, code in enumerate(codes):
-                    if not code:
-                        continue
-                    front = self.square(k, code) + (8 if self.colour == chess.WHITE else -8)
-                    if front == king:
-                        continue
-                    if code == 6:                   # promotes
-                        taken = (chess.BB_SQUARES[king] & chess.BB_KING_ATTACKS[front]) and \
-                            not attacks & chess.BB_SQUARES[front]
-                        if not taken:
-                            children.append((1, "win"))
-                        else:
-                            after = list(codes)
-                            after[k] = 0
-                            children.append((2, self.index(after, front, ATTACKER)))
-                        continue
-                    after = list(codes)
-                    after[k] = code + 1
-                    children.append((1, self.index(after, king, DEFENDER)))
-                    beyond = front + (8 if self.colour == chess.WHITE else -8)
-                    if code == 1 and beyond != king:
-                        after[k] = 3
-                        children.append((1, self.index(after, king, DEFENDER)))
-            if attacker_passes and any(codes):
+            step = 8 if self.colour == chess.WHITE else -8
+            for k, code, front in pushes:
+                if front == king:
+                    continue
+                place = CODES ** k
+                if code == 6:                   # promotes
+                    taken = (chess.BB_SQUARES[king] & chess.BB_KING_ATTACKS[front]) and \
+                        not attacks & chess.BB_SQUARES[front]
+                    if not taken:
+                        children.append((1, "win"))
+                    else:
+                        children.append((2, ((codes_index - code * place) * 64 + front) * 2 + ATTACKER))
+                    continue
+                children.append((1, ((codes_index + place) * 64 + king) * 2 + DEFENDER))
+                if code == 1 and front + step != king:      # the double step: code 1 to 3
+                    children.append((1, ((codes_index + 2 * place) * 64 + king) * 2 + DEFENDER))
+            if attacker_passes and pushes:
                 children.append((1, index + 1))
             return ("moves", children) if children else ("held", [])
         in_check = bool(attacks & chess.BB_SQUARES[king])
         for to in chess.scan_forward(_king_moves(king) & ~attacks):
-            after = list(codes)
-            if to in pawns:
-                after[pawns[to]] = 0
-            children.append((1, self.index(after, to, ATTACKER)))
+            taken = pawns.get(to)
+            after = codes_index if taken is None else codes_index - codes[taken] * CODES ** taken
+            children.append((1, (after * 64 + to) * 2 + ATTACKER))
         if defender_passes and not in_check and children:
             children.append((1, index - 1))
         if not children:
@@ -164,18 +167,21 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
 def _graph(colour, files, variant):
     """The chunk's game in ``variant``, made once for the libraries of every rule (level 9 asks
     for many refuges): ``Chunk.moves`` of every instance, and each instance's parents as
-    ``(parent, plies)``."""
+    ``(parent, plies)``, and whether each promotes safely."""
     chunk, (attacker_passes, defender_passes) = Chunk(colour, files), PASSES[variant]
     played = [chunk.moves(index, attacker_passes, defender_passes) for index in range(chunk.size)]
     parents = [[] for _ in range(chunk.size)]
+    promotes = [False] * chunk.size
     for index, (kind, children) in enumerate(played):
         if kind == "moves":
             for plies, child in children:
-                if child != "win":
+                if child == "win":
+                    promotes[index] = True
+                else:
                     parents[child].append((index, plies))
-        if index % 2 == DEFENDER and any(child == "win" for _, child in children):
-            raise AssertionError("the defender never promotes")
-    return played, parents
+    if any(promotes[DEFENDER::2]):
+        raise AssertionError("the defender never promotes")
+    return played, parents, promotes
 
 
 def _retrograde(colour, files, variant, confined, refuge, counted):
@@ -187,7 +193,7 @@ def _retrograde(colour, files, variant, confined, refuge, counted):
     a bound on both, which only grows towards the root); else every value's passes are 0. An
     instance the rules leave out (the king outside ``confined``, or in the ``refuge`` with the
     defender to move) never settles, so no move leads through it."""
-    played, parents = _graph(colour, files, variant)
+    played, parents, promotes = _graph(colour, files, variant)
     size = len(played)
     value = [NEVER] * size
     remaining = [0] * size
@@ -208,7 +214,7 @@ def _retrograde(colour, files, variant, confined, refuge, counted):
             frontier.setdefault((0, 0), []).append(index)
         if kind != "moves":
             continue
-        if any(child == "win" for _, child in children):
+        if promotes[index]:
             frontier.setdefault((0, 1), []).append(index)
         live[index] = not refuge >> king & 1
         remaining[index] = len(children)
