@@ -189,7 +189,8 @@ def test_chunk_libraries_are_consistent(variant, rules):
     """Every instance's distance is one ply of minimax over its moves' distances (the library's
     own definition, recomputed apart from its retrograde pass), with level 9's rules for the
     defender's king too: ``confined`` (it must move and keep to its squares, or lose) and
-    ``refuge`` (it holds on its squares, unless a safe promotion follows at once)."""
+    ``refuge`` (it holds on its squares, unless a safe promotion follows at once, and where its
+    every move, not in check, goes there)."""
     files = (0, 1)
     values = library(chess.WHITE, files, variant, **rules)
     decided = played = 0
@@ -230,6 +231,10 @@ def _ruled_moves(files, variant, rules):
         if refuge >> king & 1:
             children = [(plies, child) for plies, child in children if child == "win"]
             kind = "moves" if children else "held"
+        elif refuge and index % 2 == DEFENDER and kind == "moves" and \
+                not chunk.pawn_attacks(chunk.decode(index // 128)) >> king & 1 and \
+                all(refuge >> child // 2 % 64 & 1 for _, child in children):
+            kind = "held"
         if confined is not None and index % 2 == DEFENDER:
             children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
             kind = kind if children else "mate"

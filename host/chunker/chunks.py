@@ -147,7 +147,8 @@ def library(colour, files, variant, *, confined=None, refuge=0):
     keep to these squares — with no such move it loses, as if mated (an instance with the king
     elsewhere is held: no game of the rule starts there); ``refuge``, the defender holds as soon
     as its king stands on one of these squares, unless the attacker then promotes safely at
-    once (so a win lets it step there only to be outrun)."""
+    once (so a win lets it step there only to be outrun), and where every move it has, not in
+    check, steps there (on the board none of them may be legal: a stalemate)."""
     return [None if value is None else value[1]
             for value in _retrograde(colour, files, variant, confined, refuge, counted=False)]
 
@@ -167,11 +168,12 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
 def _graph(colour, files, variant):
     """The chunk's game in ``variant``, made once for the libraries of every rule (level 9 asks
     for many refuges): ``Chunk.moves`` of every instance, and each instance's parents as
-    ``(parent, plies)``, and whether each promotes safely."""
+    ``(parent, plies)``, whether each promotes safely, and whether each has the king in check."""
     chunk, (attacker_passes, defender_passes) = Chunk(colour, files), PASSES[variant]
     played = [chunk.moves(index, attacker_passes, defender_passes) for index in range(chunk.size)]
     parents = [[] for _ in range(chunk.size)]
     promotes = [False] * chunk.size
+    checked = [bool(chunk._configuration(index // 128)[2] >> (index // 2 % 64) & 1) for index in range(chunk.size)]
     for index, (kind, children) in enumerate(played):
         if kind == "moves":
             for plies, child in children:
@@ -181,7 +183,7 @@ def _graph(colour, files, variant):
                     parents[child].append((index, plies))
     if any(promotes[DEFENDER::2]):
         raise AssertionError("the defender never promotes")
-    return played, parents, promotes
+    return played, parents, promotes, checked
 
 
 def _retrograde(colour, files, variant, confined, refuge, counted):
@@ -193,7 +195,7 @@ def _retrograde(colour, files, variant, confined, refuge, counted):
     a bound on both, which only grows towards the root); else every value's passes are 0. An
     instance the rules leave out (the king outside ``confined``, or in the ``refuge`` with the
     defender to move) never settles, so no move leads through it."""
-    played, parents, promotes = _graph(colour, files, variant)
+    played, parents, promotes, checked = _graph(colour, files, variant)
     size = len(played)
     value = [NEVER] * size
     remaining = [0] * size
@@ -210,6 +212,9 @@ def _retrograde(colour, files, variant, confined, refuge, counted):
         elif confined is not None and turn == DEFENDER:
             children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
             kind = kind if children or kind == "invalid" else "mate"
+        elif refuge and turn == DEFENDER and kind == "moves" and not checked[index] and \
+                all(refuge >> child // 2 % 64 & 1 for _, child in children):
+            kind = "held"       # every move steps into the refuge, where the board may allow none
         if kind == "mate":
             frontier.setdefault((0, 0), []).append(index)
         if kind != "moves":

@@ -419,10 +419,10 @@ def zugzwang(domain, board):
     pawns, which may pass, against the other king, which must move and holds as soon as it
     stands in ``Z`` unless ``colour`` then promotes safely at once; it gives the fewest passes
     ``p`` with which ``colour`` wins and the plies of such a win (``tempo_library`` with ``Z``
-    the ``refuge``). *Holding*: the other side's pawns,
-    which may pass, against ``colour``'s king, which must move after each of their moves and keep
-    to ``R``, losing where it has no move there; it gives the fewest passes with which the other
-    side wins (``tempo_library`` with the king ``confined`` to ``R``). ``colour`` wins if its king
+    the ``refuge``). *Holding*: the other side's pawns, which may pass, against ``colour``'s
+    king, which must move after each of their moves and keep to ``R``, losing where it has no
+    move there; it gives the fewest passes with which the other side wins (``tempo_library``
+    with the king ``confined`` to ``R``). ``colour`` wins if its king
     stands in ``R`` and the other king outside ``Z``, running wins with ``p`` passes, and holding,
     with the other side to move, needs more than ``p`` of them or none wins it (its turn in
     running is the board's, or the other side's when ``colour`` must answer a check first,
@@ -438,12 +438,14 @@ def zugzwang(domain, board):
     the other king never guards its pawns where they can be taken (in ``R``) nor stands on or in
     front of one, and ``colour``'s king, kept to ``R``, never blocks its own pawns; so each side's
     moves on the board are those games' or fewer, and the other side's pawns never promote
-    safely. The games count a king without a move as beaten where that
-    helps ``colour`` (holding) and as holding where it does not (running: no stalemate is counted
-    a win). ``colour``'s moves: running's, one for each pawn move the other side has left (each is
-    answered by one), and one for a check answered first. (Where the other side has no pawns,
-    level 3 is exact.) With ``p`` 0 ``colour`` never waits — its king only answers pawn moves;
-    where holding is held against any number of passes its king has a move always to spare."""
+    safely. The games count a king without a move as beaten where that helps ``colour``
+    (holding) and as holding where it does not: running counts no stalemate a win, nor a king
+    whose every move steps into ``Z``, not in check (the board may forbid each such step: next
+    to ``colour``'s king, or onto one of its own pawns). ``colour``'s moves: running's, one for
+    each pawn move the other side has left (each is answered by one), and one for a check
+    answered first. (Where the other side has no pawns, level 3 is exact.) With ``p`` 0
+    ``colour`` never waits — its king only answers pawn moves; where holding is held against any
+    number of passes its king has a move always to spare."""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
