@@ -173,7 +173,8 @@ def _graph(colour, files, variant):
     played = [chunk.moves(index, attacker_passes, defender_passes) for index in range(chunk.size)]
     parents = [[] for _ in range(chunk.size)]
     promotes = [False] * chunk.size
-    checked = [bool(chunk._configuration(index // 128)[2] >> (index // 2 % 64) & 1) for index in range(chunk.size)]
+    checked = [bool(chunk._configuration(index // 2 // 64)[2] >> (index // 2 % 64) & 1)   # the pawns' attacks
+               for index in range(chunk.size)]
     for index, (kind, children) in enumerate(played):
         if kind == "moves":
             for plies, child in children:
