@@ -83,13 +83,14 @@ class Chunk:
     def _configuration(self, codes_index):
         """``(codes, pawns, attacks, pushes)`` of a configuration of the pawns, made once per
         chunk: their codes, their squares (square -> k), the squares they attack, and per pawn
-        ``(k, code, front)`` (the square it steps to)."""
+        ``(k, code, front, beyond)`` (the squares of its step and of its double step)."""
         found = self._configurations.get(codes_index)
         if found is None:
             codes = self.decode(codes_index)
             pawns = {self.square(k, code): k for k, code in enumerate(codes) if code}
             step = 8 if self.colour == chess.WHITE else -8
-            pushes = [(k, code, self.square(k, code) + step) for k, code in enumerate(codes) if code]
+            pushes = [(k, code, self.square(k, code) + step, self.square(k, code) + 2 * step)
+                      for k, code in enumerate(codes) if code]
             found = self._configurations[codes_index] = codes, pawns, self.pawn_attacks(codes), pushes
         return found
 
@@ -104,8 +105,7 @@ class Chunk:
             return "invalid", []
         children = []
         if turn == ATTACKER:
-            step = 8 if self.colour == chess.WHITE else -8
-            for k, code, front in pushes:
+            for k, code, front, beyond in pushes:
                 if front == king:
                     continue
                 place = CODES ** k
@@ -118,7 +118,7 @@ class Chunk:
                         children.append((2, ((codes_index - code * place) * 64 + front) * 2 + ATTACKER))
                     continue
                 children.append((1, ((codes_index + place) * 64 + king) * 2 + DEFENDER))
-                if code == 1 and front + step != king:      # the double step: code 1 to 3
+                if code == 1 and beyond != king:            # the double step: code 1 to 3
                     children.append((1, ((codes_index + 2 * place) * 64 + king) * 2 + DEFENDER))
             if attacker_passes and pushes:
                 children.append((1, index + 1))
