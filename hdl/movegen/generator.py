@@ -301,8 +301,8 @@ class MoveGenerator(wiring.Component):
         # A started ply goes on in its current cell (in the mode it entered it in), else in the
         # cell found one step ahead -- unless the mode changes: then the cell after is arbitrated
         # afresh among the cells the ply has not taken (``switching``).
-        stay = Signal()                 # (a FIRST starts afresh, whatever the ply's context)
-        m.d.comb += stay.eq(ctx.more & (req.op != GenOp.FIRST))
+        stay = Signal()
+        m.d.comb += stay.eq(ctx.more)
         switching = Signal()
         m.d.comb += switching.eq((req.op == GenOp.NEXT) & ctx.started & ~ctx.more & (mode != ctx.mode))
         fresh = Signal()        # the ply starts, or switches: its next cell must be arbitrated
@@ -341,6 +341,15 @@ class MoveGenerator(wiring.Component):
         m.d.comb += job_valid.eq(fresh_at_s1 | (starting & (~fresh | foreseen) & ~is_count))
         with m.If(fresh_at_s1):
             m.d.comb += job.eq(fresh_job)
+        with m.Elif(foreseen):
+            m.d.comb += [
+                job.op.eq(GenOp.FIRST), job.ply.eq(req.ply), job.mode.eq(GenMode.ALL), job.query.eq(req.move),
+                job.promotion_rank.eq(TOP_PROMOTION), job.slot.eq(0),
+                job.valid_cell.eq(foreseen_found), job.square.eq(foreseen_square),
+                job.en_passant_cell.eq(foreseen_en_passant),
+                job.taken.eq(Mux(foreseen_en_passant, 0, Const(1, 1) << foreseen_square)),
+                job.en_passant_done.eq(foreseen_en_passant),
+            ]
         with m.Else():
             m.d.comb += [
                 job.op.eq(req.op), job.ply.eq(req.ply),
@@ -355,11 +364,6 @@ class MoveGenerator(wiring.Component):
                 m.d.comb += [job.valid_cell.eq(1), job.square.eq(ctx.current),
                              job.en_passant_cell.eq(ctx.current_en_passant),
                              job.taken.eq(taken_cells_read), job.en_passant_done.eq(ctx.en_passant_done)]
-            with m.Elif(foreseen):      # (after LEGAL's: the killer query's path keeps its two levels)
-                m.d.comb += [job.valid_cell.eq(foreseen_found), job.square.eq(foreseen_square),
-                             job.en_passant_cell.eq(foreseen_en_passant),
-                             job.taken.eq(Mux(foreseen_en_passant, 0, Const(1, 1) << foreseen_square)),
-                             job.en_passant_done.eq(foreseen_en_passant)]
             with m.Else():
                 m.d.comb += [job.valid_cell.eq(nxt.found), job.square.eq(nxt.square),
                              job.en_passant_cell.eq(nxt.en_passant_cell), job.taken.eq(next_cell_taken),
@@ -380,7 +384,7 @@ class MoveGenerator(wiring.Component):
         # it, so the answer is in the ply's context by the time the ply can ask again.
         entering_new_cell = Signal()
         m.d.comb += entering_new_cell.eq(job_valid & (job.op != GenOp.LEGAL) & job.valid_cell
-                                         & (fresh_at_s1 | ~stay))
+                                         & (fresh_at_s1 | foreseen | ~stay))
         launch_fresh = Signal()
         m.d.comb += launch_fresh.eq(starting & fresh & ~foreseen)
         # A switching ply keeps the cells it has taken.
