@@ -20,8 +20,7 @@ from .verilator import HARNESS, HarnessProcess, build_harness, verilog_for
 __all__ = ["VerilatedMovegen", "HwMove", "HwState", "movegen_executable", "make", "unmake"]
 
 LAYOUTS = {"halfmove": HalfmoveLayout, "moveword": MoveWord, "genrequest": GenRequest,
-           "genresponse": GenResponse, "movekey": MoveKey, "piece": Piece, "piecetype": PieceType, "colour": Colour,
-           "genop": GenOp, "genmode": GenMode}
+           "genresponse": GenResponse, "movekey": MoveKey, "piece": Piece, "piecetype": PieceType, "colour": Colour}
 
 
 def movegen_executable(quiet=False, legal=True):

@@ -72,11 +72,10 @@ def test_legality_query(movegen_hw):
 def test_each_request_answers_in_its_documented_cycles(movegen_hw):
     """The generator's timing contract (``MoveGenerator``), counted by the harness from the
     request's offer to its response: NEXT and LEGAL 2 cycles, FIRST 4 — 2 in ALL mode on a
-    board that has held still for three cycles while the arbiter, with no job, arbitrated a
-    fresh ALL-mode ply (the harness's port shows a FIRST in ALL mode between requests, as the
-    search's does) —, COUNT ``COUNT_LATENCY`` + 1 (a request right after a new position waits
-    for it first), and one more for a request at a ply the port did not show in the cycle
-    before (its context is read a cycle ahead)."""
+    board that has held still for three cycles (the fresh arbiter's cell foreseen) —, COUNT
+    ``COUNT_LATENCY`` + 1 (a request right after a new position waits for it first), and one
+    more for a request at a ply the port did not show in the cycle before (its context is read
+    a cycle ahead)."""
     from hdl.movegen.counter import COUNT_LATENCY
     from hdl.movegen.layouts import GenOp
     board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
@@ -85,23 +84,20 @@ def test_each_request_answers_in_its_documented_cycles(movegen_hw):
     following = movegen_hw.next(ply=0)
     legal = movegen_hw.request(GenOp.LEGAL, move=following.word)
     count = movegen_hw.request(GenOp.COUNT)
-    first = movegen_hw.first(ply=0)         # foreseen: the arbiter had no job during the COUNT
     captures = movegen_hw.first(ply=0, mode=GenMode.CAPTURES)
-    again = movegen_hw.first(ply=0)         # not foreseen: the arbiter was busy two cycles before
-    movegen_hw.request(GenOp.COUNT)
+    first = movegen_hw.first(ply=0)
     elsewhere = movegen_hw.first(ply=1)
     back = movegen_hw.next(ply=0)
     assert first.found and following.found and legal.found and count.count == 48
-    assert arriving.word == first.word == again.word == elsewhere.word and back.word == following.word
+    assert arriving.word == first.word == elsewhere.word and back.word == following.word
     assert captures.found and captures.word == first.word     # (a capture: first either way)
-    assert (arriving.cycles, first.cycles, captures.cycles, again.cycles) == (1 + 4, 2, 4, 4)
+    assert (arriving.cycles, first.cycles, captures.cycles) == (1 + 4, 2, 4)
     assert (following.cycles, legal.cycles, count.cycles) == (2, 2, COUNT_LATENCY + 1)
     assert (elsewhere.cycles, back.cycles) == (2 + 1, 2 + 1)
     made = make(movegen_hw, board, chess.Move.from_uci(first.uci))
     child = movegen_hw.first(ply=1)         # as the child's board arrives: two cycles, then 4
-    movegen_hw.request(GenOp.COUNT, ply=1)
-    settled = movegen_hw.first(ply=1)
-    assert (child.cycles, settled.cycles) == (2 + 4, 2) and child.word == settled.word
+    again = movegen_hw.first(ply=1)
+    assert (child.cycles, again.cycles) == (2 + 4, 2) and child.word == again.word
     unmake(movegen_hw, board, made)
 
 
@@ -109,17 +105,16 @@ def test_a_foreseen_first_at_a_ply_without_moves_leaves_it_empty(movegen_hw):
     """A FIRST that takes the fresh arbiter's foreseen cell at a ply with no move (mate,
     stalemate) leaves that answer in the ply's context, so the NEXT after it finds nothing
     there either, whatever the ply held before."""
-    from hdl.movegen.layouts import GenOp
     busy = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
     for fen in ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1"):
         movegen_hw.set_position(busy)
         movegen_hw.first(ply=3)
         assert movegen_hw.next(ply=3).found          # the ply holds a started generation
         movegen_hw.set_position(chess.Board(fen))
-        assert movegen_hw.request(GenOp.COUNT, ply=3).count == 0     # (the arbiter has no job)
+        movegen_hw.first(ply=0)                       # (lets the board hold still)
         empty = movegen_hw.first(ply=3)
         after = movegen_hw.next(ply=3)
-        assert empty.cycles == 2 and not empty.found and not after.found, fen
+        assert empty.cycles == 2 + 1 and not empty.found and not after.found, fen
 
 
 def test_a_prefetch_offered_as_the_board_changes_answers_for_the_board_of_its_cycle(movegen_hw):

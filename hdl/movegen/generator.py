@@ -70,9 +70,9 @@ class MoveGenerator(wiring.Component):
     How: the arbiter (two pipeline stages) finds a ply's best cell; the attacker select (two
     stages) takes the move inside a cell. ``FIRST`` runs both; after that the arbiter works one
     step ahead — in the cycle a ply enters a cell it starts looking for the cell after it — so
-    ``NEXT`` runs only the attacker. With no job, the arbiter arbitrates the fresh ply the port
-    shows (the search's port shows a FIRST when it asks nothing), so that a ``FIRST`` on a board
-    that has held still may find its cell foreseen and run only the attacker too.
+    ``NEXT`` runs only the attacker. A second arbiter, the fresh one, arbitrates a fresh ALL-mode
+    ply all the time, so that a ``FIRST`` on a board that has held still runs only the attacker
+    too.
 
     ``side`` is the colour to move and ``search.config`` the rules (chess or antichess) and the
     capture order; neither may change while a request is in flight, and a change of either is
@@ -82,8 +82,7 @@ class MoveGenerator(wiring.Component):
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
     ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4 — 2 for a
     ``FIRST`` in ALL mode when the board, side and rules have held still for the three cycles
-    before and, two cycles before, the arbiter had no job and the port showed a fresh ALL-mode
-    ply (its cell is foreseen: below) —, ``COUNT`` ``COUNT_LATENCY`` + 1 (7);
+    before (the fresh arbiter's cell is foreseen: below) —, ``COUNT`` ``COUNT_LATENCY`` + 1 (7);
     a new request is taken the cycle its predecessor's response comes out, so a ply yields one
     move every two cycles. ``halfmove`` is always taken, even while a
     request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
@@ -146,6 +145,7 @@ class MoveGenerator(wiring.Component):
         m = Module()
         m.submodules.cells = cells = SquareCells(legal=self._legal)
         m.submodules.arbiter = arbiter = DestinationArbiter()
+        m.submodules.fresh_arbiter = fresh_arbiter = DestinationArbiter()
         m.submodules.attacker = attacker = AttackerSelect()
         m.submodules.counter = counter = MoveCounter()
         # Distributed RAM: each is read a cycle ahead into a register (below), which Yosys would
@@ -170,8 +170,8 @@ class MoveGenerator(wiring.Component):
                                 | (self.search.config.as_value() != config.as_value()))
         m.d.sync += [side.eq(self.side), config.eq(self.search.config), changed.eq(changing)]
         # Whether the board, side and rules have held still for the three cycles before this
-        # one (``changed`` is the first of them): an arbitration made two cycles ago is then the
-        # board's as it stands (``foreseen``, below).
+        # one (``changed`` is the first of them): the fresh arbiter's registered answer is then
+        # the board's as it stands (below).
         still = Signal(2)
         m.d.sync += still.eq(Cat(~changed, still[0]))
         # The cells' outputs in a cycle reflect the side of the cycle before: a job reads them
@@ -233,16 +233,20 @@ class MoveGenerator(wiring.Component):
         m.d.comb += captures_open.eq(movable_captures.any() | (cells.en_passant.valid & cells.en_passant.slots.any()))
         m.d.comb += [destinations.eq(Mux(cells.forced, ~cells.empty, Const(-1, 64))),
                      movable_captures.eq(cells.movable_captures & destinations)]
+        for unit in (arbiter, fresh_arbiter):
+            m.d.comb += [
+                unit.movable.eq(cells.movable & destinations),
+                unit.movable_captures.eq(movable_captures),
+                unit.victim_order.eq(config.victim_order),
+            ]
         m.d.comb += [
-            arbiter.movable.eq(cells.movable & destinations),
-            arbiter.movable_captures.eq(movable_captures),
-            arbiter.victim_order.eq(config.victim_order),
             attacker.destinations.eq(destinations),
             # what the arbiter would find for a fresh CAPTURES ply (nothing done yet)
             self.search.captures_open.eq(captures_open),
             self.search.checks_open.eq(captures_open | cells.movable_checks.any()),
         ]
         for unit, names in ((arbiter, ("victim", "safe", "movable_checks", "en_passant")),
+                            (fresh_arbiter, ("victim", "safe", "movable_checks", "en_passant")),
                             (attacker, ("slots", "evading", "victim", "safe", "empty", "en_passant", "checks"))):
             for name in names:
                 source, sink = getattr(cells, name), getattr(unit, name)
@@ -308,22 +312,19 @@ class MoveGenerator(wiring.Component):
         fresh = Signal()        # the ply starts, or switches: its next cell must be arbitrated
         m.d.comb += fresh.eq(~is_legal & ~is_count & ((req.op == GenOp.FIRST) | ~ctx.started | switching))
 
-        # Foresight. While the generator has no job, the request port shows a FIRST (the search's
-        # default) and the arbiter arbitrates a fresh ply in the port's mode, nothing done, for
-        # nobody (``arbitrating_fresh``, below). Its answer, registered, is the board's as it
-        # stood two cycles before: the board's now when nothing has changed for three cycles
-        # (``still``). A FIRST in ALL mode then takes that cell at once (``foreseen``) and runs
-        # only the attacker, as a NEXT does: 2 cycles, not 4. A full-width search node asks for
-        # its first move that long after its board settled; a quiescence node asks as it settles.
-        foreseen_found = registered(m, arbiter.found, "foreseen_found")
-        foreseen_square = registered(m, arbiter.square, "foreseen_square")
-        foreseen_en_passant = registered(m, arbiter.en_passant_cell, "foreseen_en_passant")
-        arbitrating_fresh = Signal()    # the arbiter's inputs now: a fresh ALL-mode ply
-        fresh_arbitrated = Signal(2)    # ... one and two cycles ago
-        m.d.sync += fresh_arbitrated.eq(Cat(arbitrating_fresh, fresh_arbitrated[0]))
+        # The fresh arbiter arbitrates a fresh ALL-mode ply all the time (nothing done), its
+        # answer registered: in a cycle it is the board's as it stood two cycles before, which
+        # is the board's now when nothing has changed for three cycles (``still``). A FIRST in
+        # ALL mode then takes that cell at once (``foreseen``) and runs only the attacker, as a
+        # NEXT does: 2 cycles, not 4 (a full-width search node asks for its first move on a
+        # board settled that long; a quiescence node asks as its board settles).
+        m.d.comb += [fresh_arbiter.done.eq(0), fresh_arbiter.en_passant_done.eq(0),
+                     fresh_arbiter.mode.eq(GenMode.ALL)]
+        foreseen_found = registered(m, fresh_arbiter.found, "foreseen_found")
+        foreseen_square = registered(m, fresh_arbiter.square, "foreseen_square")
+        foreseen_en_passant = registered(m, fresh_arbiter.en_passant_cell, "foreseen_en_passant")
         foreseen = Signal()
-        m.d.comb += foreseen.eq((req.op == GenOp.FIRST) & (mode == GenMode.ALL) & ~changed & still.all()
-                                & fresh_arbitrated[1])
+        m.d.comb += foreseen.eq((req.op == GenOp.FIRST) & (mode == GenMode.ALL) & ~changed & still.all())
 
         # A job for the attacker: from the request cycle, or from a fresh ply's arbitration.
         Job = data.StructLayout({
@@ -394,7 +395,7 @@ class MoveGenerator(wiring.Component):
                      kept_en_passant_done.eq(switching & ctx.en_passant_done)]
         with m.If(fresh & ~foreseen & ~fresh_at_s1):   # (not gated by the handshake: see the job above)
             m.d.comb += [arbiter.done.eq(kept_taken), arbiter.en_passant_done.eq(kept_en_passant_done),
-                         arbiter.mode.eq(mode), arbitrating_fresh.eq(~switching & (mode == GenMode.ALL))]
+                         arbiter.mode.eq(mode)]
         with m.Else():
             m.d.comb += [arbiter.done.eq(job.taken), arbiter.en_passant_done.eq(job.en_passant_done),
                          arbiter.mode.eq(job.mode)]

@@ -84,20 +84,10 @@ static Response read_response(uint64_t start) {
     return out;
 }
 
-static uint64_t gen_request(int op, int ply, int mode) {
-    return put(op, GENREQUEST_OP_OFFSET) | put(ply, GENREQUEST_PLY_OFFSET)
-         | put(mode, GENREQUEST_MODE_OFFSET);
-}
-
-// Between its requests the port shows what the search's shows when it asks nothing: a FIRST in
-// ALL mode at the ply (the generator arbitrates it for nobody, and a FIRST that follows may find
-// its cell foreseen: hdl/movegen/generator.py).
 static Response request(uint64_t bits) {
     uint64_t start = cycles;
     top->search___05Frequest___05Fpayload = bits;
     transfer(top->search___05Frequest___05Fvalid, top->search___05Frequest___05Fready);
-    top->search___05Frequest___05Fpayload =
-        gen_request(GENOP_FIRST, (int)field(bits, GENREQUEST_PLY_OFFSET, GENREQUEST_PLY_WIDTH), GENMODE_ALL);
     while (!top->search___05Fresponse___05Fvalid) { tick(); }
     return read_response(start);
 }
@@ -131,6 +121,11 @@ static Response held(int gap, uint64_t bits, const std::vector<uint64_t> &before
     for (auto &h : after) held_cycle(&h, false, 0, start, answer, answered);
     while (!answered) held_cycle(nullptr, false, 0, start, answer, answered);
     return answer;
+}
+
+static uint64_t gen_request(int op, int ply, int mode) {
+    return put(op, GENREQUEST_OP_OFFSET) | put(ply, GENREQUEST_PLY_OFFSET)
+         | put(mode, GENREQUEST_MODE_OFFSET);
 }
 
 static void print_response(const Response &r) {
@@ -194,10 +189,10 @@ static void apply_halfmoves(const std::vector<Half> &hs, bool undo) {
 static uint64_t perft(int depth, int ply, int side) {
     if (depth == 0) return 1;
     uint64_t count = 0;
-    int op = GENOP_FIRST;
+    int op = 0;  // FIRST
     for (;;) {
-        Response r = request(gen_request(op, ply, GENMODE_ALL));
-        op = GENOP_NEXT;
+        Response r = request(gen_request(op, ply, 0));
+        op = 1;  // NEXT
         if (!r.found) break;
         std::vector<Half> hs = make_halfmoves(r);
         apply_halfmoves(hs, false);
@@ -239,9 +234,9 @@ int main(int argc, char **argv) {
         }
         else if (cmd == "gen") {
             int ply, mode; in >> ply >> mode;
-            uint64_t start = cycles; int n = 0; int op = GENOP_FIRST;
+            uint64_t start = cycles; int n = 0; int op = 0;
             for (;;) {
-                Response r = request(gen_request(op, ply, mode)); op = GENOP_NEXT;
+                Response r = request(gen_request(op, ply, mode)); op = 1;
                 if (!r.found) break;
                 print_response(r); n++;
             }
