@@ -1,6 +1,6 @@
 """The move generator: square cells, priority arbiter, attacker select and per-ply context."""
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.hdl import Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -9,7 +9,7 @@ from ..encoding import HalfmovePair, MoveWord
 from ..handshake import Pulse
 from .arbiter import DestinationArbiter
 from .attacker import AttackerSelect
-from .bitboard import flip_ranks, registered
+from .bitboard import flip_ranks
 from .cells import Planes, SquareCells
 from .counter import MoveCounter
 from .geometry import CHESS_PROMOTIONS, SLOT_COUNT, TOP_PROMOTION
@@ -70,9 +70,7 @@ class MoveGenerator(wiring.Component):
     How: the arbiter (two pipeline stages) finds a ply's best cell; the attacker select (two
     stages) takes the move inside a cell. ``FIRST`` runs both; after that the arbiter works one
     step ahead — in the cycle a ply enters a cell it starts looking for the cell after it — so
-    ``NEXT`` runs only the attacker. A second arbiter, the fresh one, arbitrates a fresh ALL-mode
-    ply all the time, so that a ``FIRST`` on a board that has held still runs only the attacker
-    too.
+    ``NEXT`` runs only the attacker.
 
     ``side`` is the colour to move and ``search.config`` the rules (chess or antichess) and the
     capture order; neither may change while a request is in flight, and a change of either is
@@ -80,11 +78,9 @@ class MoveGenerator(wiring.Component):
     antichess flags are continuous outputs.
 
     Timing (cycles from the request being taken to its one-cycle response): ``NEXT`` and
-    ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4 — 2 for a
-    ``FIRST`` in ALL mode when the board, side and rules have held still for the three cycles
-    before (the fresh arbiter's cell is foreseen: below) —, ``COUNT`` ``COUNT_LATENCY`` + 1 (7);
-    a new request is taken the cycle its predecessor's response comes out, so a ply yields one
-    move every two cycles. ``halfmove`` is always taken, even while a
+    ``LEGAL`` 2, ``FIRST`` (and a ``NEXT`` that changes the mode to leave its cell) 4, ``COUNT``
+    ``COUNT_LATENCY`` + 1 (7); a new request is taken the cycle its predecessor's response
+    comes out, so a ply yields one move every two cycles. ``halfmove`` is always taken, even while a
     request is in flight (a halfmove reaches the cells' outputs two cycles after it is taken,
     and every job reads them only in its stages' first cycles, the latest two cycles after the
     request); a request is taken from the second cycle after the last halfmove or change of
@@ -145,7 +141,6 @@ class MoveGenerator(wiring.Component):
         m = Module()
         m.submodules.cells = cells = SquareCells(legal=self._legal)
         m.submodules.arbiter = arbiter = DestinationArbiter()
-        m.submodules.fresh_arbiter = fresh_arbiter = DestinationArbiter()
         m.submodules.attacker = attacker = AttackerSelect()
         m.submodules.counter = counter = MoveCounter()
         # Distributed RAM: each is read a cycle ahead into a register (below), which Yosys would
@@ -169,11 +164,6 @@ class MoveGenerator(wiring.Component):
         m.d.comb += changing.eq(self.halfmove.valid | self.clear | (self.side != side)
                                 | (self.search.config.as_value() != config.as_value()))
         m.d.sync += [side.eq(self.side), config.eq(self.search.config), changed.eq(changing)]
-        # Whether the board, side and rules have held still for the three cycles before this
-        # one (``changed`` is the first of them): the fresh arbiter's registered answer is then
-        # the board's as it stands (below).
-        still = Signal(2)
-        m.d.sync += still.eq(Cat(~changed, still[0]))
         # The cells' outputs in a cycle reflect the side of the cycle before: a job reads them
         # with that side (the current one, but for a held request's job: see ``keep_next``).
         cells_side = Signal()
@@ -212,6 +202,7 @@ class MoveGenerator(wiring.Component):
             cells.clear.eq(self.clear),
             cells.side.eq(self.side),
             cells.config.eq(config),
+            arbiter.victim_order.eq(config.victim_order),
             attacker.config.eq(config),
             self.search.request.ready.eq(~busy & ply_held & (~changing & ~changed | keep_next)),
             self.search.in_check.eq(cells.king_attacked.bit_select(side, 1) & ~antichess),
@@ -233,20 +224,15 @@ class MoveGenerator(wiring.Component):
         m.d.comb += captures_open.eq(movable_captures.any() | (cells.en_passant.valid & cells.en_passant.slots.any()))
         m.d.comb += [destinations.eq(Mux(cells.forced, ~cells.empty, Const(-1, 64))),
                      movable_captures.eq(cells.movable_captures & destinations)]
-        for unit in (arbiter, fresh_arbiter):
-            m.d.comb += [
-                unit.movable.eq(cells.movable & destinations),
-                unit.movable_captures.eq(movable_captures),
-                unit.victim_order.eq(config.victim_order),
-            ]
         m.d.comb += [
+            arbiter.movable.eq(cells.movable & destinations),
+            arbiter.movable_captures.eq(movable_captures),
             attacker.destinations.eq(destinations),
             # what the arbiter would find for a fresh CAPTURES ply (nothing done yet)
             self.search.captures_open.eq(captures_open),
             self.search.checks_open.eq(captures_open | cells.movable_checks.any()),
         ]
         for unit, names in ((arbiter, ("victim", "safe", "movable_checks", "en_passant")),
-                            (fresh_arbiter, ("victim", "safe", "movable_checks", "en_passant")),
                             (attacker, ("slots", "evading", "victim", "safe", "empty", "en_passant", "checks"))):
             for name in names:
                 source, sink = getattr(cells, name), getattr(unit, name)
@@ -312,20 +298,6 @@ class MoveGenerator(wiring.Component):
         fresh = Signal()        # the ply starts, or switches: its next cell must be arbitrated
         m.d.comb += fresh.eq(~is_legal & ~is_count & ((req.op == GenOp.FIRST) | ~ctx.started | switching))
 
-        # The fresh arbiter arbitrates a fresh ALL-mode ply all the time (nothing done), its
-        # answer registered: in a cycle it is the board's as it stood two cycles before, which
-        # is the board's now when nothing has changed for three cycles (``still``). A FIRST in
-        # ALL mode then takes that cell at once (``foreseen``) and runs only the attacker, as a
-        # NEXT does: 2 cycles, not 4 (a full-width search node asks for its first move on a
-        # board settled that long; a quiescence node asks as its board settles).
-        m.d.comb += [fresh_arbiter.done.eq(0), fresh_arbiter.en_passant_done.eq(0),
-                     fresh_arbiter.mode.eq(GenMode.ALL)]
-        foreseen_found = registered(m, fresh_arbiter.found, "foreseen_found")
-        foreseen_square = registered(m, fresh_arbiter.square, "foreseen_square")
-        foreseen_en_passant = registered(m, fresh_arbiter.en_passant_cell, "foreseen_en_passant")
-        foreseen = Signal()
-        m.d.comb += foreseen.eq((req.op == GenOp.FIRST) & (mode == GenMode.ALL) & ~changed & still.all())
-
         # A job for the attacker: from the request cycle, or from a fresh ply's arbitration.
         Job = data.StructLayout({
             "op": GenOp, "ply": range(self._max_ply), "valid_cell": 1, "square": 6,
@@ -339,18 +311,9 @@ class MoveGenerator(wiring.Component):
         m.d.comb += next_cell_taken.eq(taken_cells_read | Mux(nxt.en_passant_cell, 0, Const(1, 1) << nxt.square))
         # Only the valid bit waits for the handshake: the job's fields follow the request port
         # whether or not it is taken, which keeps the handshake off the data path.
-        m.d.comb += job_valid.eq(fresh_at_s1 | (starting & (~fresh | foreseen) & ~is_count))
+        m.d.comb += job_valid.eq(fresh_at_s1 | (starting & ~fresh & ~is_count))
         with m.If(fresh_at_s1):
             m.d.comb += job.eq(fresh_job)
-        with m.Elif(foreseen):
-            m.d.comb += [
-                job.op.eq(GenOp.FIRST), job.ply.eq(req.ply), job.mode.eq(GenMode.ALL), job.query.eq(req.move),
-                job.promotion_rank.eq(TOP_PROMOTION), job.slot.eq(0),
-                job.valid_cell.eq(foreseen_found), job.square.eq(foreseen_square),
-                job.en_passant_cell.eq(foreseen_en_passant),
-                job.taken.eq(Mux(foreseen_en_passant, 0, Const(1, 1) << foreseen_square)),
-                job.en_passant_done.eq(foreseen_en_passant),
-            ]
         with m.Else():
             m.d.comb += [
                 job.op.eq(req.op), job.ply.eq(req.ply),
@@ -385,34 +348,28 @@ class MoveGenerator(wiring.Component):
         # it, so the answer is in the ply's context by the time the ply can ask again.
         entering_new_cell = Signal()
         m.d.comb += entering_new_cell.eq(job_valid & (job.op != GenOp.LEGAL) & job.valid_cell
-                                         & (fresh_at_s1 | foreseen | ~stay))
+                                         & (fresh_at_s1 | ~stay))
         launch_fresh = Signal()
-        m.d.comb += launch_fresh.eq(starting & fresh & ~foreseen)
+        m.d.comb += launch_fresh.eq(starting & fresh)
         # A switching ply keeps the cells it has taken.
         kept_taken = Signal(64)
         kept_en_passant_done = Signal()
         m.d.comb += [kept_taken.eq(Mux(switching, taken_cells_read, 0)),
                      kept_en_passant_done.eq(switching & ctx.en_passant_done)]
-        with m.If(fresh & ~foreseen & ~fresh_at_s1):   # (not gated by the handshake: see the job above)
+        with m.If(fresh & ~fresh_at_s1):       # (not gated by the handshake: see the job above)
             m.d.comb += [arbiter.done.eq(kept_taken), arbiter.en_passant_done.eq(kept_en_passant_done),
                          arbiter.mode.eq(mode)]
         with m.Else():
             m.d.comb += [arbiter.done.eq(job.taken), arbiter.en_passant_done.eq(job.en_passant_done),
                          arbiter.mode.eq(job.mode)]
         x2_ply = Signal(range(self._max_ply))     # the ply the arbiter's second stage answers
-        # A foreseen FIRST at a ply with no move leaves that answer for the ply a cycle later,
-        # where a fresh ply's arbitration leaves it.
-        foreseen_empty = Signal()
-        emptied_at_x2 = Signal()
-        m.d.comb += foreseen_empty.eq(starting & foreseen & ~foreseen_found)
-        m.d.sync += emptied_at_x2.eq(foreseen_empty)
         m.d.sync += [fresh_at_x2.eq(launch_fresh), lookahead_at_x2.eq(entering_new_cell)]
         with m.If(launch_fresh):
             m.d.sync += [x2_ply.eq(req.ply),
                          fresh_job.op.eq(req.op), fresh_job.ply.eq(req.ply), fresh_job.mode.eq(mode),
                          fresh_job.slot.eq(0), fresh_job.promotion_rank.eq(TOP_PROMOTION), fresh_job.query.eq(req.move),
                          fresh_job.taken.eq(kept_taken), fresh_job.en_passant_done.eq(kept_en_passant_done)]
-        with m.Elif(entering_new_cell | foreseen_empty):
+        with m.Elif(entering_new_cell):
             m.d.sync += x2_ply.eq(job.ply)
 
         # A fresh ply's cell is known: it enters the attacker next cycle.
@@ -426,7 +383,7 @@ class MoveGenerator(wiring.Component):
         # A fresh ply with nothing to emit, and every look-ahead, leave their answer for the ply.
         m.d.comb += [
             next_write.addr.eq(x2_ply),
-            next_write.en.eq(lookahead_at_x2 | (fresh_at_x2 & ~arbiter.found) | emptied_at_x2),
+            next_write.en.eq(lookahead_at_x2 | (fresh_at_x2 & ~arbiter.found)),
             next_write.data.found.eq(arbiter.found & lookahead_at_x2),
             next_write.data.square.eq(arbiter.square),
             next_write.data.en_passant_cell.eq(arbiter.en_passant_cell),
