@@ -65,7 +65,13 @@ class Chunk:
     def index(self, codes, king, turn):
         """The instance of the pawns' ``codes`` (a sequence, in ``files``' order), the king on
         ``king`` and ``turn`` (``ATTACKER`` or ``DEFENDER``) to move."""
-        return (self.encode(codes) * 64 + king) * 2 + turn
+        return self.at(self.encode(codes), king, turn)
+
+    @staticmethod
+    def at(codes_index, king, turn):
+        """The instance of the pawns' configuration ``codes_index`` (:meth:`encode`'s), the king
+        on ``king`` and ``turn`` to move."""
+        return (codes_index * 64 + king) * 2 + turn
 
     def encode(self, codes):
         index = 0
@@ -94,6 +100,11 @@ class Chunk:
             found = self._configurations[codes_index] = codes, pawns, self.pawn_attacks(codes), pushes
         return found
 
+    def in_check(self, index):
+        """Whether the instance's king stands attacked by the pawns."""
+        rest = index // 2
+        return bool(self._configuration(rest // 64)[2] >> (rest % 64) & 1)
+
     def moves(self, index, attacker_passes, defender_passes):
         """``(kind, moves)``: ``kind`` ``"moves"`` with ``[(plies, child index or "win")]`` (a pass
         is a child too), ``"mate"`` (the defender is mated) or ``"held"`` (no move: the attacker
@@ -115,19 +126,19 @@ class Chunk:
                     if not taken:
                         children.append((1, "win"))
                     else:
-                        children.append((2, ((codes_index - code * place) * 64 + front) * 2 + ATTACKER))
+                        children.append((2, self.at(codes_index - code * place, front, ATTACKER)))
                     continue
-                children.append((1, ((codes_index + place) * 64 + king) * 2 + DEFENDER))
+                children.append((1, self.at(codes_index + place, king, DEFENDER)))
                 if code == 1 and beyond != king:            # the double step: code 1 to 3
-                    children.append((1, ((codes_index + 2 * place) * 64 + king) * 2 + DEFENDER))
+                    children.append((1, self.at(codes_index + 2 * place, king, DEFENDER)))
             if attacker_passes and pushes:
                 children.append((1, index + 1))
             return ("moves", children) if children else ("held", [])
-        in_check = bool(attacks & chess.BB_SQUARES[king])
+        in_check = self.in_check(index)
         for to in chess.scan_forward(_king_moves(king) & ~attacks):
             taken = pawns.get(to)
             after = codes_index if taken is None else codes_index - codes[taken] * CODES ** taken
-            children.append((1, (after * 64 + to) * 2 + ATTACKER))
+            children.append((1, self.at(after, to, ATTACKER)))
         if defender_passes and not in_check and children:
             children.append((1, index - 1))
         if not children:
@@ -173,8 +184,7 @@ def _graph(colour, files, variant):
     played = [chunk.moves(index, attacker_passes, defender_passes) for index in range(chunk.size)]
     parents = [[] for _ in range(chunk.size)]
     promotes = [False] * chunk.size
-    checked = [bool(chunk._configuration(index // 2 // 64)[2] >> (index // 2 % 64) & 1)   # the pawns' attacks
-               for index in range(chunk.size)]
+    checked = [chunk.in_check(index) for index in range(chunk.size)]
     for index, (kind, children) in enumerate(played):
         if kind == "moves":
             for plies, child in children:
