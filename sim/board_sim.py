@@ -30,7 +30,7 @@ def board_executable(eval_params=FULL, uart_divisor=None, station=False, quiet=F
     terminal, or (``uart_divisor``) the UART's lines at that many cycles per bit; the searching
     machine (``legal_moves=False``: with the lean generator), or (``station``) the
     evaluation station. The searching machine on the terminal is a profile-guided build
-    (``sim.training``)."""
+    (``sim.training``) when gcc compiles it (``sim.verilator.cxx_compiler``)."""
     packages = ("movegen", "search", "eval", "link")
     variant = params_variant(eval_params) + ("-station" if station else "") + ("" if legal_moves else "-lean")
     if uart_divisor is None:

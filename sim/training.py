@@ -1,7 +1,8 @@
 """The work a profile-guided build of the simulated board is trained on.
 
-``sim.verilator.build_harness`` compiles a harness with gcc's instrumentation, runs it through
-this workload, and compiles it again with the branch and call counts the run left.
+``sim.verilator.build_harness``, when its compiler is gcc, compiles a harness with gcc's
+instrumentation, runs it through this workload, and compiles it again with the branch and call
+counts the run left (clang's builds are plain: its profile gained nothing over ``-O3``).
 The workload should take the paths the simulation takes in use: ``suprem analyze``'s
 iterative deepening from an empty table, with the Oracle's root knowledge and the default
 search features, on an opening, a tactical middlegame and an endgame position, and a perft.
