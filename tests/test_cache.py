@@ -1,6 +1,7 @@
 """The build cache: processes that need the same build at once (the suite's workers, benchmarks
 side by side) build it once, the others waiting for it; each use marks an entry, and pruning
-removes what was not used lately, never what another process holds."""
+removes what was not used lately, never what another process holds. The builds' C++ compiler:
+the one asked for, else clang++ where installed, each compiler's builds apart and alike."""
 
 import shutil
 import subprocess
@@ -101,6 +102,7 @@ def test_a_cached_verilog_is_marked_used_when_taken(tmp_path, monkeypatch):
 
 
 def test_the_compiler_is_the_one_asked_for_or_clang_where_installed(monkeypatch):
+    """``$SUPREM_CXX`` if set (refused if not on the PATH), else clang++ if installed, else g++."""
     from sim import verilator
     installed = {"g++": "/usr/bin/g++", "clang++": "/usr/bin/clang++"}
     monkeypatch.setattr(verilator.shutil, "which", installed.get)
@@ -125,8 +127,9 @@ def test_gcc_and_clang_builds_simulate_the_same_generator(monkeypatch):
     answers, executables = [], set()
     for compiler in ("g++", "clang++"):
         monkeypatch.setenv("SUPREM_CXX", compiler)
-        executables.add(movegen_executable(quiet=True))
-        with VerilatedMovegen(executable=movegen_executable(quiet=True)) as hw:
+        executable = movegen_executable(quiet=True)
+        executables.add(executable)
+        with VerilatedMovegen(executable=executable) as hw:
             answers.append([])
             for record in records:
                 hw.set_position(record.board)
