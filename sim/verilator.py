@@ -222,15 +222,19 @@ _CLANG_CFLAGS, _CLANG_LIBS = "-O3", "-latomic"
 
 def cxx_compiler():
     """The C++ compiler of the harness builds: ``$SUPREM_CXX`` if set (``g++`` or ``clang++``),
-    else clang++ where it is installed, else g++. The same model compiled by clang 14 at ``-O3``
-    runs about 13 % faster than gcc 12's profile-guided build (BENCHMARKS.md, 2026-12-07 fourth
-    session); both simulate the same design, cycle for cycle."""
+    else clang++ where it is installed, else g++ (an error names what is missing). The same
+    model compiled by clang 14 at ``-O3`` runs about 13 % faster than gcc 12's profile-guided
+    build (BENCHMARKS.md, 2026-12-07 fourth session); both simulate the same design, cycle for
+    cycle."""
     chosen = os.environ.get("SUPREM_CXX")
     if chosen:
         if shutil.which(chosen) is None:
             raise RuntimeError(f"SUPREM_CXX names {chosen!r}, which is not on the PATH")
         return chosen
-    return "clang++" if shutil.which("clang++") else "g++"
+    for compiler in ("clang++", "g++"):
+        if shutil.which(compiler):
+            return compiler
+    raise RuntimeError("no C++ compiler to build the Verilated models: install g++ (or clang++)")
 
 
 def _is_clang(compiler):

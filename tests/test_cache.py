@@ -116,6 +116,9 @@ def test_the_compiler_is_the_one_asked_for_or_clang_where_installed(monkeypatch)
     monkeypatch.delenv("SUPREM_CXX")
     del installed["clang++"]
     assert verilator.cxx_compiler() == "g++"
+    del installed["g++"]
+    with pytest.raises(RuntimeError, match="no C..? compiler"):
+        verilator.cxx_compiler()
 
 
 @pytest.mark.skipif(not (shutil.which("clang++") and shutil.which("g++")), reason="needs both g++ and clang++")
