@@ -6,6 +6,7 @@ measured in BENCHMARKS.md, with the same solver and the same checks.
 """
 
 import collections
+import math
 import random
 
 import chess
@@ -242,36 +243,83 @@ def _ruled_moves(files, variant, rules):
 
 
 @pytest.mark.parametrize("rules", [{}, {"confined": _FILES_A_TO_C}, {"refuge": chess.BB_FILE_D | chess.BB_FILE_E}])
-def test_tempo_library_counts_the_fewest_passes(rules):
-    """Each instance's ``(passes, plies)`` is one step of its definition over its moves' values: the
-    attacker's least (fewest passes, a pass costing one, then fewest plies), the defender's
-    greatest passes and greatest plies of its moves, held if one is. It wins where ``PCP``
-    wins, with no pass exactly where ``AM`` wins (in ``AM``'s plies), and never sooner than
-    ``PCP``; and with three pawns some wins need a pass or more (with two, none does)."""
-    files = (0, 1, 2)
+def test_tempo_library_is_the_chunk_beside_a_count_of_passes(rules):
+    """Each instance's spare tempi ``(t, plies)`` against the chunk played beside a count of
+    passes, solved apart as one game of (instance, count) pairs (counts -4 to 4, more than any
+    instance needs): won at count ``t`` within ``plies`` and not at ``t - 1`` (``-math.inf``:
+    won at -4; ``None``: not won at 4). Some wins need the attacker's passes, some survive the
+    defender's; and where the attacker needs none, ``AM`` wins, where it needs them without end
+    ``PCP`` does, and where it survives any, ``KCP``."""
+    files, most = (0, 1, 2), 4
     values = tempo_library(chess.WHITE, files, **rules)
-    for index, kind, children in _ruled_moves(files, "PCP", rules):
-        if kind == "mate":
-            expected = (0, 0)
-        elif kind == "held":
-            expected = None
+    won = _beside_a_count(files, rules, most)
+    for index, value in enumerate(values):
+        at = {t: won.get((index, t)) for t in range(-most, most + 1)}
+        if value is None:
+            assert at[most] is None, index
+            continue
+        tempi, plies = value
+        least = -most if tempi == -math.inf else tempi
+        assert at[least] is not None and at[least] <= plies, index
+        assert tempi == -math.inf or tempi == -most or at[tempi - 1] is None, index
+    counted = [value[0] for value in values if value is not None]
+    assert any(t >= 1 for t in counted) and any(-math.inf < t < 0 for t in counted)
+    am, pcp, kcp = (library(chess.WHITE, files, variant, **rules) for variant in ("AM", "PCP", "KCP"))
+    for value, no_pass, passes, defended in zip(values, am, pcp, kcp):
+        assert (value is not None and value[0] <= 0) == (no_pass is not None)
+        assert (value is None) == (passes is None)
+        assert value is None or value[0] > -math.inf or defended is not None
+
+
+def _beside_a_count(files, rules, most):
+    """``{(index, t): plies}``: the attacker's wins of White's chunk on ``files`` under level 9's
+    ``rules`` played beside ``t`` passes to spare (``t`` > 0 the attacker's, ``t`` < 0 the
+    defender's; a defender may pass only with a move and not in check, an attacker not with the
+    defender's king in the refuge), from -``most`` to ``most``, with the plies of the fastest
+    win: a retrograde pass over the pairs, written apart from the library's."""
+    chunk, refuge = Chunk(chess.WHITE, files), rules.get("refuge", 0)
+    moves = {}
+    for index, kind, children in _ruled_moves(files, "AM", rules):
+        if index % 2 == ATTACKER and not refuge >> index // 2 % 64 & 1:
+            moves[index] = kind, children, -1 if kind in ("moves", "held") else None
+        elif index % 2 == DEFENDER and kind == "moves" and not chunk.in_check(index):
+            moves[index] = kind, children, +1
         else:
-            reached = [(0, 1) if child == "win" else None if values[child] is None else
-                       (values[child][0] + (index % 2 == ATTACKER and child == index + 1), values[child][1] + plies)
-                       for plies, child in children]
-            if index % 2 == ATTACKER:
-                wins = [r for r in reached if r is not None]
-                expected = min(wins) if wins else None
-            else:
-                expected = None if None in reached else (max(p for p, _ in reached), max(d for _, d in reached))
-        assert values[index] == expected, index
-    am, pcp = library(chess.WHITE, files, "AM", **rules), library(chess.WHITE, files, "PCP", **rules)
-    for value, without, with_passes in zip(values, am, pcp):
-        assert (value is None) == (with_passes is None)
-        assert (value is not None and value[0] == 0) == (without is not None)
-        assert without is None or value[1] == without
-        assert value is None or value[1] >= with_passes
-    assert any(value is not None and value[0] >= 1 for value in values)
+            moves[index] = kind, children, None
+    parents, remaining, frontier = collections.defaultdict(list), {}, collections.defaultdict(list)
+    for index, (kind, children, pass_step) in moves.items():
+        for t in range(-most, most + 1):
+            node = index, t
+            edges = [(plies, (child, t)) for plies, child in children if child != "win"]
+            if pass_step == -1 and t >= 1:
+                edges.append((1, (index + 1, t - 1)))
+            if pass_step == +1 and t <= -1:
+                edges.append((1, (index - 1, t + 1)))
+            for step, child in edges:
+                parents[child].append((node, step))
+            if kind == "mate":
+                frontier[0].append(node)
+            elif index % 2 == ATTACKER and any(child == "win" for _, child in children):
+                frontier[1].append(node)
+            remaining[node] = len(edges) if index % 2 == DEFENDER and kind == "moves" else None
+    won, latest = {}, collections.Counter()
+    while frontier:
+        distance = min(frontier)
+        for node in frontier.pop(distance):
+            if node in won:
+                continue
+            won[node] = distance
+            for parent, step in parents[node]:
+                if parent in won:
+                    continue
+                if parent[0] % 2 == ATTACKER:
+                    frontier[distance + step].append(parent)
+                elif remaining[parent] is not None:         # a defender with moves: when all lose
+                    remaining[parent] -= 1
+                    latest[parent] = max(latest[parent], distance + step)
+                    if remaining[parent] == 0:
+                        frontier[latest[parent]].append(parent)
+    return won
 
 
 def test_passing_helps_whoever_may_pass():
@@ -521,7 +569,7 @@ def test_level_9_without_waiting_where_the_holding_king_has_no_move_to_spare(mon
 
     def any_pass_wins(colour, files, *, confined=None, refuge=0):
         values = tempo_library(colour, files, confined=confined, refuge=refuge)
-        return values if confined is None else [None if value is None else (0, value[1]) for value in values]
+        return values if confined is None else [None if value is None else (-math.inf, value[1]) for value in values]
 
     monkeypatch.setattr(host.chunker.schemas, "tempo_library", any_pass_wins)
     assert zugzwang(PAPER, board) is None

@@ -24,6 +24,7 @@ built in pure Python in a second or so and kept per process.
 """
 
 import functools
+import math
 
 import chess
 
@@ -160,19 +161,147 @@ def library(colour, files, variant, *, confined=None, refuge=0):
     as its king stands on one of these squares, unless the attacker then promotes safely at
     once (so a win lets it step there only to be outrun), and where every move it has, not in
     check, steps there (on the board none of them may be legal: a stalemate)."""
-    return [None if value is None else value[1]
-            for value in _retrograde(colour, files, variant, confined, refuge, counted=False)]
+    return _retrograde(colour, files, variant, confined, refuge)
 
 
 @functools.lru_cache(maxsize=256)    # a refuge takes in the other side's pawns' paths: many refuges in a game
 def tempo_library(colour, files, *, confined=None, refuge=0):
-    """``[(passes, plies) or None]`` per instance of the chunk of ``colour``'s pawns on ``files``
-    in ``PCP`` (the pawns' side may pass; ``confined`` and ``refuge`` as in :func:`library`):
-    ``passes``, the fewest passes with which the attacker wins (its *tempi*: the moves it must
-    spend elsewhere on the board), and ``plies``, a bound on the plies of a win that passes no
-    more often; ``None`` where the defender holds however often the attacker passes. With no
-    pass to spend (``passes`` 0) it is the ``AM`` library's win; with any number, ``PCP``'s."""
-    return _retrograde(colour, files, "PCP", confined, refuge, counted=True)
+    """``[(tempi, plies) or None]`` per instance of the chunk of ``colour``'s pawns on ``files``
+    (``confined`` and ``refuge`` as in :func:`library`): its spare tempi, counted both ways
+    (level 9's). ``tempi`` is the least count ``t`` of moves to spare elsewhere on the board with
+    which the attacker wins: ``t`` > 0 passes the attacker may make, ``t`` < 0 passes the
+    defender may (not in check, and with a move: a king with none may be stalemated on the
+    board); ``-math.inf`` where it wins whatever the defender's passes. ``plies`` bounds the
+    plies of such a win, which with more to spare wins no later. ``None`` where no count up to
+    :data:`MOST_TEMPI` wins, and a count down to ``-MOST_TEMPI`` is the least asked. At 0 it is
+    the ``AM`` library's win, at ``-math.inf`` the ``KCP`` library's, without end the ``PCP``
+    library's (but for the rules' stalemates: here a defender with no move but a pass has
+    none, and an attacker may pass with its pawns stuck: the move is made elsewhere)."""
+    played, parents, promotes, checked = _graph(colour, files, "AM")
+    game = _TempoGame(played, parents, promotes, checked, confined, refuge)
+    unlimited = game.layer(defender_to=_TempoGame.AT_WILL)
+    value = [NEVER if distance is None else (-math.inf, distance) for distance in unlimited]
+    game.settle(unlimited)
+    counts = {0: game.layer()}
+    for tempi in range(1, MOST_TEMPI + 1):         # more to spare: more wins
+        counts[tempi] = game.layer(attacker_to=counts[tempi - 1])
+        if game.same_wins(counts[tempi], counts[tempi - 1]):
+            del counts[tempi]
+            break
+    for tempi in range(-1, -MOST_TEMPI - 1, -1):    # the defender's passes: fewer wins
+        if game.same_wins(counts[tempi + 1], unlimited):
+            break
+        counts[tempi] = game.layer(defender_to=counts[tempi + 1])
+    for index in game.rest:
+        for tempi in sorted(counts):
+            if counts[tempi][index] is not None:
+                value[index] = (tempi, counts[tempi][index])
+                break
+    return value
+
+
+#: The most passes counted either way in :func:`tempo_library` (three pawns have at most 15 moves).
+MOST_TEMPI = 16
+
+
+class _TempoGame:
+    """A chunk's game under level 9's rules (``confined``, ``refuge``: :func:`library`), solved
+    beside a count of passes to spare by :meth:`layer`: each count one retrograde pass
+    (Dijkstra's over the ``AM`` game), where a pass reaches the same instance with the other side
+    to move in the count one nearer 0, already solved. The wins at every count (those against
+    passes at will) are solved first and settled (:meth:`settle`): they keep the plies of that win (the
+    same strategy wins with fewer passes, no later), and each later count visits only the rest."""
+
+    #: :meth:`layer`'s ``defender_to`` for a defender that passes at will (the same count).
+    AT_WILL = "at will"
+
+    def __init__(self, played, parents, promotes, checked, confined, refuge):
+        size = len(played)
+        self.parents, self.promotes, self.checked = parents, promotes, checked
+        self.kinds = [None] * size          # per instance: its kind under the rules, or None (no game)
+        self.counts = [0] * size            # the moves the rules allow it
+        for index, ruled in enumerate(_ruled(played, checked, confined, refuge)):
+            if ruled is not None:
+                self.kinds[index], self.counts[index] = ruled[0], len(ruled[1])
+        self.settled = [None] * size        # the wins at every count, once known: their plies
+        self.rest = [index for index in range(size) if self.kinds[index] is not None]
+        self.first = {}                     # per instance of the rest: (plies, count) of its settled moves
+
+    def settle(self, distances):
+        """Take the wins of ``distances`` (those at every count) as known: each later layer
+        starts from them and visits only the rest."""
+        self.settled = distances
+        self.rest = [index for index in self.rest if distances[index] is None]
+        self.first = dict.fromkeys(self.rest, (0, 0))
+        for index, distance in enumerate(distances):
+            if distance is None:
+                continue
+            for parent, plies in self.parents[index]:
+                if parent in self.first and self.kinds[parent] == "moves":
+                    best, count = self.first[parent]
+                    if parent % 2 == ATTACKER:
+                        best = distance + plies if not count else min(best, distance + plies)
+                    else:
+                        best = max(best, distance + plies)
+                    self.first[parent] = best, count + 1
+
+    def same_wins(self, one, other):
+        return all((one[index] is None) == (other[index] is None) for index in self.rest)
+
+    def layer(self, attacker_to=None, defender_to=None):
+        """The plies of the attacker's fastest win of each instance beside a count of passes
+        to spare, or ``None``: ``attacker_to`` the distances of the count the attacker's pass
+        leaves (``None``: it may not pass), ``defender_to`` those the defender's pass leaves
+        (or :data:`AT_WILL`)."""
+        kinds, counts, checked = self.kinds, self.counts, self.checked
+        distance = list(self.settled)
+        remaining, latest, frontier = {}, {}, {}
+        at_will = defender_to is self.AT_WILL
+        for index in self.rest:
+            kind = kinds[index]
+            if kind == "mate":
+                frontier.setdefault(0, []).append(index)
+                continue
+            best, known = self.first.get(index, (0, 0))
+            if index % 2 == ATTACKER:
+                if self.promotes[index]:
+                    frontier.setdefault(1, []).append(index)
+                if known and kind == "moves":
+                    frontier.setdefault(best, []).append(index)
+                if attacker_to is not None and kind != "refuge" and attacker_to[index + 1] is not None:
+                    frontier.setdefault(attacker_to[index + 1] + 1, []).append(index)
+            elif kind == "moves":
+                remaining[index], latest[index] = counts[index] - known, best
+                if defender_to is not None and not checked[index]:     # its pass must lose too
+                    if at_will:
+                        remaining[index] += 1
+                    elif defender_to[index - 1] is None:
+                        remaining[index] += 1       # a move that never loses: never settles
+                    else:
+                        latest[index] = max(best, defender_to[index - 1] + 1)
+                if not remaining[index]:
+                    frontier.setdefault(latest[index], []).append(index)
+            # a defender "held" never settles: no count of its moves is kept, nothing enters the frontier
+        while frontier:
+            plies = min(frontier)
+            for index in frontier.pop(plies):
+                if distance[index] is not None:
+                    continue
+                distance[index] = plies
+                edges = self.parents[index]
+                if at_will and index % 2 == ATTACKER and index + 1 in remaining and not checked[index + 1]:
+                    edges = edges + [(index + 1, 1)]
+                for parent, step in edges:
+                    if distance[parent] is not None or kinds[parent] != "moves":
+                        continue
+                    if parent % 2 == ATTACKER:
+                        frontier.setdefault(plies + step, []).append(parent)
+                    elif parent in remaining:
+                        remaining[parent] -= 1
+                        latest[parent] = max(latest[parent], plies + step)
+                        if remaining[parent] == 0:
+                            frontier.setdefault(latest[parent], []).append(parent)
+        return distance
 
 
 @functools.cache
@@ -197,63 +326,69 @@ def _graph(colour, files, variant):
     return played, parents, promotes, checked
 
 
-def _retrograde(colour, files, variant, confined, refuge, counted):
-    """The retrograde pass of :func:`library` and :func:`tempo_library`: per instance ``(passes,
-    plies)`` or ``None``, settled in increasing order (Dijkstra's over a game: the attacker takes
-    its child settled first, the defender waits for all of its children and takes their
-    greatest). ``counted``: an attacker's pass costs a pass, and a position's value is the
-    fewest passes first (the defender's is its children's greatest passes and greatest plies:
-    a bound on both, which only grows towards the root); else every value's passes are 0. An
-    instance the rules leave out (the king outside ``confined``, or in the ``refuge`` with the
-    defender to move) never settles, so no move leads through it."""
+def _ruled(played, checked, confined, refuge):
+    """Per instance of a chunk's game (``played``: ``Chunk.moves`` of each) ``(kind, children)``
+    under level 9's rules (``confined``, ``refuge``: :func:`library`), or ``None`` where no game
+    of the rules stands (the king outside ``confined``, or in the ``refuge`` with the defender to
+    move, or on a pawn). ``kind`` is ``Chunk.moves``'s, or ``"refuge"``: the defender's king in
+    the refuge, where only a safe promotion at once (the children left) still wins."""
+    ruled = [None] * len(played)
+    for index, (kind, children) in enumerate(played):
+        king, turn = index // 2 % 64, index % 2
+        if kind == "invalid" or confined is not None and not confined >> king & 1 or \
+                refuge >> king & 1 and turn == DEFENDER:
+            continue
+        if refuge >> king & 1:
+            children = [(plies, child) for plies, child in children if child == "win"]
+            kind = "refuge"
+        elif confined is not None and turn == DEFENDER:
+            children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
+            kind = kind if children else "mate"
+        elif refuge and turn == DEFENDER and kind == "moves" and not checked[index] and \
+                all(refuge >> child // 2 % 64 & 1 for _, child in children):
+            kind = "held"       # every move steps into the refuge, where the board may allow none
+        ruled[index] = kind, children
+    return ruled
+
+
+def _retrograde(colour, files, variant, confined, refuge):
+    """The retrograde pass of :func:`library`: per instance the plies to the attacker's win or
+    ``None``, settled in increasing order (Dijkstra's over a game: the attacker takes its child
+    settled first, the defender waits for all of its children and takes their greatest). An
+    instance the rules leave out never settles, so no move leads through it."""
     played, parents, promotes, checked = _graph(colour, files, variant)
     size = len(played)
     value = [NEVER] * size
     remaining = [0] * size
     live = [False] * size           # whether the instance's moves other than a promotion count
     frontier = {}
-    for index in range(size):
-        king, turn = index // 2 % 64, index % 2
-        if confined is not None and not confined >> king & 1 or refuge >> king & 1 and turn == DEFENDER:
+    for index, ruled in enumerate(_ruled(played, checked, confined, refuge)):
+        if ruled is None:
             continue
-        kind, children = played[index]
-        if refuge >> king & 1:                      # only a safe promotion at once still wins
-            children = [(plies, child) for plies, child in children if child == "win"]
-            kind = "moves" if children else "held"
-        elif confined is not None and turn == DEFENDER:
-            children = [(plies, child) for plies, child in children if confined >> child // 2 % 64 & 1]
-            kind = kind if children or kind == "invalid" else "mate"
-        elif refuge and turn == DEFENDER and kind == "moves" and not checked[index] and \
-                all(refuge >> child // 2 % 64 & 1 for _, child in children):
-            kind = "held"       # every move steps into the refuge, where the board may allow none
+        kind, children = ruled
         if kind == "mate":
-            frontier.setdefault((0, 0), []).append(index)
-        if kind != "moves":
+            frontier.setdefault(0, []).append(index)
+        if kind not in ("moves", "refuge") or not children:
             continue
         if promotes[index]:
-            frontier.setdefault((0, 1), []).append(index)
-        live[index] = not refuge >> king & 1
+            frontier.setdefault(1, []).append(index)
+        live[index] = kind == "moves"
         remaining[index] = len(children)
-    settled = [False] * size
-    latest = [(0, 0)] * size
+    latest = [0] * size
     while frontier:
-        key = min(frontier)
-        passes, distance = key
-        for index in frontier.pop(key):
-            if settled[index]:
+        distance = min(frontier)
+        for index in frontier.pop(distance):
+            if value[index] is not None:
                 continue
-            settled[index] = True
-            value[index] = key
+            value[index] = distance
             for parent, plies in parents[index]:
-                if settled[parent] or not live[parent]:
+                if value[parent] is not None or not live[parent]:
                     continue
                 if parent % 2 == ATTACKER:          # the attacker takes the first win
-                    passed = counted and index == parent + 1
-                    frontier.setdefault((passes + passed, distance + plies), []).append(parent)
+                    frontier.setdefault(distance + plies, []).append(parent)
                 else:                               # the defender only when every move loses
                     remaining[parent] -= 1
-                    most = latest[parent]
-                    latest[parent] = max(most[0], passes), max(most[1], distance + plies)
+                    latest[parent] = max(latest[parent], distance + plies)
                     if remaining[parent] == 0:
                         frontier.setdefault(latest[parent], []).append(parent)
     return value

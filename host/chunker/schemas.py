@@ -9,6 +9,7 @@ lose) or ``None`` (it cannot tell).
 
 import functools
 import itertools
+import math
 from dataclasses import dataclass
 
 import chess
@@ -461,13 +462,13 @@ def zugzwang(domain, board):
             if not region >> king & 1 or refuge >> other_king & 1:
                 continue
             holding = tempo_library(not colour, tuple(other_files), confined=region)[held]
-            if holding is not None and holding[0] == 0:     # lost without a pass: running not asked
+            if holding is not None and holding[0] == -math.inf:     # lost whatever colour spares
                 continue
             running = tempo_library(colour, tuple(files), refuge=refuge)[run]
             if running is None:
                 continue
-            passes, distance = running
-            if holding is None or holding[0] > passes:
+            tempi, distance = running
+            if holding is None or holding[0] > tempi:
                 answers = sum(7 - code for code in other_codes if code)
                 return Wins(colour, (distance + 1) // 2 + answers + checked)
     return None
