@@ -410,43 +410,46 @@ def _keepings(present, most):
 
 
 def zugzwang(domain, board):
-    """Level 9: a king holds the other side's pawns with tempi to spare, and the other king, tied in
-    front of its pawns, must move and give way — the paper's spare tempi, counted.
+    """Level 9: a king holds the other side's pawns, and the other king, tied in front of the first
+    side's pawns, must give way — the paper's spare tempi, counted both ways.
 
     Two chunk games (``host/chunker/chunks.py``), for a region ``R`` — the files spanning the other
     side's files (none of ``colour``'s), or one more beside them, from the other side's promotion
     rank back some ranks or to its first — and ``Z``: ``R``, the squares next to it and the squares
-    the other side's pawns stand on or will (their files ahead of them). *Running*: ``colour``'s
-    pawns, which may pass, against the other king, which must move and holds as soon as it
-    stands in ``Z`` unless ``colour`` then promotes safely at once; it gives the fewest passes
-    ``p`` with which ``colour`` wins and the plies of such a win (``tempo_library`` with ``Z``
-    the ``refuge``). *Holding*: the other side's pawns, which may pass, against ``colour``'s
-    king, which must move after each of their moves and keep to ``R``, losing where it has no
-    move there; it gives the fewest passes with which the other side wins (``tempo_library``
-    with the king ``confined`` to ``R``). ``colour`` wins if its king
-    stands in ``R`` and the other king outside ``Z``, running wins with ``p`` passes, and holding,
-    with the other side to move, needs more than ``p`` of them or none wins it (its turn in
-    running is the board's, or the other side's when ``colour`` must answer a check first,
-    holding then asked with ``colour`` to move).
+    the other side's pawns stand on or will (their files ahead of them). Each is played beside a
+    count ``t`` of passes to spare (``tempo_library``: ``t`` > 0 the attacker's, ``t`` < 0 the
+    defender's), a pass being a move made in the other game. *Running*: ``colour``'s pawns
+    against the other king, which holds as soon as it stands in ``Z`` unless ``colour`` then
+    promotes safely at once (``Z`` the ``refuge``); ``r``, the least count with which ``colour``
+    wins, and the plies of such a win. *Holding*: the other side's pawns against ``colour``'s
+    king, which must move each turn it has and keep to ``R``, losing where it has no move there
+    (``confined`` to ``R``); ``h``, the least count with which the other side wins, or none.
+    ``colour`` wins if its king stands in ``R`` and the other king outside ``Z``, and ``r`` <
+    ``h`` (its turn in running is the board's, or the other side's when ``colour`` must answer a
+    check first, holding then asked with ``colour`` to move, else with the other side to move).
 
-    Sound: ``colour`` answers each pawn move of the other side by holding's strategy and each of
-    its king moves by running's. A pass of running is a king move of holding's made after the
-    other side "passed" there (moved its king): at most ``p`` of them, the passes holding was
-    asked to survive; where running answers with a pawn move instead, holding sees both sides
-    pass and stands as it was. Running's strategy lets the other king into ``Z`` only where
-    ``colour`` promotes safely at once, before any other move (the king's step checks no one, so
-    that promotion is legal on the board too). Until then the kings never stand side by side,
-    the other king never guards its pawns where they can be taken (in ``R``) nor stands on or in
-    front of one, and ``colour``'s king, kept to ``R``, never blocks its own pawns; so each side's
-    moves on the board are those games' or fewer, and the other side's pawns never promote
-    safely. The games count a king without a move as beaten where that helps ``colour``
-    (holding) and as holding where it does not: running counts no stalemate a win, nor a king
-    whose every move steps into ``Z``, not in check (the board may forbid each such step: next
-    to ``colour``'s king, or onto one of its own pawns). ``colour``'s moves: running's, one for
+    Sound: take a count ``t`` with ``r`` <= ``t`` < ``h``; ``colour`` plays running's winning
+    strategy beside ``t`` and holding's holding strategy beside ``t`` (its passes the other
+    side's if ``t`` > 0, ``colour``'s if ``t`` < 0), answering each move in the game it was made
+    in. One side's pass in one game is its move in the other, seen there as the other side's
+    pass: where running's strategy passes, ``colour``'s king moves in holding, after the other
+    side "passed" there; where holding's does, a pawn moves in running, after the other king
+    "passed" there. So each game is played within its count, ``t`` passes at most, the same
+    ones. (With ``t`` 0 ``colour``'s king only answers pawn moves; a king with a move always to
+    spare holds at every count; pawns that win whatever the other king does spare it every
+    answer it wants.) Running's strategy lets the other king into ``Z`` only where ``colour``
+    promotes safely at once, before any other move (the king's step checks no one, so that
+    promotion is legal on the board too). Until then the kings never stand side by side, the
+    other king never guards its pawns where they can be taken (in ``R``) nor stands on or in
+    front of one, and ``colour``'s king, kept to ``R``, never blocks its own pawns; so each
+    side's moves on the board are those games' or fewer, and the other side's pawns never
+    promote safely. The games count a king without a move as beaten where that helps
+    ``colour`` (holding, and no pass for it there) and as holding where it does not: running
+    counts no stalemate a win, nor a king whose every move steps into ``Z``, not in check (the
+    board may forbid each such step: next to ``colour``'s king, or onto one of its own pawns),
+    and lets no king pass in check or without a move. ``colour``'s moves: running's, one for
     each pawn move the other side has left (each is answered by one), and one for a check
-    answered first. (Where the other side has no pawns, level 3 is exact.) With ``p`` 0
-    ``colour`` never waits — its king only answers pawn moves; where holding is held against any
-    number of passes its king has a move always to spare."""
+    answered first. (Where the other side has no pawns, level 3 is exact.)"""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
