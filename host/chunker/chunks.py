@@ -19,8 +19,8 @@ in a library is a win whatever else the defender has. A mate by the pawns (the k
 no move) is the attacker's win. An unsafe promotion (the king takes the new queen) leaves the
 attacker to move again with the pawn gone, as in the domain. The *tempo* library counts the
 least count of passes to spare with which the pawns win, either side's (the moves a side makes
-elsewhere; level 9's spare tempi, counted both ways). Each library is ``7 ** n * 64 * 2`` values (``n`` the chunk's pawns),
-built in pure Python in a second or so and kept per process.
+elsewhere; level 9's spare tempi, counted both ways). Each library is ``7 ** n * 64 * 2``
+values (``n`` the chunk's pawns), built in pure Python in a second or so and kept per process.
 """
 
 import functools
