@@ -258,9 +258,9 @@ def test_tempo_library_is_the_chunk_beside_a_count_of_passes(rules):
         if value is None:
             assert at[most] is None, index
             continue
-        tempi, plies = value
+        tempi, bound = value
         least = -most if tempi == -math.inf else tempi
-        assert at[least] is not None and at[least] <= plies, index
+        assert at[least] is not None and at[least] <= bound, index
         assert tempi == -math.inf or tempi == -most or at[tempi - 1] is None, index
     counted = [value[0] for value in values if value is not None]
     assert any(t >= 1 for t in counted) and any(-math.inf < t < 0 for t in counted)
@@ -290,7 +290,7 @@ def _beside_a_count(files, rules, most):
     for index, (kind, children, pass_step) in moves.items():
         for t in range(-most, most + 1):
             node = index, t
-            edges = [(plies, (child, t)) for plies, child in children if child != "win"]
+            edges = [(step, (child, t)) for step, child in children if child != "win"]
             if pass_step == -1 and t >= 1:
                 edges.append((1, (index + 1, t - 1)))
             if pass_step == +1 and t <= -1:

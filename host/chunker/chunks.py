@@ -178,8 +178,8 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
     library's (but for the rules' stalemates: here a defender with no move but a pass has
     none, and an attacker may pass with its pawns stuck: the move is made elsewhere)."""
     played, parents, promotes, checked = _graph(colour, files, "AM")
-    game = _TempoGame(played, parents, promotes, checked, confined, refuge)
-    unlimited = game.layer(defender_to=_TempoGame.AT_WILL)
+    game = _RuledGame(played, parents, promotes, checked, confined, refuge)
+    unlimited = game.layer(defender_to=_RuledGame.AT_WILL)
     value = [NEVER if distance is None else (-math.inf, distance) for distance in unlimited]
     game.settle(unlimited)
     counts = {0: game.layer()}
@@ -204,13 +204,16 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
 MOST_TEMPI = 16
 
 
-class _TempoGame:
-    """A chunk's game under level 9's rules (``confined``, ``refuge``: :func:`library`), solved
-    beside a count of passes to spare by :meth:`layer`: each count one retrograde pass
-    (Dijkstra's over the ``AM`` game), where a pass reaches the same instance with the other side
-    to move in the count one nearer 0, already solved. The wins at every count (those against
-    passes at will) are solved first and settled (:meth:`settle`): they keep the plies of that win (the
-    same strategy wins with fewer passes, no later), and each later count visits only the rest."""
+class _RuledGame:
+    """A chunk's game (``played``: ``Chunk.moves`` of each instance, a variant's passes among
+    them) under level 9's rules (``confined``, ``refuge``: :func:`library`), solved by
+    :meth:`layer`, one retrograde pass (Dijkstra's: the attacker takes its move settled first,
+    the defender waits for all of its moves and takes their greatest), beside no count of
+    passes (the libraries) or beside one (the tempo library, over the ``AM`` game), where a pass
+    reaches the same instance with the other side to move in the count one nearer 0, already
+    solved. For the tempo library the wins at every count (those against passes at will) are
+    solved first and settled (:meth:`settle`): they keep the plies of that win (the same strategy
+    wins with fewer passes, no later), and each later count visits only the rest."""
 
     #: :meth:`layer`'s ``defender_to`` for a defender that passes at will (the same count).
     AT_WILL = "at will"
@@ -246,6 +249,7 @@ class _TempoGame:
                     self.first[parent] = best, count + 1
 
     def same_wins(self, one, other):
+        """Whether two layers' distances win the same instances of the rest."""
         return all((one[index] is None) == (other[index] is None) for index in self.rest)
 
     def layer(self, attacker_to=None, defender_to=None):
@@ -353,42 +357,6 @@ def _ruled(played, checked, confined, refuge):
 
 def _retrograde(colour, files, variant, confined, refuge):
     """The retrograde pass of :func:`library`: per instance the plies to the attacker's win or
-    ``None``, settled in increasing order (Dijkstra's over a game: the attacker takes its child
-    settled first, the defender waits for all of its children and takes their greatest). An
-    instance the rules leave out never settles, so no move leads through it."""
+    ``None`` (the game of ``variant``, whose passes are moves of its own, beside no count)."""
     played, parents, promotes, checked = _graph(colour, files, variant)
-    size = len(played)
-    value = [NEVER] * size
-    remaining = [0] * size
-    live = [False] * size           # whether the instance's moves other than a promotion count
-    frontier = {}
-    for index, ruled in enumerate(_ruled(played, checked, confined, refuge)):
-        if ruled is None:
-            continue
-        kind, children = ruled
-        if kind == "mate":
-            frontier.setdefault(0, []).append(index)
-        if kind not in ("moves", "refuge") or not children:
-            continue
-        if promotes[index]:
-            frontier.setdefault(1, []).append(index)
-        live[index] = kind == "moves"
-        remaining[index] = len(children)
-    latest = [0] * size
-    while frontier:
-        distance = min(frontier)
-        for index in frontier.pop(distance):
-            if value[index] is not None:
-                continue
-            value[index] = distance
-            for parent, plies in parents[index]:
-                if value[parent] is not None or not live[parent]:
-                    continue
-                if parent % 2 == ATTACKER:          # the attacker takes the first win
-                    frontier.setdefault(distance + plies, []).append(parent)
-                else:                               # the defender only when every move loses
-                    remaining[parent] -= 1
-                    latest[parent] = max(latest[parent], distance + plies)
-                    if remaining[parent] == 0:
-                        frontier.setdefault(latest[parent], []).append(parent)
-    return value
+    return _RuledGame(played, parents, promotes, checked, confined, refuge).layer()
