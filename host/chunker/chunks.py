@@ -161,7 +161,8 @@ def library(colour, files, variant, *, confined=None, refuge=0):
     as its king stands on one of these squares, unless the attacker then promotes safely at
     once (so a win lets it step there only to be outrun), and where every move it has, not in
     check, steps there (on the board none of them may be legal: a stalemate)."""
-    return _retrograde(colour, files, variant, confined, refuge)
+    played, parents, promotes, checked = _graph(colour, files, variant)     # its passes are moves of the game
+    return _RuledGame(played, parents, promotes, checked, confined, refuge).layer()
 
 
 @functools.lru_cache(maxsize=256)    # a refuge takes in the other side's pawns' paths: many refuges in a game
@@ -182,21 +183,20 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
     unlimited = game.layer(defender_to=_RuledGame.AT_WILL)
     value = [NEVER if distance is None else (-math.inf, distance) for distance in unlimited]
     game.settle(unlimited)
-    counts = {0: game.layer()}
+    at = {0: game.layer()}                          # per count: its distances
     for tempi in range(1, MOST_TEMPI + 1):         # more to spare: more wins
-        counts[tempi] = game.layer(attacker_to=counts[tempi - 1])
-        if game.same_wins(counts[tempi], counts[tempi - 1]):
-            del counts[tempi]
+        at[tempi] = game.layer(attacker_to=at[tempi - 1])
+        if game.same_wins(at[tempi], at[tempi - 1]):
+            del at[tempi]
             break
     for tempi in range(-1, -MOST_TEMPI - 1, -1):    # the defender's passes: fewer wins
-        if game.same_wins(counts[tempi + 1], unlimited):
+        if game.same_wins(at[tempi + 1], unlimited):
             break
-        counts[tempi] = game.layer(defender_to=counts[tempi + 1])
+        at[tempi] = game.layer(defender_to=at[tempi + 1])
+    least_first = sorted(at.items())
     for index in game.rest:
-        for tempi in sorted(counts):
-            if counts[tempi][index] is not None:
-                value[index] = (tempi, counts[tempi][index])
-                break
+        value[index] = next(((tempi, distances[index]) for tempi, distances in least_first
+                             if distances[index] is not None), NEVER)
     return value
 
 
@@ -222,10 +222,10 @@ class _RuledGame:
         size = len(played)
         self.parents, self.promotes, self.checked = parents, promotes, checked
         self.kinds = [None] * size          # per instance: its kind under the rules, or None (no game)
-        self.counts = [0] * size            # the moves the rules allow it
+        self.moves = [0] * size             # how many moves the rules allow it
         for index, ruled in enumerate(_ruled(played, checked, confined, refuge)):
             if ruled is not None:
-                self.kinds[index], self.counts[index] = ruled[0], len(ruled[1])
+                self.kinds[index], self.moves[index] = ruled[0], len(ruled[1])
         self.settled = [None] * size        # the wins at every count, once known: their plies
         self.rest = [index for index in range(size) if self.kinds[index] is not None]
         self.first = {}                     # per instance of the rest: (plies, count) of its settled moves
@@ -257,7 +257,7 @@ class _RuledGame:
         to spare, or ``None``: ``attacker_to`` the distances of the count the attacker's pass
         leaves (``None``: it may not pass), ``defender_to`` those the defender's pass leaves
         (or :data:`AT_WILL`)."""
-        kinds, counts, checked = self.kinds, self.counts, self.checked
+        kinds, moves, checked = self.kinds, self.moves, self.checked
         distance = list(self.settled)
         remaining, latest, frontier = {}, {}, {}
         at_will = defender_to is self.AT_WILL
@@ -275,7 +275,7 @@ class _RuledGame:
                 if attacker_to is not None and kind != "refuge" and attacker_to[index + 1] is not None:
                     frontier.setdefault(attacker_to[index + 1] + 1, []).append(index)
             elif kind == "moves":
-                remaining[index], latest[index] = counts[index] - known, best
+                remaining[index], latest[index] = moves[index] - known, best
                 if defender_to is not None and not checked[index]:     # its pass must lose too
                     if at_will:
                         remaining[index] += 1
@@ -354,9 +354,3 @@ def _ruled(played, checked, confined, refuge):
         ruled[index] = kind, children
     return ruled
 
-
-def _retrograde(colour, files, variant, confined, refuge):
-    """The retrograde pass of :func:`library`: per instance the plies to the attacker's win or
-    ``None`` (the game of ``variant``, whose passes are moves of its own, beside no count)."""
-    played, parents, promotes, checked = _graph(colour, files, variant)
-    return _RuledGame(played, parents, promotes, checked, confined, refuge).layer()
