@@ -5,9 +5,11 @@ database's value against one ply of minimax over python-chess's moves and the da
 values of the children (``database.verify``: with no disagreement anywhere the database is
 exact), and every schema that classifies it against the database's result (a bound, levels 5
 to 7's "this side does not lose", against the result it allows; a win's moves against the exact
-distance). Prints the counts
-(positions, each schema's classified count and disagreements, the database's disagreements) and
-returns whether nothing disagreed.
+distance). Level 10 solves a game of its own for each position it asks (seconds, some in a
+thousand positions): it is asked of the first ``joint`` of them only, and every state each of its
+games wins is checked against the database (:func:`joint_wins`), millions a game. Prints the
+counts (positions, each schema's classified count and disagreements, the database's
+disagreements) and returns whether nothing disagreed.
 
 :func:`play_out` plays a proved win to its end as the engine's hand-off does, against the
 database's longest defence (``tests/test_chunker.py``, ``python -m benchmarks.chunker --play``).
@@ -17,21 +19,28 @@ import collections
 import random
 import time
 
+import chess
+
 from . import visited
 from .database import open_database, verify
 from .domain import DRAW, INVALID, PAPER, capture_of, is_win, plies
-from .schemas import DRAWN, SCHEMAS, Holds, agrees
+from .schemas import COSTLY, DRAWN, SCHEMAS, Holds, agrees, joint_games
 from .search import solve
 
-__all__ = ["check", "play_out"]
+__all__ = ["check", "joint_wins", "play_out"]
 
 
-def check(count, seed=1, domain=PAPER, out=print):
+#: How many positions level 10 is asked of in a check (each solves its games: seconds apiece).
+JOINT_POSITIONS = 20
+
+
+def check(count, seed=1, domain=PAPER, out=print, joint=JOINT_POSITIONS):
     db = open_database(domain)
     rng = random.Random(seed)
     start = time.monotonic()
     classified, bounded, wrong, results = (collections.Counter() for _ in range(4))
-    indices = []
+    indices, games = [], {}             # games: level 10's, checked whole
+    asked = 0                           # the positions level 10 was asked of
     while len(indices) < count:
         index = rng.randrange(domain.size)
         value = db.value_at(index)
@@ -43,21 +52,57 @@ def check(count, seed=1, domain=PAPER, out=print):
         results["draw" if truth == DRAWN else "won by the side to move" if truth == board.turn else
                 "lost by the side to move"] += 1
         for level, schema in SCHEMAS.items():
+            if level in COSTLY:
+                if asked == joint:
+                    continue
+                asking = list(joint_games(domain, board))
+                if not asking:
+                    continue
+                asked += 1
+                games.update(dict.fromkeys(asking))
             result = schema(domain, board)
             if result is not None:
                 classified[level] += 1
                 bounded[level] += isinstance(result, Holds)
                 wrong[level] += not agrees(result, value, board.turn)
     mismatches = verify(db, indices)
+    won = 0
+    for game in games:
+        wins, disagreements = joint_wins(db, open_database(game))
+        won += wins
+        wrong[max(COSTLY)] += len(disagreements)
     out(f"{count:,} positions of {domain.name()} (seed {seed}): " +
         ", ".join(f"{n:,} {kind}" for kind, n in sorted(results.items())))
     out(f"exact database: {len(mismatches)} disagreements with one ply of python-chess minimax")
     for level, schema in SCHEMAS.items():
         bounds = f" ({bounded[level]:,} of them a bound: one side does not lose)" if bounded[level] else ""
+        of = f"{100 * classified[level] / count:.1f} %" if level not in COSTLY else \
+            f"of the {asked:,} positions asked, {len(games):,} games whose {won:,} won states are checked too"
         out(f"schema level {level} ({schema.__name__}): classifies {classified[level]:,} "
-            f"({100 * classified[level] / count:.1f} %){bounds}, {wrong[level]} disagreements")
+            f"({of}){bounds}, {wrong[level]} disagreements")
     out(f"{time.monotonic() - start:.0f} s")
     return not mismatches and not any(wrong.values())
+
+
+def joint_wins(db, game_db):
+    """``(won, disagreements)``: how many states the joint game ``game_db`` (a level 10 game's
+    database, of ``db``'s layout) wins for its side, and those of them (indices) that ``db`` (the
+    exact database) does not count a win for that side, or counts a longer one."""
+    game = game_db.domain
+    side = 0 if game.joint_colour == chess.WHITE else 1
+    won, disagreements = 0, []
+    for config in range(game.configs):
+        if not game.allows_config(config):
+            continue
+        ours, exact = game_db.block(config), db.block(config)
+        for state, value in enumerate(ours):
+            if value in (DRAW, INVALID) or is_win(value) != (state // 4096 == side):
+                continue
+            won += 1
+            truth = exact[state]
+            if is_win(truth) != is_win(value) or truth in (DRAW, INVALID) or plies(truth) > plies(value):
+                disagreements.append(config * 8192 + state)
+    return won, disagreements
 
 
 def play_out(db, board, nodes=5_000, levels=None, max_plies=300):

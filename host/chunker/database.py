@@ -1,22 +1,25 @@
 """The exact database of a CHUNKER domain: built once by retrograde analysis, cached, read by index.
 
 :func:`build` compiles ``retro.cpp`` (the C++ compiler Verilator already needs) with the
-domain's layout (:meth:`Domain.defines`), runs it, and stores its value bytes compactly: one
-zlib block per pawn configuration (8,192 bytes: both sides to move, every pair of king squares)
-behind a table of the blocks' offsets. The file is cached under ``$SUPREM_CACHE`` (or
-``~/.cache/suprem``) by a hash of the solver's source and the layout, so a change of either
-builds it again; :func:`open_database` builds on first use. The files of other keys stay: two
-checkouts of different solvers may share the cache (a match played from a worktree of an older
-commit beside the main checkout's tests), and neither may delete the libraries the other is
-using. Like every build in the cache, they go when unused for a while (``suprem cache --prune
-DAYS``, :mod:`sim.cache`). A :class:`Database` reads a value by decompressing the one block it
-lies in (the last few blocks are kept).
+domain's layout (:meth:`Domain.defines`; once per layout, the solver kept in the cache), runs
+it with the domain's options (:meth:`Domain.arguments`: floors, a joint game), and stores its
+value bytes compactly: one zlib block per pawn configuration (8,192 bytes: both sides to move,
+every pair of king squares) behind a table of the blocks' offsets. The file is cached under
+``$SUPREM_CACHE`` (or ``~/.cache/suprem``) by a hash of the solver's source, the layout and the
+options, so a change of any builds it again; :func:`open_database` builds on first use. The
+files of other keys stay: two checkouts of different solvers may share the cache (a match
+played from a worktree of an older commit beside the main checkout's tests), and neither may
+delete the libraries the other is using. Like every build in the cache, they go when unused
+for a while (``suprem cache --prune DAYS``, :mod:`sim.cache`). A :class:`Database` reads a value
+by decompressing the one block it lies in (the last few blocks are kept).
 
 Format (little-endian): ``b"SUPREMDB"``, the domain's name as 48 bytes (NUL-padded), the number
 of configurations ``C`` (uint64), then ``C + 1`` uint64 offsets from the file's start (block ``k``
-spans ``offsets[k]:offsets[k + 1]``), then the blocks.
+spans ``offsets[k]:offsets[k + 1]``; empty for a configuration below the domain's floors, every
+index of it invalid), then the blocks.
 """
 
+import array
 import contextlib
 import contextvars
 import functools
@@ -66,12 +69,39 @@ def _cache_dir():
 
 
 @functools.cache
-def _key(domain):
+def _solver_key(domain):
     digest = hashlib.sha256(SOURCE.read_bytes())
-    digest.update(MAGIC + NAME_BYTES.to_bytes(2, "little"))     # the file's format
     digest.update(json.dumps(domain.defines(), sort_keys=True).encode())
     digest.update(" ".join(COMPILER_FLAGS).encode())
     return digest.hexdigest()[:16]
+
+
+@functools.cache
+def _key(domain):
+    digest = hashlib.sha256(_solver_key(domain).encode())
+    digest.update(MAGIC + NAME_BYTES.to_bytes(2, "little"))     # the file's format
+    digest.update(" ".join(domain.arguments()).encode())
+    return digest.hexdigest()[:16]
+
+
+def _solver(domain):
+    """``retro.cpp`` compiled for ``domain``'s layout (:meth:`Domain.defines`), once per layout
+    and kept in the cache: every floor and joint game of the layout runs it."""
+    exe = _cache_dir() / f"retro-{_solver_key(domain)}"
+    if not exe.exists():
+        work = Path(tempfile.mkdtemp(prefix="chunker-", dir=_cache_dir()))
+        try:
+            defines = [f"-D{name}={value}" for name, value in domain.defines().items()]
+            result = subprocess.run([_compiler(), *COMPILER_FLAGS, *defines, str(SOURCE), "-o", str(work / "retro")],
+                                    capture_output=True, text=True)
+            if result.returncode:
+                raise RuntimeError(f"compiling {SOURCE.name} failed:\n{result.stderr[-4000:]}")
+            (work / "retro").replace(exe)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    from sim.verilator import mark_used
+    mark_used(exe)
+    return exe
 
 
 def database_path(domain=PAPER):
@@ -106,17 +136,12 @@ def build(domain=PAPER, *, quiet=True, force=False):
     if not quiet:
         print(f"suprem: building the CHUNKER database of {domain.name()} ({domain.size:,} positions; "
               "once, cached afterwards)...", file=sys.stderr, flush=True)
+    exe = _solver(domain)
     work = Path(tempfile.mkdtemp(prefix="chunker-", dir=_cache_dir()))
     try:
-        defines = [f"-D{name}={value}" for name, value in domain.defines().items()]
-        exe = work / "retro"
-        result = subprocess.run([_compiler(), *COMPILER_FLAGS, *defines, str(SOURCE), "-o", str(exe)],
-                                capture_output=True, text=True)
-        if result.returncode:
-            raise RuntimeError(f"compiling {SOURCE.name} failed:\n{result.stderr[-4000:]}")
         raw = work / "values.bin"
         areas = [str(work / "areas.bin")] if domain.defender_passes else []
-        result = subprocess.run([str(exe), str(raw), *areas], capture_output=True, text=True)
+        result = subprocess.run([str(exe), *domain.arguments(), str(raw), *areas], capture_output=True, text=True)
         if result.returncode:
             raise RuntimeError(f"the retrograde solver failed: {result.stderr.strip()}")
         counts = json.loads(result.stdout)
@@ -144,12 +169,15 @@ def _compress(domain, raw, out):
         table = 8 * (configs + 1)
         sink.write(head + bytes(table))
         offsets = [len(head) + table]
-        for _ in range(configs):
-            block = source.read(BLOCK)
-            if len(block) != BLOCK:
-                raise RuntimeError("the solver wrote fewer values than the domain has")
-            sink.write(zlib.compress(block, 6))
+        for config in range(configs):
+            if domain.allows_config(config):        # (the others are not solved: an empty block)
+                block = source.read(BLOCK)
+                if len(block) != BLOCK:
+                    raise RuntimeError("the solver wrote fewer values than the domain has")
+                sink.write(zlib.compress(block, 6))
             offsets.append(sink.tell())
+        if source.read(1):
+            raise RuntimeError("the solver wrote more values than the domain has")
         sink.seek(len(head))
         sink.write(struct.pack(f"<{configs + 1}Q", *offsets))
 
@@ -165,7 +193,9 @@ class Database:
         (configs,) = struct.unpack("<Q", head[-8:])
         if head[:len(MAGIC)] != MAGIC or name != domain.name() or configs != domain.configs:
             raise ValueError(f"{self.path} is not the database of {domain.name()}")
-        self._offsets = struct.unpack(f"<{configs + 1}Q", self._file.read(8 * (configs + 1)))
+        self._offsets = array.array("Q", self._file.read(8 * (configs + 1)))   # (little-endian, as written)
+        if sys.byteorder != "little":
+            self._offsets.byteswap()
         self._areas = open(areas_path(domain), "rb") if domain.defender_passes else None
 
     def close(self):
@@ -190,6 +220,8 @@ class Database:
     def block(self, config):
         """The value bytes of one pawn configuration (8,192: both sides to move, every king pair)."""
         start, end = self._offsets[config], self._offsets[config + 1]
+        if start == end:                            # a configuration below the domain's floors
+            return bytes([INVALID]) * BLOCK
         self._file.seek(start)
         return zlib.decompress(self._file.read(end - start))
 

@@ -27,6 +27,7 @@ marks an index that is no position (kings together or on a pawn, the side not to
 """
 
 import functools
+import hashlib
 from dataclasses import dataclass
 
 import chess
@@ -100,6 +101,20 @@ class Domain:
     #: pawn's) and whose king is ``defender_barred`` — a stand-in for pawns of its own left out of
     #: the domain, which it moves only when it must and its king never stands on.
     defender_colour: object = None
+    #: Each pawn's least code, in :attr:`pawns`' order (empty: none, the whole domain): a pawn
+    #: whose floor is ``c`` stands on codes ``c`` to 6 or is gone; one whose floor is 0 is gone. A
+    #: game from a position with these codes never leaves them (pawns only advance or go), so
+    #: the database solves only those configurations; the others' indices are invalid.
+    floors: tuple = ()
+    #: The side (``chess.WHITE`` or ``chess.BLACK``) whose win the *joint game* asks (level 10,
+    #: ``host.chunker.schemas.joint``), or None: the board's game with two rules against that
+    #: side. Its king keeps to the squares of :attr:`joint_region` (a bitboard); the other king
+    #: may step onto :attr:`joint_refuge`'s (a bitboard), but there the side wins only by a safe
+    #: promotion at once and has no other move (a draw, or a loss in check). Both sides' moves
+    #: are the board's, so a win of the joint game is a win on the board, no later.
+    joint_colour: object = None
+    joint_region: int = 0
+    joint_refuge: int = 0
 
     def __post_init__(self):
         for files in (self.white_files, self.black_files, self.defender_barred, self.defender_reach):
@@ -123,6 +138,13 @@ class Domain:
         if self.defender_reach and not (self.defender_frozen or self.defender_colour is not None
                                         and not self.defender_waits):
             raise ValueError("a defender's reach is a frozen defender's, or a named one's that never passes")
+        if self.floors and (len(self.floors) != len(self.pawns) or any(not 0 <= f < CODES for f in self.floors)):
+            raise ValueError(f"floors {self.floors}: one code 0..6 for each of the {len(self.pawns)} pawns")
+        if self.joint_colour is not None and (not both or self.defender is not None or self.defender_passes
+                                              or self.defender_waits or self.defender_frozen):
+            raise ValueError("the joint game is played between two sides with pawns, without a defender's rules")
+        if (self.joint_colour is None) != (not self.joint_region) or self.joint_refuge and self.joint_colour is None:
+            raise ValueError("the joint game names its side and its region (and its refuge), or none of them")
         if any(abs(w - b) < 2 for w in self.white_files for b in self.black_files):
             raise ValueError(f"White's files {self.white_files} and Black's {self.black_files} must be two "
                              "apart at least (passed pawns that never meet)")
@@ -161,9 +183,13 @@ class Domain:
         barred = "".join(chess.FILE_NAMES[f] for f in self.defender_barred)
         reach = "".join(chess.FILE_NAMES[f] for f in self.defender_reach)
         named = "" if self.defender_colour is None else f"-{chess.COLOR_NAMES[self.defender_colour]}"
+        floors = "".join(map(str, self.floors))
+        joint = "" if self.joint_colour is None else f"-joint-{'wb'[self.joint_colour == chess.BLACK]}-" + \
+            hashlib.sha256(f"{self.joint_region:x}/{self.joint_refuge:x}".encode()).hexdigest()[:8]
         return f"{white}-vs-{black}{named}{'-passing' if self.defender_passes else ''}" \
             f"{'-waiting' if self.defender_waits else ''}{'-frozen' if self.defender_frozen else ''}" \
-            f"{f'-barred-{barred}' if barred else ''}{f'-reach-{reach}' if reach else ''}"
+            f"{f'-barred-{barred}' if barred else ''}{f'-reach-{reach}' if reach else ''}" \
+            f"{f'-floors-{floors}' if floors else ''}{joint}"
 
     def defines(self):
         """The layout as C preprocessor definitions for ``retro.cpp``."""
@@ -175,6 +201,38 @@ class Domain:
                 "DEFENDER_BARRED": f"0x{self.barred:016x}ULL", "DEFENDER_FROZEN": int(self.defender_frozen),
                 "DEFENDER_REACH": f"0x{sum(chess.BB_FILES[f] for f in self.defender_reach):016x}ULL",
                 "VALUE_DRAW": DRAW, "VALUE_LOSS": LOSS, "VALUE_INVALID": INVALID, "VALUE_MAX_PLIES": MAX_PLIES}
+
+    def arguments(self):
+        """The game as ``retro.cpp``'s options (the solver compiled from :meth:`defines` serves
+        every floor and joint game of the layout)."""
+        found = ["--floors", ",".join(map(str, self.floors))] if self.floors else []
+        if self.joint_colour is not None:
+            found += ["--joint", str(int(self.joint_colour == chess.BLACK)), f"0x{self.joint_region:x}",
+                      f"0x{self.joint_refuge:x}"]
+        return found
+
+    def allows(self, codes):
+        """Whether the pawns' ``codes`` (in :attr:`pawns`' order) are within :attr:`floors`."""
+        return not self.floors or all(not code or floor and code >= floor for code, floor in zip(codes, self.floors))
+
+    def allows_config(self, config):
+        """Whether the configuration ``config`` (the codes as base-7 digits) is within :attr:`floors`."""
+        codes = []
+        for _ in self.pawns:
+            config, code = divmod(config, CODES)
+            codes.append(code)
+        return self.allows(codes)
+
+    def _joint_breaks(self, turn, white_king, black_king):
+        """Why a position breaks the joint game's rules (:attr:`joint_colour`), or None."""
+        if self.joint_colour is None:
+            return None
+        own, other = (white_king, black_king) if self.joint_colour == chess.WHITE else (black_king, white_king)
+        if not self.joint_region >> own & 1:
+            return f"the {chess.COLOR_NAMES[self.joint_colour]} king outside the joint game's region"
+        if turn != self.joint_colour and self.joint_refuge >> other & 1:
+            return "the other king in the joint game's refuge, its side to move"
+        return None
 
     @staticmethod
     def pawn_square(colour, file, code):
@@ -211,6 +269,11 @@ class Domain:
             raise OutsideDomain("an en passant capture")
         if self.defender is not None and self.barred & chess.BB_SQUARES[board.king(self.defender)]:
             raise OutsideDomain(f"the {chess.COLOR_NAMES[self.defender]} king on a barred file")
+        if not self.allows(codes):
+            raise OutsideDomain(f"a pawn behind the domain's floors {self.floors}")
+        broken = self._joint_breaks(board.turn, board.king(chess.WHITE), board.king(chess.BLACK))
+        if broken:
+            raise OutsideDomain(broken)
         return self.index_of(codes, board.turn, board.king(chess.WHITE), board.king(chess.BLACK))
 
     @staticmethod
@@ -253,6 +316,9 @@ class Domain:
             return False
         if self.defender is not None and self.barred & chess.BB_SQUARES[board.king(self.defender)]:
             return False
+        if not self.allows_config(index // (2 * 64 * 64)) or \
+                self._joint_breaks(board.turn, board.king(chess.WHITE), board.king(chess.BLACK)):
+            return False
         return chess.square_distance(board.king(chess.WHITE), board.king(chess.BLACK)) > 1 \
             and not board.was_into_check()
 
@@ -267,12 +333,20 @@ class Domain:
         ``defender_frozen`` its one move is a pass (none in check), every promotion is safe, and
         the other side, to move with no pawn move and no king move off ``defender_reach``, has one
         move (a null move) that wins; with a named defender and a reach, that side so placed and
-        not in check has none (stalemated)."""
+        not in check has none (stalemated). In the joint game, its side's king steps only into
+        ``joint_region``, and with the other king in ``joint_refuge`` its only moves are safe
+        promotions."""
         found = []
         legal = [move for move in board.legal_moves
                  if board.turn != self.defender or not self.defender_frozen
                  and not (board.piece_type_at(move.from_square) == chess.KING
                           and self.barred & chess.BB_SQUARES[move.to_square])]
+        cornered = board.turn == self.joint_colour and self.joint_refuge >> board.king(not board.turn) & 1
+        if cornered:                                # the joint game's side: a (safe) promotion only,
+            legal = [move for move in legal if move.promotion]
+        elif board.turn == self.joint_colour:       # or its king kept to the region
+            legal = [move for move in legal if board.piece_type_at(move.from_square) != chess.KING
+                     or self.joint_region >> move.to_square & 1]
         if board.turn == self.defender and not board.is_check() \
                 and (self.defender_passes and legal or self.defender_waits and not legal or self.defender_frozen):
             after = board.copy(stack=False)
@@ -297,7 +371,7 @@ class Domain:
             take = None if self.defender_frozen else capture_of(after, move.to_square)
             if take is None:
                 found.append((move, "win"))
-            else:
+            elif not cornered:                      # (cornered: only a safe promotion)
                 after.push(take)
                 after.clear_stack()
                 found.append((move, (2, after)))

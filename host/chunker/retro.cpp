@@ -1,11 +1,15 @@
 // The exact database of a CHUNKER domain, by retrograde analysis (host/chunker/database.py
 // compiles and runs it; host/chunker/domain.py defines the rules, the index and the value byte,
 // and passes them in as the definitions WHITE_FILES, BLACK_FILES, N_WHITE, N_BLACK, DEFENDER,
-// DEFENDER_PASSES, DEFENDER_WAITS, DEFENDER_BARRED, DEFENDER_FROZEN, DEFENDER_REACH, VALUE_*).
+// DEFENDER_PASSES, DEFENDER_WAITS, DEFENDER_BARRED, DEFENDER_FROZEN, DEFENDER_REACH, VALUE_*; a
+// compiled solver serves every game of that layout, each named by the options below).
 //
-//     retro OUT [AREAS_OUT]   writes one value byte per index to OUT and a summary line to
-//                             stdout; with AREAS_OUT, also each state's king area (below) as
-//                             one little-endian uint64 per index
+//     retro [--floors C,C,...] [--joint SIDE REGION REFUGE] OUT [AREAS_OUT]
+//
+// writes one value byte per index of the configurations the floors allow (8,192 a configuration,
+// in the order of their indices) to OUT and a summary line to stdout; with AREAS_OUT, also each
+// state's king area (below) as one little-endian uint64 per index. --floors: each pawn's least
+// code (below); --joint: the joint game's side (0 White, 1 Black) and its two bitboards (below).
 //
 // Pawn moves and captures cannot be taken back: every one raises the sum of the pawns' codes
 // (a capture sets a code of 1..6 to "gone", counted as 7). So the pawn configurations are
@@ -21,6 +25,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 static const int white_files[N_WHITE + 1] = {WHITE_FILES};
@@ -28,6 +33,10 @@ static const int black_files[N_BLACK + 1] = {BLACK_FILES};
 static const int n_pawns = N_WHITE + N_BLACK;
 static const int codes = 7;
 static const int states = 2 * 64 * 64;
+// Each pawn's least code (--floors, in the pawns' order): 1 allows every code (the whole domain,
+// the default); c > 1 only codes c..6 and gone; 0 only gone. A game from a position with these
+// codes never leaves them (pawns only advance or go), so only those configurations are solved.
+static int floors[n_pawns + 1];
 
 typedef uint64_t bb;
 static inline bb bit(int sq) { return bb(1) << sq; }
@@ -106,7 +115,19 @@ static bool better(Outcome a, Outcome b) {
     return false;
 }
 
-static std::vector<uint8_t> values;
+static std::vector<uint8_t> values;      // the solved configurations' values, each at its slot
+static std::vector<long> slot;           // per configuration: its place in values (-1: not solved)
+
+static bool allowed(long config) {
+    for (int k = 0; k < n_pawns; k++, config /= codes) {
+        int code = int(config % codes);
+        if (code && (!floors[k] || code < floors[k])) return false;
+    }
+    return true;
+}
+
+// The value byte of an index over the whole database (of a configuration FLOORS allows).
+static inline uint8_t value_of(size_t index) { return values[size_t(slot[index / states]) * states + index % states]; }
 
 static Outcome from_byte(uint8_t v) {
     if (v == VALUE_DRAW) return {DRAW_, 0};
@@ -155,6 +176,14 @@ static const int passer = DEFENDER_PASSES || DEFENDER_WAITS || DEFENDER_FROZEN ?
 static const bb barred = DEFENDER_BARRED;
 static const bb reach = DEFENDER_REACH;
 static const bool reach_stalemates = reach != 0 && !DEFENDER_FROZEN;
+// The joint game (--joint: the side, 0 White or 1 Black, whose win it asks; -1 none), level 10's
+// (host.chunker.schemas.joint): the board's game with two rules, both against that side. Its
+// king keeps to the region (a bitboard); the other king may step into the refuge (a bitboard),
+// but there the side wins only by a safe promotion at once: it has no other move (so a draw,
+// or a loss in check). Every move of the side is the board's, and every move of the other
+// side's is too: a win of the joint game is a win on the board, in as many plies or fewer.
+static int joint = -1;
+static bb region = 0, refuge = 0;
 
 enum MoveKind {
     INSIDE,    // a king move or a pass that stays in the configuration: the other side moves next
@@ -167,7 +196,9 @@ static bool valid_state(const Config &c, int side, int wk, int bk) {
     bb occupied = c.pawns[0] | c.pawns[1];
     return wk != bk && !(occupied & (bit(wk) | bit(bk))) && distance(wk, bk) > 1 &&
            !(side == 0 ? (c.attacks[0] & bit(bk)) : (c.attacks[1] & bit(wk))) &&
-           !(defender >= 0 && (barred & bit(defender == 0 ? wk : bk)));
+           !(defender >= 0 && (barred & bit(defender == 0 ? wk : bk))) &&
+           !(joint >= 0 && !(region & bit(joint == 0 ? wk : bk))) &&
+           !(joint >= 0 && side != joint && (refuge & bit(joint == 0 ? bk : wk)));
 }
 
 static bool in_check(const Config &c, int side, int wk, int bk) {
@@ -198,6 +229,8 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
     bool checked = in_check(c, side, wk, bk);
     bb targets = king_moves[king] & ~c.pawns[us] & ~c.attacks[them] & ~king_moves[other];
     if (us == defender) targets &= DEFENDER_FROZEN ? 0 : ~barred;
+    bool cornered = us == joint && (refuge & bit(other));      // only a safe promotion at once
+    if (us == joint) targets &= cornered ? 0 : region;
     if (reach_stalemates && us != defender && !checked && !(targets & ~reach) && !has_pawn_move(c, us, wk, bk))
         return;                                 // no move: stalemated
     for (bb t = targets; t; t &= t - 1) {
@@ -224,12 +257,13 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
                          !(c.attacks[us] & bit(front));
             if (!taken) {
                 visit(PROMOTES, 0);
-            } else {                            // the other king takes: our move again
+            } else if (!cornered) {             // the other king takes: our move again
                 int nwk = us == 0 ? wk : front, nbk = us == 0 ? front : bk;
                 visit(AGAIN, size_t(with_code(config, k, 0)) * states + state_index(us, nwk, nbk));
             }
             continue;
         }
+        if (cornered) continue;
         visit(OUTSIDE, size_t(with_code(config, k, c.code[k] + 1)) * states + state_index(them, wk, bk));
         int beyond = 2 * front - c.pawn_square[k];
         if (c.code[k] == 1 && beyond != wk && beyond != bk)
@@ -243,7 +277,7 @@ static void for_each_move(long config, const Config &c, int side, int wk, int bk
 static void solve(long config) {
     Config c = decode(config);
     const size_t base = size_t(config) * states;
-    uint8_t *out = &values[base];
+    uint8_t *out = &values[size_t(slot[config]) * states];
     static Outcome ext[states];
     static int count[states];
     static int preds[states][9];
@@ -271,9 +305,9 @@ static void solve(long config) {
                         count[s]++;
                         return;
                     }
-                    if (kind == OUTSIDE) o = after_move(values[child]);
+                    if (kind == OUTSIDE) o = after_move(value_of(child));
                     if (kind == AGAIN) {
-                        o = from_byte(values[child]);
+                        o = from_byte(value_of(child));
                         if (o.kind != DRAW_) o.plies += 2;
                     }
                     if (better(o, best)) best = o;
@@ -370,9 +404,35 @@ static std::vector<uint64_t> king_areas() {
     return area;
 }
 
+static bool parse_options(int &argc, char **&argv) {
+    for (int k = 0; k < n_pawns; k++) floors[k] = 1;
+    while (argc > 1 && argv[1][0] == '-') {
+        std::string option = argv[1];
+        if (option == "--floors" && argc > 2) {
+            char *text = argv[2];
+            for (int k = 0; k < n_pawns; k++) {
+                floors[k] = int(std::strtol(text, &text, 10));
+                if (floors[k] < 0 || floors[k] >= codes || *text != (k + 1 < n_pawns ? ',' : '\0')) return false;
+                text++;
+            }
+            argc -= 2, argv += 2;
+        } else if (option == "--joint" && argc > 4) {
+            joint = std::atoi(argv[2]);
+            region = std::strtoull(argv[3], nullptr, 0);
+            refuge = std::strtoull(argv[4], nullptr, 0);
+            if ((joint != 0 && joint != 1) || !region || defender >= 0 || !N_WHITE || !N_BLACK) return false;
+            argc -= 4, argv += 4;
+        } else {
+            return false;
+        }
+    }
+    return argc == 2 || argc == 3;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2 && argc != 3) {
-        std::fprintf(stderr, "usage: retro OUT [AREAS_OUT]\n");
+    if (!parse_options(argc, argv)) {
+        std::fprintf(stderr, "usage: retro [--floors C,C,...] [--joint SIDE REGION REFUGE] OUT [AREAS_OUT] "
+                     "(--joint: side 0 or 1, a region, both sides with pawns, no defender)\n");
         return 1;
     }
     if (argc == 3 && N_WHITE > 0 && N_BLACK > 0) {
@@ -383,14 +443,21 @@ int main(int argc, char **argv) {
     init_kings();
     long configs = 1;
     for (int k = 0; k < n_pawns; k++) configs *= codes;
-    values.assign(size_t(configs) * states, VALUE_INVALID);
-    std::vector<long> order(configs);
+    std::vector<long> order;
     std::vector<int> sum(configs);
+    slot.assign(configs, -1);
     for (long config = 0; config < configs; config++) {
-        order[config] = config;
+        if (!allowed(config)) continue;
+        slot[config] = long(order.size());
+        order.push_back(config);
         long rest = config;
         for (int k = 0; k < n_pawns; k++, rest /= codes) sum[config] += rest % codes ? int(rest % codes) : codes;
     }
+    if (argc == 3 && long(order.size()) != configs) {
+        std::fprintf(stderr, "retro: king areas need every configuration (no floors)\n");
+        return 1;
+    }
+    values.assign(order.size() * states, VALUE_INVALID);
     std::stable_sort(order.begin(), order.end(), [&](long a, long b) { return sum[a] > sum[b]; });
     for (long config : order) solve(config);
     FILE *out = std::fopen(argv[1], "wb");

@@ -16,10 +16,11 @@ import chess
 
 from .chunks import ATTACKER, DEFENDER, Chunk, library, tempo_library
 from .database import NotBuilt, build, database_path, open_database
-from .domain import DRAW, INVALID, Domain, is_win, plies
+from .domain import CODES, DRAW, INVALID, Domain, is_loss, is_win, plies
 
 __all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "pair", "fewer",
-           "zugzwang", "SCHEMAS", "classify", "fastest", "agrees", "values", "libraries", "unbuilt", "prepare"]
+           "zugzwang", "joint", "joint_games", "COSTLY", "SCHEMAS", "classify", "fastest", "agrees", "values",
+           "libraries", "unbuilt", "prepare"]
 
 DRAWN = "draw"
 
@@ -450,6 +451,20 @@ def zugzwang(domain, board):
     and lets no king pass in check or without a move. ``colour``'s moves: running's, one for
     each pawn move the other side has left (each is answered by one), and one for a check
     answered first. (Where the other side has no pawns, level 3 is exact.)"""
+    for colour, _, _, running, holding, extra in _tempo_battles(domain, board):
+        tempi, distance = running
+        if holding is None or holding[0] > tempi:
+            return Wins(colour, (distance + 1) // 2 + extra)
+    return None
+
+
+def _tempo_battles(domain, board):
+    """Level 9's games (:func:`zugzwang`) in its order: ``(colour, R, Z, running, holding,
+    extra)`` for each side and region where ``colour``'s king stands in ``R`` and the other king
+    outside ``Z``, running's pawns win with some count and holding's not whatever ``colour``
+    spares: running's and holding's ``(tempi, plies)`` (holding's ``None`` where no count wins) and
+    ``colour``'s moves beside running's (one for each pawn move the other side has left, one for a
+    check answered first)."""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
@@ -468,13 +483,68 @@ def zugzwang(domain, board):
             if holding is not None and holding[0] == -math.inf:     # lost whatever colour spares
                 continue
             running = tempo_library(colour, tuple(files), refuge=refuge)[run]
-            if running is None:
-                continue
-            tempi, distance = running
-            if holding is None or holding[0] > tempi:
-                answers = sum(7 - code for code in other_codes if code)
-                return Wins(colour, (distance + 1) // 2 + answers + checked)
+            if running is not None:
+                yield colour, region, refuge, running, holding, sum(7 - code for code in other_codes if code) + checked
+
+
+def joint(domain, board):
+    """Level 10: level 9's two chunk games played as one — its ties broken.
+
+    Where level 9's counts tie (running's pawns need as many moves to spare as holding's), no
+    count tells who wins: it turns on *when* each side's one spare move comes. The joint game
+    plays both chunks at once, as the board does: the position itself, with its pawns on their
+    codes or further (the configurations ``Domain.floors`` allows) and two rules, both against
+    ``colour``: its king keeps to ``R``, and the other king may step into ``Z``, but there
+    ``colour`` wins only by a safe promotion at once (``Domain.joint_colour``). Every move of
+    either side in it is a move of the board, and every move of the board is one of its moves
+    or, for the other king, a step into ``Z``, which only helps the other side; so a win of the
+    joint game is a win on the board, in as many plies or fewer. It is solved by the exact
+    database's retrograde pass (``retro.cpp``), one table for each tie, side and region, kept
+    and asked again by every position of the search whose pawns it covers; under
+    ``database.built_only`` (a game's clock) only the tables already built answer."""
+    for game in joint_games(domain, board):
+        value = open_database(game).value(board)
+        if is_win(value) if board.turn == game.joint_colour else is_loss(value):
+            return Wins(game.joint_colour, (plies(value) + 1) // 2)
     return None
+
+
+def joint_games(domain, board):
+    """The joint games level 10 asks of ``board`` in its order (:func:`joint`; each a
+    ``Domain``, opened: built first where the cache does not hold it), one for each side and
+    region where level 9's counts tie."""
+    for colour, region, refuge, running, holding, _ in _tempo_battles(domain, board):
+        if holding is not None and holding[0] == running[0]:        # (else level 9's, or more than colour has)
+            game = _joint_game(domain, board, colour, region, refuge)
+            if game is not None:
+                yield game
+
+
+#: The most pawn configurations a joint game's table solves (the tie's pawns and all they may
+#: become: 22,500 from CH.001's ply 18, some 10 s of the retrograde pass).
+JOINT_CONFIGURATIONS = 40_000
+#: Per side and region of :func:`joint` (and the domain's files): the tables open, by their floors.
+_joint_tables = {}
+
+
+def _joint_game(domain, board, colour, region, refuge):
+    """The domain of the joint game (:func:`joint`) that covers ``board``: one already open
+    whose floors its pawns stand on or beyond, else one from its pawns' codes (opened, so built
+    unless the cache holds it or ``built_only`` forbids), or ``None`` where that would solve more
+    than :data:`JOINT_CONFIGURATIONS`."""
+    key = (domain.white_files, domain.black_files, colour, region, refuge)
+    codes = domain.codes(board, chess.WHITE) + domain.codes(board, chess.BLACK)
+    tables = _joint_tables.setdefault(key, [])
+    for game in tables:
+        if game.allows(codes):
+            return game
+    if math.prod(CODES + 1 - code if code else 1 for code in codes) > JOINT_CONFIGURATIONS:
+        return None
+    game = Domain(domain.white_files, domain.black_files, floors=tuple(codes), joint_colour=colour,
+                  joint_region=region, joint_refuge=refuge)
+    open_database(game, quiet=True)     # built now, or NotBuilt: the level tells nothing
+    tables.append(game)
+    return game
 
 
 @functools.cache
@@ -502,7 +572,10 @@ def _zugzwang_regions(files, other_files, other_colour, paths):
 
 
 #: The schemas by level.
-SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds, 6: beside, 7: pair, 8: fewer, 9: zugzwang}
+SCHEMAS = {1: race, 2: supported, 3: alone, 4: outrun, 5: holds, 6: beside, 7: pair, 8: fewer, 9: zugzwang,
+           10: joint}
+#: The levels that may solve a game of their own (seconds): asked only where no other decides.
+COSTLY = {10}
 
 
 def libraries(domain, levels=None):
@@ -557,7 +630,7 @@ def classify(domain, board, levels=None):
     ``database.built_only``, a schema whose library is not built tells nothing (``None``)."""
     found, bound = None, (None, None)
     for level, schema in SCHEMAS.items():
-        if levels is not None and level not in levels:
+        if levels is not None and level not in levels or found is not None and level in COSTLY:
             continue
         try:
             result = schema(domain, board)
