@@ -500,8 +500,8 @@ def joint(domain, board):
     or, for the other king, a step into ``Z``, which only helps the other side; so a win of the
     joint game is a win on the board, in as many plies or fewer. It is solved by the exact
     database's retrograde pass (``retro.cpp``), one table for each tie, side and region, kept
-    and asked again by every position of the search whose pawns it covers; under
-    ``database.built_only`` (a game's clock) only the tables already built answer."""
+    and asked again by every position of the search whose pawns it covers (:func:`_joint_game`);
+    under ``database.built_only`` (a game's clock) only the tables already built answer."""
     for game in joint_games(domain, board):
         value = open_database(game).value(board)
         if is_win(value) if board.turn == game.joint_colour else is_loss(value):
@@ -512,9 +512,14 @@ def joint(domain, board):
 def joint_games(domain, board):
     """The joint games level 10 asks of ``board`` in its order (:func:`joint`; each a
     ``Domain``, opened: built first where the cache does not hold it), one for each side and
-    region where level 9's counts tie."""
+    region where level 9's counts tie, unless levels 5 to 7 show the other side does not lose."""
+    held = {}
     for colour, region, refuge, running, holding, _ in _tempo_battles(domain, board):
-        if holding is not None and holding[0] == running[0]:        # (else level 9's, or more than colour has)
+        if holding is None or holding[0] != running[0]:     # level 9's, or more than colour has
+            continue
+        if colour not in held:
+            held[colour] = _holds_keeping(2, domain, board, not colour)        # (any of 0, 1 or 2 kept)
+        if not held[colour]:
             game = _joint_game(domain, board, colour, region, refuge)
             if game is not None:
                 yield game
@@ -523,20 +528,22 @@ def joint_games(domain, board):
 #: The most pawn configurations a joint game's table solves (the tie's pawns and all they may
 #: become: 22,500 from CH.001's ply 18, some 10 s of the retrograde pass).
 JOINT_CONFIGURATIONS = 40_000
-#: Per side and region of :func:`joint` (and the domain's files): the tables open, by their floors.
+#: Per side and region of :func:`joint` (and the domain's files): the games whose tables are open.
 _joint_tables = {}
 
 
 def _joint_game(domain, board, colour, region, refuge):
     """The domain of the joint game (:func:`joint`) that covers ``board``: one already open
-    whose floors its pawns stand on or beyond, else one from its pawns' codes (opened, so built
-    unless the cache holds it or ``built_only`` forbids), or ``None`` where that would solve more
-    than :data:`JOINT_CONFIGURATIONS`."""
-    key = (domain.white_files, domain.black_files, colour, region, refuge)
+    whose floors its pawns stand on or beyond and whose refuge holds ``refuge`` (a refuge larger
+    than a position's is sound for it: the other king's steps there only help the other side;
+    a refuge's paths of the other side's pawns only shrink as they advance), else one from its
+    pawns' codes (opened, so built unless the cache holds it or ``built_only`` forbids), or
+    ``None`` where that would solve more than :data:`JOINT_CONFIGURATIONS`."""
+    key = (domain.white_files, domain.black_files, colour, region)
     codes = domain.codes(board, chess.WHITE) + domain.codes(board, chess.BLACK)
     tables = _joint_tables.setdefault(key, [])
     for game in tables:
-        if game.allows(codes):
+        if game.allows(codes) and not refuge & ~game.joint_refuge:
             return game
     if math.prod(CODES + 1 - code if code else 1 for code in codes) > JOINT_CONFIGURATIONS:
         return None
