@@ -4,6 +4,7 @@
                                  [--levels 1,...] [--classes longest,won,...]
     python -m benchmarks.chunker --play N [--seed S] [--nodes N]
     python -m benchmarks.chunker --proofs N [--seed S] [--nodes N] [--levels 1,...]
+    python -m benchmarks.chunker --along ID [--plies 20,18,...] [--nodes N] [--levels 1,...]
 
 For each position: CHUNKER's result (``host/chunker/search.py``, all schemas or ``--levels``),
 the depth it was proved at, its nodes by what decided them (like Table 4-1 of Campbell and
@@ -22,6 +23,11 @@ played against the database's.
 With ``--proofs N``: how many of ``N`` such seeded won positions (proved or not) CHUNKER proves
 within the hand-off's budget, with the hand-off's levels or ``--levels``, and in how many nodes
 and seconds: what a change of the schemas or the search does for the engine's hand-off.
+
+With ``--along ID``: the shipped position ``ID``'s line in the exact database (the loser
+resisting longest), solved from each of ``--plies`` (its positions that many plies on): how far
+back along the longest wins the search reaches within the budget, the database's value, CHUNKER's
+result, depth, nodes, level 10's games opened (each a table, built unless cached) and seconds.
 """
 
 import argparse
@@ -36,6 +42,7 @@ import chess
 from host.chunker.check import play_out
 from host.chunker.database import open_database
 from host.chunker.domain import LOSS, PAPER, describe, is_win, plies
+from host.chunker.schemas import joint_games_open
 from host.chunker.search import solve
 from host.driver import CHUNKER_LEVELS, CHUNKER_NODES
 from sim.testing import DATA
@@ -53,8 +60,14 @@ def main(argv=None):
     parser.add_argument("--play", type=int, metavar="N", help="play out N seeded proved wins instead")
     parser.add_argument("--proofs", type=int, metavar="N", help="count the proofs of N seeded wins instead")
     parser.add_argument("--seed", type=int, default=1, help="with --play or --proofs: the positions' seed (1)")
+    parser.add_argument("--along", metavar="ID", help="solve the database's line of the shipped position ID instead")
+    parser.add_argument("--plies", default="20,18,16,14,12,10,8,6,4,2,0",
+                        help="with --along: the plies of the line to solve from (20,18,...,0)")
     args = parser.parse_args(argv)
     levels = None if args.levels is None else [int(level) for level in args.levels.split(",") if level]
+    if args.along is not None:
+        return _along(args.file, args.along, [int(ply) for ply in args.plies.split(",")], args.nodes or 500_000,
+                      args.depth, levels)
     if args.play is not None:
         return _play(args.play, args.seed, args.nodes or CHUNKER_NODES)
     if args.proofs is not None:
@@ -94,6 +107,28 @@ def main(argv=None):
                          if name not in ("positions", "solved", "nodes"))
         print(f"{kind}: {counts['solved']}/{counts['positions']} solved, {counts['nodes']:,} nodes ({rest})")
     return 1 if wrong else 0
+
+
+def _along(file, ident, plies_on, nodes, depth, levels):
+    records, _ = checked_positions(file)
+    found = [record.board for record in records if record.operations.get("id", "").strip('"') == ident]
+    if not found:
+        raise SystemExit(f"no position {ident!r} in {file}")
+    db = open_database(PAPER)
+    line, board = [found[0].copy(stack=False)], found[0].copy()
+    for move in db.line(board):
+        board.push(move)
+        line.append(board.copy(stack=False))
+    print(f"{'ply':>3} {'position':45} {'database':12} {'CHUNKER':8} {'depth':>5} {'nodes':>9} {'games':>5} {'s':>6}")
+    for ply in plies_on:
+        if not 0 <= ply < len(line):
+            raise SystemExit(f"ply {ply}: the line has plies 0 to {len(line) - 1}")
+        board, opened, start = line[ply], joint_games_open(), time.monotonic()
+        solution = solve(board, PAPER, max_depth=depth, max_nodes=nodes, levels=levels)
+        verdict = {None: "unknown", 1: "win", -1: "loss", 0: "draw"}[solution.value]
+        print(f"{ply:3} {board.fen():45} {describe(db.value(board)):12} {verdict:8} {solution.depth:5} "
+              f"{solution.total:9,} {joint_games_open() - opened:5} {time.monotonic() - start:6.1f}", flush=True)
+    return 0
 
 
 def _won_positions(db, seed):

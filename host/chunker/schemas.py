@@ -19,8 +19,8 @@ from .database import NotBuilt, build, database_path, open_database
 from .domain import CODES, DRAW, INVALID, Domain, is_loss, is_win, plies
 
 __all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "pair", "fewer",
-           "zugzwang", "joint", "joint_games", "COSTLY", "SCHEMAS", "classify", "fastest", "agrees", "values",
-           "libraries", "unbuilt", "prepare"]
+           "zugzwang", "joint", "joint_games", "joint_games_open", "COSTLY", "SCHEMAS", "classify", "fastest",
+           "agrees", "values", "libraries", "unbuilt", "prepare"]
 
 DRAWN = "draw"
 
@@ -530,6 +530,12 @@ def joint_games(domain, board):
 JOINT_CONFIGURATIONS = 40_000
 #: Per side and region of :func:`joint` (and the domain's files): the games whose tables are open.
 _joint_tables = {}
+
+
+def joint_games_open():
+    """How many of level 10's games this process has opened (each a table, built unless the cache
+    held it)."""
+    return sum(map(len, _joint_tables.values()))
 
 
 def _joint_game(domain, board, colour, region, refuge):
