@@ -496,9 +496,9 @@ def joint(domain, board):
     codes or further (the configurations ``Domain.floors`` allows) and two rules, both against
     ``colour``: its king keeps to ``R``, and the other king may step into ``Z``, but there
     ``colour`` wins only by a safe promotion at once (``Domain.joint_colour``). Every move of
-    either side in it is a move of the board, and every move of the board is one of its moves
-    or, for the other king, a step into ``Z``, which only helps the other side; so a win of the
-    joint game is a win on the board, in as many plies or fewer. It is solved by the exact
+    ``colour`` in it is a move of the board, and every move of the other side on the board is
+    one of its moves (a step into ``Z`` among them, which only helps the other side); so a win of
+    the joint game is a win on the board, in as many plies or fewer. It is solved by the exact
     database's retrograde pass (``retro.cpp``), one table for each tie, side and region, kept
     and asked again by every position of the search whose pawns it covers (:func:`_joint_game`);
     under ``database.built_only`` (a game's clock) only the tables already built answer."""
@@ -526,7 +526,7 @@ def joint_games(domain, board):
 
 
 #: The most pawn configurations a joint game's table solves (the tie's pawns and all they may
-#: become: 22,500 from CH.001's ply 18, some 10 s of the retrograde pass).
+#: become: 22,500 from CH.001's ply 18, 4 to 5 s of the retrograde pass on a loaded machine).
 JOINT_CONFIGURATIONS = 40_000
 #: Per side and region of :func:`joint` (and the domain's files): the games whose tables are open.
 _joint_tables = {}
@@ -540,16 +540,18 @@ def joint_games_open():
 
 def _joint_game(domain, board, colour, region, refuge):
     """The domain of the joint game (:func:`joint`) that covers ``board``: one already open
-    whose floors its pawns stand on or beyond and whose refuge holds ``refuge`` (a refuge larger
-    than a position's is sound for it: the other king's steps there only help the other side;
-    a refuge's paths of the other side's pawns only shrink as they advance), else one from its
+    whose floors its pawns stand on or beyond and whose refuge holds ``refuge`` but not the other
+    king (a refuge larger than a position's is sound for it: the other king's steps there only
+    help the other side; a refuge's paths of the other side's pawns only shrink as they
+    advance, and the king may stand where they were), else one from its
     pawns' codes (opened, so built unless the cache holds it or ``built_only`` forbids), or
     ``None`` where that would solve more than :data:`JOINT_CONFIGURATIONS`."""
     key = (domain.white_files, domain.black_files, colour, region)
     codes = domain.codes(board, chess.WHITE) + domain.codes(board, chess.BLACK)
     tables = _joint_tables.setdefault(key, [])
+    other_king = board.king(not colour)
     for game in tables:
-        if game.allows(codes) and not refuge & ~game.joint_refuge:
+        if game.allows(codes) and not refuge & ~game.joint_refuge and not game.joint_refuge >> other_king & 1:
             return game
     if math.prod(CODES + 1 - code if code else 1 for code in codes) > JOINT_CONFIGURATIONS:
         return None
