@@ -217,6 +217,8 @@ class Domain:
 
     def allows_config(self, config):
         """Whether the configuration ``config`` (the codes as base-7 digits) is within :attr:`floors`."""
+        if not self.floors:
+            return True
         codes = []
         for _ in self.pawns:
             config, code = divmod(config, CODES)

@@ -126,7 +126,7 @@ static bool allowed(long config) {
     return true;
 }
 
-// The value byte of an index over the whole database (of a configuration FLOORS allows).
+// The value byte of an index over the whole database (of a configuration the floors allow).
 static inline uint8_t value_of(size_t index) { return values[size_t(slot[index / states]) * states + index % states]; }
 
 static Outcome from_byte(uint8_t v) {
