@@ -6,14 +6,14 @@ measured in BENCHMARKS.md, with the same solver and the same checks.
 """
 
 import collections
+import itertools
 import math
 import random
 
 import chess
 import pytest
 
-import host.chunker.schemas
-from host.chunker import place, visited
+from host.chunker import place, schemas, visited
 from host.chunker.check import joint_wins, play_out
 from host.chunker.chunks import ATTACKER, DEFENDER, PASSES, Chunk, library, tempo_library
 from host.chunker.database import Database, NotBuilt, build, built_only, database_path, open_database, verify
@@ -28,6 +28,7 @@ from host.chunker.schemas import (
     holds,
     joint,
     joint_games,
+    joint_games_open,
     libraries,
     pair,
     unbuilt,
@@ -66,6 +67,14 @@ def test_domain_rejects_floors_and_joint_games_it_cannot_play():
     with pytest.raises(ValueError, match="two sides with pawns"):
         Domain((0, 1), (6, 7), defender_colour=chess.BLACK, defender_waits=True, joint_colour=chess.WHITE,
                joint_region=chess.BB_FILE_G)
+
+
+def test_allowed_configs_are_the_floors_configurations_in_order():
+    for floors in [(), (1, 1, 1, 1), (0, 3, 6, 1), (2, 0, 0, 5)]:
+        domain = Domain((0, 1), (6, 7), floors=floors)
+        expected = [config for config in range(domain.configs) if domain.allows_config(config)]
+        assert list(domain.allowed_configs()) == expected
+    assert len(Domain((0, 1), (6, 7), floors=(0, 3, 6, 1)).allowed_configs()) == 1 * 5 * 2 * 7
 
 
 def test_paper_domain_size():
@@ -586,7 +595,7 @@ def test_level_9_without_waiting_where_the_holding_king_has_no_move_to_spare(mon
         values = tempo_library(colour, files, confined=confined, refuge=refuge)
         return values if confined is None else [None if value is None else (-math.inf, value[1]) for value in values]
 
-    monkeypatch.setattr(host.chunker.schemas, "tempo_library", any_pass_wins)
+    monkeypatch.setattr(schemas, "tempo_library", any_pass_wins)
     assert zugzwang(PAPER, board) is None
 
 
@@ -643,6 +652,27 @@ def test_level_10_breaks_level_9s_ties(fen, moves):
     assert any(game.joint_colour == chess.BLACK for game in joint_games(PAPER, board))     # Black's counts tie
     assert not isinstance(classify(PAPER, board, levels=range(1, 10))[1], Wins)
     assert joint(PAPER, board) == Wins(chess.BLACK, moves)
+
+
+def test_a_search_shares_level_10s_tables_between_its_positions(monkeypatch):
+    """Within a search from CH.001's ply 21 (``joint_tables_from``), the table level 10 builds for
+    its ply 30 has its floors lowered to ply 21's pawns; so it also decides ply 21, with no table
+    of its own and the same wins as tables of their own give. Outside a search each position's
+    table starts at its own pawns."""
+    monkeypatch.setattr(schemas, "_joint_tables", {})
+    root = chess.Board("8/8/1k6/5ppp/P1P5/1P6/6K1/8 b - - 0 1")
+    later = chess.Board("2k5/8/8/2P5/P4ppp/1P6/6K1/8 w - - 0 1")
+    codes = PAPER.codes(later, chess.WHITE) + PAPER.codes(later, chess.BLACK)
+    assert schemas._joint_floors(PAPER, codes, chess.BLACK) == [(3, 2, 4, 4, 4, 4)]
+    with schemas.joint_tables_from(PAPER, root):
+        assert schemas._joint_floors(PAPER, codes, chess.BLACK) == [
+            (3, 2, 3, 3, 3, 3),         # ply 21's pawns: 18,750 configurations
+            (3, 2, 4, 3, 3, 3),         # Black's alone (White's lowered widen the refuge)
+            (3, 2, 4, 4, 4, 4)]         # ply 30's own
+        assert joint(PAPER, later) == Wins(chess.BLACK, 15)
+        assert [game.floors for game in itertools.chain(*schemas._joint_tables.values())] == [(3, 2, 3, 3, 3, 3)]
+        assert joint(PAPER, root) == Wins(chess.BLACK, 20)
+        assert joint_games_open() == 1
 
 
 def test_level_9_asks_its_king_to_keep_to_its_region_and_the_other_king_out_of_reach():

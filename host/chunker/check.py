@@ -91,9 +91,7 @@ def joint_wins(db, game_db):
     game = game_db.domain
     side = 0 if game.joint_colour == chess.WHITE else 1
     won, disagreements = 0, []
-    for config in range(game.configs):
-        if not game.allows_config(config):
-            continue
+    for config in game.allowed_configs():
         ours, exact = game_db.block(config), db.block(config)
         for state, value in enumerate(ours):
             if value in (DRAW, INVALID) or is_win(value) != (state // 4096 == side):

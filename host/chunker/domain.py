@@ -28,6 +28,7 @@ marks an index that is no position (kings together or on a pawn, the side not to
 
 import functools
 import hashlib
+import itertools
 from dataclasses import dataclass
 
 import chess
@@ -224,6 +225,15 @@ class Domain:
             config, code = divmod(config, CODES)
             codes.append(code)
         return self.allows(codes)
+
+    def allowed_configs(self):
+        """The configurations within :attr:`floors`, in increasing order (all of them without
+        floors): those the solver solves, the ones a database stores."""
+        if not self.floors:
+            return range(self.configs)
+        digits = [[0, *range(floor, CODES)] if floor else [0] for floor in self.floors]
+        return [sum(code * CODES ** k for k, code in enumerate(reversed(codes)))
+                for codes in itertools.product(*reversed(digits))]
 
     def _joint_breaks(self, turn, white_king, black_king):
         """Why a position breaks the joint game's rules (:attr:`joint_colour`), or None."""

@@ -7,6 +7,8 @@ its moves its strategy needs at most), ``DRAWN``, a bound (:class:`Holds`: one s
 lose) or ``None`` (it cannot tell).
 """
 
+import contextlib
+import contextvars
 import functools
 import itertools
 import math
@@ -525,11 +527,27 @@ def joint_games(domain, board):
                 yield game
 
 
-#: The most pawn configurations a joint game's table solves (the tie's pawns and all they may
-#: become: 22,500 from CH.001's ply 18, 4 to 5 s of the retrograde pass on a loaded machine).
+#: The most pawn configurations a joint game's table solves (CH.001's ply 16 and all it may
+#: become: 31,500, 3 to 4 s of the retrograde pass on a loaded machine).
 JOINT_CONFIGURATIONS = 40_000
 #: Per side and region of :func:`joint` (and the domain's files): the games whose tables are open.
 _joint_tables = {}
+#: None, or within :func:`joint_tables_from` the pawns' codes of a search's root.
+_JOINT_ROOT = contextvars.ContextVar("chunker_joint_root", default=None)
+
+
+@contextlib.contextmanager
+def joint_tables_from(domain, board):
+    """Within this context (in this thread or task), a joint game's table (level 10) covers what
+    it can of every position a search from ``board`` may reach, not only the position that asks:
+    its floors lowered towards ``board``'s pawns as far as :data:`JOINT_CONFIGURATIONS` allows
+    (:func:`_joint_floors`). One table then serves many positions of the search, where without
+    it each new set of pawns asks for a table of its own."""
+    token = _JOINT_ROOT.set(tuple(domain.codes(board, chess.WHITE) + domain.codes(board, chess.BLACK)))
+    try:
+        yield
+    finally:
+        _JOINT_ROOT.reset(token)
 
 
 def joint_games_open():
@@ -543,9 +561,9 @@ def _joint_game(domain, board, colour, region, refuge):
     whose floors its pawns stand on or beyond and whose refuge holds ``refuge`` but not the other
     king (a refuge larger than a position's is sound for it: the other king's steps there only
     help the other side; a refuge's paths of the other side's pawns only shrink as they
-    advance, and the king may stand where they were), else one from its
-    pawns' codes (opened, so built unless the cache holds it or ``built_only`` forbids), or
-    ``None`` where that would solve more than :data:`JOINT_CONFIGURATIONS`."""
+    advance, and the king may stand where they were), else a new one (:func:`_joint_floors`;
+    opened, so built unless the cache holds it or ``built_only`` forbids), or ``None`` where even
+    the position's own pawns would solve more than :data:`JOINT_CONFIGURATIONS`."""
     key = (domain.white_files, domain.black_files, colour, region)
     codes = domain.codes(board, chess.WHITE) + domain.codes(board, chess.BLACK)
     tables = _joint_tables.setdefault(key, [])
@@ -553,13 +571,62 @@ def _joint_game(domain, board, colour, region, refuge):
     for game in tables:
         if game.allows(codes) and not refuge & ~game.joint_refuge and not game.joint_refuge >> other_king & 1:
             return game
-    if math.prod(CODES + 1 - code if code else 1 for code in codes) > JOINT_CONFIGURATIONS:
-        return None
-    game = Domain(domain.white_files, domain.black_files, floors=tuple(codes), joint_colour=colour,
-                  joint_region=region, joint_refuge=refuge)
-    open_database(game, quiet=True)     # built now, or NotBuilt: the level tells nothing
-    tables.append(game)
-    return game
+    for floors in _joint_floors(domain, codes, colour):
+        if _configurations(floors) > JOINT_CONFIGURATIONS:
+            return None
+        other_files = domain.black_files if colour == chess.WHITE else domain.white_files
+        other_floors = floors[len(domain.white_files):] if colour == chess.WHITE else floors[:len(domain.white_files)]
+        wider = refuge | _refuge(region, _squares(not colour, other_files, other_floors, here=True))
+        if wider >> other_king & 1:     # the other king on the lowered floors' paths: not this table
+            continue
+        game = Domain(domain.white_files, domain.black_files, floors=floors, joint_colour=colour,
+                      joint_region=region, joint_refuge=wider)
+        open_database(game, quiet=True)     # built now, or NotBuilt: the level tells nothing
+        tables.append(game)
+        return game
+    return None
+
+
+def _configurations(floors):
+    """How many pawn configurations the ``floors`` allow (``Domain.allowed_configs``)."""
+    return math.prod(CODES + 1 - floor if floor else 1 for floor in floors)
+
+
+def _joint_floors(domain, codes, colour):
+    """The floors to try for a joint game's table from a position with the pawns' ``codes``, best
+    first: within :func:`joint_tables_from`, each pawn's floor lowered towards the root's code, a
+    step at a time and pawn by pawn (a pawn taken since: first to its seventh rank), while the
+    table stays within :data:`JOINT_CONFIGURATIONS` — first every pawn's, then only ``colour``'s
+    (the other side's lowered floors widen the refuge by their paths, which may hold the other
+    king) — and last the position's own codes."""
+    root = _JOINT_ROOT.get()
+    found = []
+    if root is not None:
+        own = range(len(domain.white_files)) if colour == chess.WHITE else \
+            range(len(domain.white_files), len(codes))
+        for lowered in (range(len(codes)), own):
+            floors = list(codes)
+            while True:
+                stepped = False
+                for k in lowered:
+                    if floors[k] == root[k] or not root[k]:
+                        continue
+                    trial = floors[:k] + [CODES - 1 if not floors[k] else floors[k] - 1] + floors[k + 1:]
+                    if _configurations(trial) <= JOINT_CONFIGURATIONS:
+                        floors, stepped = trial, True
+                if not stepped:
+                    break
+            if tuple(floors) != tuple(codes) and tuple(floors) not in found:
+                found.append(tuple(floors))
+    return [*found, tuple(codes)]
+
+
+def _refuge(region, paths):
+    """Level 9's ``Z`` for the region ``R``: ``R``, the squares beside it and ``paths``."""
+    refuge = paths
+    for square in chess.scan_forward(region):
+        refuge |= chess.BB_KING_ATTACKS[square] | chess.BB_SQUARES[square]
+    return refuge
 
 
 @functools.cache
@@ -578,9 +645,7 @@ def _zugzwang_regions(files, other_files, other_colour, paths):
         for depth in range(8, 2, -1):
             ranks = range(8 - depth, 8) if other_colour == chess.WHITE else range(depth)
             region = sum(chess.BB_SQUARES[chess.square(file, rank)] for file in range(low, high + 1) for rank in ranks)
-            refuge = paths
-            for square in chess.scan_forward(region):
-                refuge |= chess.BB_KING_ATTACKS[square] | chess.BB_SQUARES[square]
+            refuge = _refuge(region, paths)
             if (region, refuge) not in found:
                 found.append((region, refuge))
     return found

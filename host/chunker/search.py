@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import chess
 
 from .domain import PAPER, capture_of
-from .schemas import Wins, classify, values
+from .schemas import Wins, classify, joint_tables_from, values
 
 __all__ = ["Solution", "solve"]
 
@@ -294,7 +294,8 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, a
     game's earlier positions: a proof that keeps a won position won need not make progress, and
     one that returns to where the game has been walks into a draw by repetition). ``stop``: a
     callable asked every ``STOP_POLL`` nodes, true to end the search as the node budget would
-    (a time limit, a stop command)."""
+    (a time limit, a stop command). Level 10's tables are built to serve every position the
+    search may reach from ``board`` (``schemas.joint_tables_from``)."""
     search = _Search(domain, levels, max_nodes, avoid, stop)
     index, value, depth = domain.index(board), None, 0   # (a clear error outside the domain)
     kind, possible, _ = search._settled(board, index, schemas=False)
@@ -303,27 +304,28 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, a
         return Solution(possible.pop(), [], kind, 0, search.nodes)
     draw_budget = max_nodes // DRAW_SHARE
     try:
-        for depth in range(1, max_depth + 1):
-            if search.may_hold("win", index) and search.prove("win", board, depth, root=True):
-                value = 1
-                break
-            if search.may_hold("loss", index) and search.prove("loss", board, depth, root=True):
-                value = -1
-                break
-            if draw_budget > 0:             # a draw's proof gets its share of the nodes at most
-                before, search.max_nodes = search.count, min(max_nodes, search.count + draw_budget)
-                try:
-                    drawn = search.may_hold("notwin", index) and search.prove("notwin", board, depth, root=True) and \
-                        search.may_hold("notloss", index) and search.prove("notloss", board, depth, root=True)
-                except Stopped:
-                    raise
-                except OutOfNodes:
-                    drawn = False
-                draw_budget -= search.count - before
-                search.max_nodes = max_nodes
-                if drawn:
-                    value = 0
+        with joint_tables_from(domain, board):     # level 10's tables cover the search's positions
+            for depth in range(1, max_depth + 1):
+                if search.may_hold("win", index) and search.prove("win", board, depth, root=True):
+                    value = 1
                     break
+                if search.may_hold("loss", index) and search.prove("loss", board, depth, root=True):
+                    value = -1
+                    break
+                if draw_budget > 0:             # a draw's proof gets its share of the nodes at most
+                    before, search.max_nodes = search.count, min(max_nodes, search.count + draw_budget)
+                    try:
+                        drawn = all(search.may_hold(goal, index) and search.prove(goal, board, depth, root=True)
+                                    for goal in ("notwin", "notloss"))
+                    except Stopped:
+                        raise
+                    except OutOfNodes:
+                        drawn = False
+                    draw_budget -= search.count - before
+                    search.max_nodes = max_nodes
+                    if drawn:
+                        value = 0
+                        break
     except OutOfNodes:
         pass
     line, ending = search.line(board) if value is not None else ([], None)
