@@ -527,9 +527,12 @@ def joint_games(domain, board):
                 yield game
 
 
-#: The most pawn configurations a joint game's table solves (CH.001's ply 16 and all it may
-#: become: 31,500, 3 to 4 s of the retrograde pass on a loaded machine).
-JOINT_CONFIGURATIONS = 40_000
+#: The most pawn configurations a joint game's table solves: within a search, as many of its
+#: positions as that covers (CH.001's ply 8 and all it may become: 51,450, some 8 s of the
+#: retrograde pass and 490 MB of the solver's memory; from ply 8 the search took 24 tables and
+#: 933 s with 60,000, against more than 200 tables and over 34 minutes with 40,000:
+#: BENCHMARKS.md, 2026-12-07 seventh).
+JOINT_CONFIGURATIONS = 60_000
 #: Per side and region of :func:`joint` (and the domain's files): the games whose tables are open.
 _joint_tables = {}
 #: None, or within :func:`joint_tables_from` the pawns' codes of a search's root.
