@@ -530,7 +530,7 @@ def joint_games(domain, board):
 #: The most pawn configurations a joint game's table solves: within a search, as many of its
 #: positions as that covers (CH.001's ply 8 and all it may become: 51,450, some 8 s of the
 #: retrograde pass and 490 MB of the solver's memory; from ply 8 the search took 24 tables and
-#: 933 s with 60,000, against more than 200 tables and over 34 minutes with 40,000:
+#: 933 s with 60,000, against 265 tables and 2,451 s with 40,000:
 #: BENCHMARKS.md, 2026-12-07 seventh).
 JOINT_CONFIGURATIONS = 60_000
 #: Per side and region of :func:`joint` (and the domain's files): the games whose tables are open.
