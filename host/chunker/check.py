@@ -23,7 +23,7 @@ import chess
 
 from . import visited
 from .database import open_database, verify
-from .domain import DRAW, INVALID, PAPER, capture_of, is_win, plies
+from .domain import DRAW, INVALID, PAPER, STATES, capture_of, is_win, plies
 from .schemas import COSTLY, DRAWN, SCHEMAS, Holds, agrees, joint_games
 from .search import solve
 
@@ -94,12 +94,12 @@ def joint_wins(db, game_db):
     for config in game.allowed_configs():
         ours, exact = game_db.block(config), db.block(config)
         for state, value in enumerate(ours):
-            if value in (DRAW, INVALID) or is_win(value) != (state // 4096 == side):
+            if value in (DRAW, INVALID) or is_win(value) != (state // (STATES // 2) == side):
                 continue
             won += 1
             truth = exact[state]
             if is_win(truth) != is_win(value) or truth in (DRAW, INVALID) or plies(truth) > plies(value):
-                disagreements.append(config * 8192 + state)
+                disagreements.append(config * STATES + state)
     return won, disagreements
 
 

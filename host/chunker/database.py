@@ -35,7 +35,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .domain import DRAW, INVALID, LOSS, PAPER, capture_of, is_loss, is_win, plies
+from .domain import DRAW, INVALID, LOSS, PAPER, STATES, capture_of, is_loss, is_win, plies
 
 __all__ = ["build", "open_database", "database_path", "areas_path", "Database", "BuildReport", "preference",
            "verify", "NotBuilt", "built_only"]
@@ -43,7 +43,7 @@ __all__ = ["build", "open_database", "database_path", "areas_path", "Database", 
 SOURCE = Path(__file__).resolve().parent / "retro.cpp"
 MAGIC = b"SUPREMDB"
 NAME_BYTES = 48
-BLOCK = 2 * 64 * 64
+BLOCK = STATES     # a configuration's value bytes, one block of the file
 #: zlib's level for a configuration's block: 5 compresses 1.4 to 1.7 times as fast as 6 and
 #: stores 3 to 13 % more (BENCHMARKS.md, 2026-12-07 seventh); level 10's tables are built in
 #: the middle of a search.

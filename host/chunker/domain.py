@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import chess
 
 __all__ = ["Domain", "PAPER", "DRAW", "LOSS", "INVALID", "MAX_PLIES", "is_win", "is_loss", "plies", "describe",
-           "OutsideDomain", "capture_of"]
+           "OutsideDomain", "capture_of", "CODES", "STATES"]
 
 DRAW = 0
 LOSS = 128
@@ -44,6 +44,9 @@ MAX_PLIES = 126
 
 #: The codes of a pawn: gone, or ranks 2..7 of its side.
 CODES = 7
+#: The indices of one pawn configuration (:meth:`Domain.index_of`): either side to move, every
+#: pair of king squares; White to move first.
+STATES = 2 * 64 * 64
 
 
 def is_win(value):
@@ -162,7 +165,7 @@ class Domain:
     @property
     def size(self):
         """The number of indices (the database's bytes)."""
-        return self.configs * 2 * 64 * 64
+        return self.configs * STATES
 
     @functools.cached_property
     def defender(self):
@@ -328,7 +331,7 @@ class Domain:
             return False
         if self.defender is not None and self.barred & chess.BB_SQUARES[board.king(self.defender)]:
             return False
-        if not self.allows_config(index // (2 * 64 * 64)) or \
+        if not self.allows_config(index // STATES) or \
                 self._joint_breaks(board.turn, board.king(chess.WHITE), board.king(chess.BLACK)):
             return False
         return chess.square_distance(board.king(chess.WHITE), board.king(chess.BLACK)) > 1 \

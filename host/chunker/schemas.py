@@ -502,7 +502,9 @@ def joint(domain, board):
     one of its moves (a step into ``Z`` among them, which only helps the other side); so a win of
     the joint game is a win on the board, in as many plies or fewer. It is solved by the exact
     database's retrograde pass (``retro.cpp``), one table for each tie, side and region, kept
-    and asked again by every position of the search whose pawns it covers (:func:`_joint_game`);
+    and asked again by every position of the search whose pawns it covers — within a search,
+    built to cover what it can of the search's positions (:func:`joint_tables_from`,
+    :func:`_joint_game`);
     under ``database.built_only`` (a game's clock) only the tables already built answer."""
     for game in joint_games(domain, board):
         value = open_database(game).value(board)
@@ -574,12 +576,13 @@ def _joint_game(domain, board, colour, region, refuge):
     for game in tables:
         if game.allows(codes) and not refuge & ~game.joint_refuge and not game.joint_refuge >> other_king & 1:
             return game
+    whites = len(domain.white_files)
+    other_files, others = (domain.black_files, slice(whites, None)) if colour == chess.WHITE else \
+        (domain.white_files, slice(whites))
     for floors in _joint_floors(domain, codes, colour):
         if _configurations(floors) > JOINT_CONFIGURATIONS:
             return None
-        other_files = domain.black_files if colour == chess.WHITE else domain.white_files
-        other_floors = floors[len(domain.white_files):] if colour == chess.WHITE else floors[:len(domain.white_files)]
-        wider = refuge | _refuge(region, _squares(not colour, other_files, other_floors, here=True))
+        wider = refuge | _refuge(region, _squares(not colour, other_files, floors[others], here=True))
         if wider >> other_king & 1:     # the other king on the lowered floors' paths: not this table
             continue
         game = Domain(domain.white_files, domain.black_files, floors=floors, joint_colour=colour,
