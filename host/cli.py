@@ -378,7 +378,7 @@ def cmd_chunker(args):
     if args.check is not None:
         from host.chunker.check import check
         _prepare_chunker(None, out=sys.stderr, quiet_when_built=True)
-        return 0 if check(args.check, args.seed) else 1
+        return 0 if check(args.check, args.seed, progress=lambda line: print(line, file=sys.stderr, flush=True)) else 1
     if args.prepare:
         return _prepare_chunker(args.levels)
     if args.fen is None:

@@ -9,7 +9,8 @@ distance). Level 10 solves a game of its own for each position it asks (seconds,
 thousand positions): it is asked of the first ``joint`` of them only, and every state each of its
 games wins is checked against the database (:func:`joint_wins`), millions a game. Prints the
 counts (positions, each schema's classified count and disagreements, the database's
-disagreements) and returns whether nothing disagreed.
+disagreements) and returns whether nothing disagreed; ``progress``, where given, is told the
+count so far and the schemas' disagreements every :data:`PROGRESS_EVERY` positions.
 
 :func:`play_out` plays a proved win to its end as the engine's hand-off does, against the
 database's longest defence (``tests/test_chunker.py``, ``python -m benchmarks.chunker --play``).
@@ -20,6 +21,7 @@ import random
 import time
 
 import chess
+import numpy
 
 from . import visited
 from .database import open_database, verify
@@ -33,8 +35,11 @@ __all__ = ["check", "joint_wins", "play_out"]
 #: How many positions level 10 is asked of in a check (each solves its games: seconds apiece).
 JOINT_POSITIONS = 20
 
+#: How many positions a check reports its progress after.
+PROGRESS_EVERY = 50_000
 
-def check(count, seed=1, domain=PAPER, out=print, joint=JOINT_POSITIONS):
+
+def check(count, seed=1, domain=PAPER, out=print, joint=JOINT_POSITIONS, progress=None):
     db = open_database(domain)
     rng = random.Random(seed)
     start = time.monotonic()
@@ -65,6 +70,9 @@ def check(count, seed=1, domain=PAPER, out=print, joint=JOINT_POSITIONS):
                 classified[level] += 1
                 bounded[level] += isinstance(result, Holds)
                 wrong[level] += not agrees(result, value, board.turn)
+        if progress is not None and len(indices) % PROGRESS_EVERY == 0:
+            progress(f"{len(indices):,} of {count:,} positions, {time.monotonic() - start:.0f} s: "
+                     f"{sum(wrong.values())} disagreements of the schemas so far")
     mismatches = verify(db, indices)
     won = 0
     for game in games:
@@ -90,17 +98,23 @@ def joint_wins(db, game_db):
     exact database) does not count a win for that side, or counts a longer one."""
     game = game_db.domain
     side = 0 if game.joint_colour == chess.WHITE else 1
+    ours_to_move = numpy.arange(STATES) // (STATES // 2) == side    # the states with its side to move
     won, disagreements = 0, []
     for config in game.allowed_configs():
-        ours, exact = game_db.block(config), db.block(config)
-        for state, value in enumerate(ours):
-            if value in (DRAW, INVALID) or is_win(value) != (state // (STATES // 2) == side):
-                continue
-            won += 1
-            truth = exact[state]
-            if is_win(truth) != is_win(value) or truth in (DRAW, INVALID) or plies(truth) > plies(value):
-                disagreements.append(config * STATES + state)
+        ours = numpy.frombuffer(game_db.block(config), numpy.uint8)
+        exact = numpy.frombuffer(db.block(config), numpy.uint8)
+        winning = _DECIDED[ours] & (_WON[ours] == ours_to_move)
+        wrong = winning & ((_WON[exact] != _WON[ours]) | ~_DECIDED[exact] | (_PLIES[exact] > _PLIES[ours]))
+        won += int(winning.sum())
+        disagreements.extend(config * STATES + int(state) for state in numpy.flatnonzero(wrong))
     return won, disagreements
+
+
+#: Per value byte: whether it is decided (neither a draw nor invalid), won by the side to move,
+#: and its plies (:mod:`.domain`'s encoding, looked up a block at a time).
+_DECIDED = numpy.array([value not in (DRAW, INVALID) for value in range(256)])
+_WON = numpy.array([is_win(value) for value in range(256)])
+_PLIES = numpy.array([plies(value) for value in range(256)])
 
 
 def play_out(db, board, nodes=5_000, levels=None, max_plies=300):

@@ -165,7 +165,12 @@ def library(colour, files, variant, *, confined=None, refuge=0):
     return _RuledGame(played, parents, promotes, checked, confined, refuge).layer()
 
 
-@functools.lru_cache(maxsize=256)    # a refuge takes in the other side's pawns' paths: many refuges in a game
+#: How many tempo libraries a process keeps (a refuge takes in the other side's pawns' paths):
+#: level 9 asks 428 of the paper's domain (404 refuges, 24 regions), about 0.4 s each to solve.
+TEMPO_LIBRARIES = 1024
+
+
+@functools.lru_cache(maxsize=TEMPO_LIBRARIES)
 def tempo_library(colour, files, *, confined=None, refuge=0):
     """``[(tempi, plies) or None]`` per instance of the chunk of ``colour``'s pawns on ``files``
     (``confined`` and ``refuge`` as in :func:`library`): its spare tempi, counted both ways
@@ -181,7 +186,9 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
     played, parents, promotes, checked = _graph(colour, files, "AM")
     game = _RuledGame(played, parents, promotes, checked, confined, refuge)
     unlimited = game.layer(defender_to=_RuledGame.AT_WILL)
-    value = [NEVER if distance is None else (-math.inf, distance) for distance in unlimited]
+    shared = {}                                     # one tuple per value: a few dozen per library
+    value = [NEVER if distance is None else shared.setdefault((-math.inf, distance), (-math.inf, distance))
+             for distance in unlimited]
     game.settle(unlimited)
     at = {0: game.layer()}                          # per count: its distances
     for tempi in range(1, MOST_TEMPI + 1):         # more to spare: more wins
@@ -195,8 +202,9 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
         at[tempi] = game.layer(defender_to=at[tempi + 1])
     least_first = sorted(at.items())
     for index in game.rest:
-        value[index] = next(((tempi, distances[index]) for tempi, distances in least_first
-                             if distances[index] is not None), NEVER)
+        found = next(((tempi, distances[index]) for tempi, distances in least_first
+                      if distances[index] is not None), NEVER)
+        value[index] = shared.setdefault(found, found)
     return value
 
 
