@@ -427,10 +427,12 @@ def _prepare_chunker(levels, out=None, quiet_when_built=False):
     import time
 
     out = out or sys.stdout
+    from host.chunker.chunks import tempo_library
     from host.chunker.domain import PAPER
-    from host.chunker.schemas import libraries, prepare, unbuilt
+    from host.chunker.schemas import libraries, prepare, tempo_libraries, unbuilt, unmade_tempo_libraries
     wanted, missing = libraries(PAPER, levels), unbuilt(PAPER, levels)
-    if quiet_when_built and not missing:
+    tempo = unmade_tempo_libraries(PAPER, levels)
+    if quiet_when_built and not missing and not tempo:
         return 0
     named = "every level" if levels is None else "levels " + ",".join(map(str, levels)) if levels else "no level"
     print(f"CHUNKER's libraries for {named}: {len(wanted)}, {len(wanted) - len(missing)} built already "
@@ -444,6 +446,13 @@ def _prepare_chunker(levels, out=None, quiet_when_built=False):
     reports = prepare(PAPER, levels, told)
     print(f"built {len(reports)} ({sum(report.stored_bytes for report in reports):,} bytes) in "
           f"{time.monotonic() - start:.0f} s", file=out, flush=True)
+    if tempo:
+        print(f"level 9's tempo libraries: {len(tempo_libraries(PAPER))}, making the {len(tempo)} not made",
+              file=out, flush=True)
+        start = time.monotonic()
+        for colour, files, rules in tempo:
+            tempo_library(colour, files, **rules)
+        print(f"made {len(tempo)} in {time.monotonic() - start:.0f} s", file=out, flush=True)
     return 0
 
 

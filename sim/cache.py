@@ -25,7 +25,7 @@ __all__ = ["KINDS", "WORK", "Entry", "entries", "prune"]
 KINDS = {"verilog": "the Verilog of each top (Amaranth's output)",
          "build": "Verilated native harnesses (sim/harness)",
          "cocotb": "cocotb testbench builds",
-         "chunker": "CHUNKER's exact databases"}
+         "chunker": "CHUNKER's exact databases and level 9's tempo libraries"}
 #: The kind of a build's work directory left in the cache's root by a process that died.
 WORK = "work"
 

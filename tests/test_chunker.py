@@ -6,6 +6,7 @@ measured in BENCHMARKS.md, with the same solver and the same checks.
 """
 
 import collections
+import functools
 import itertools
 import math
 import random
@@ -15,7 +16,7 @@ import pytest
 
 from host.chunker import place, schemas, visited
 from host.chunker.check import joint_wins, play_out
-from host.chunker.chunks import ATTACKER, DEFENDER, PASSES, Chunk, library, tempo_library
+from host.chunker.chunks import ATTACKER, DEFENDER, PASSES, Chunk, library, tempo_library, tempo_path
 from host.chunker.database import Database, NotBuilt, build, built_only, database_path, open_database, verify
 from host.chunker.domain import DRAW, INVALID, LOSS, PAPER, Domain, OutsideDomain, describe, is_loss, is_win, plies
 from host.chunker.schemas import (
@@ -31,7 +32,9 @@ from host.chunker.schemas import (
     joint_games_open,
     libraries,
     pair,
+    tempo_libraries,
     unbuilt,
+    unmade_tempo_libraries,
     zugzwang,
 )
 from host.chunker.search import solve
@@ -292,6 +295,28 @@ def test_tempo_library_is_the_chunk_beside_a_count_of_passes(rules):
         assert (value is not None and value[0] <= 0) == (no_pass is not None)
         assert (value is None) == (passes is None)
         assert value is None or value[0] > -math.inf or defended is not None
+
+
+def test_a_tempo_library_is_kept_on_disk_and_read_back_equal(monkeypatch, tmp_path):
+    """Level 9's tempo libraries are solved once and kept in the cache: a process that has not
+    solved one reads it from there, equal value for value (wins whatever the defender spares,
+    counts either way, instances held), and a library of other rules is another file."""
+    monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
+    files = (0, 1, 2)
+    tempo_library.cache_clear()
+    try:
+        solved = tempo_library(chess.WHITE, files)
+        path = tempo_path(chess.WHITE, files)
+        assert path.is_file() and path.parent == tmp_path / "chunker"
+        assert path != tempo_path(chess.WHITE, files, confined=_FILES_A_TO_C)
+        tempo_library.cache_clear()                 # as a new process finds it
+        read = tempo_library(chess.WHITE, files)
+    finally:
+        tempo_library.cache_clear()                 # the other tests' cache keeps its own
+    assert read is not solved and read == solved
+    counts = {value[0] for value in read if value is not None}
+    assert None in read and -math.inf in counts and 0 in counts
+    assert any(t >= 1 for t in counts) and any(-math.inf < t < 0 for t in counts)
 
 
 def _beside_a_count(files, rules, most):
@@ -856,6 +881,7 @@ def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkey
     false. Once ``libraries`` are built (``suprem chunker --prepare``), every schema answers under
     ``built_only`` as it does when it builds what it asks: so they are all a schema asks."""
     monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
+    monkeypatch.setattr(schemas, "tempo_library", functools.lru_cache(tempo_library.__wrapped__))    # none kept yet
     domain = Domain((1,), (6,))                     # b against g: asked by no other test
     assert unbuilt(domain) == libraries(domain) and len(libraries(domain)) == 12
     rng, boards = random.Random(23), []
@@ -870,11 +896,14 @@ def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkey
         race = chess.Board("8/8/8/8/6p1/1P6/8/k3K3 w - - 0 1")
         solution = solve(race, domain, max_nodes=3_000)
     assert not any((tmp_path / "chunker").glob("*.db"))
+    asked = {path.name for path in (tmp_path / "chunker").glob("tempi-*.npy")}     # level 9's, made as it asked
+    named = {tempo_path(colour, files, **rules).name for colour, files, rules in tempo_libraries(domain)}
+    assert asked and asked <= named
     assert {level for level, _ in bare} <= {None, 1, 5, 9}  # level 5: where a side has no pawns to fear
     assert solution.value in (None, _exact_result(domain, race))
     for library_domain in libraries(domain):
         build(library_domain)
-    assert unbuilt(domain) == []
+    assert unbuilt(domain) == [] and len(unmade_tempo_libraries(domain)) == len(tempo_libraries(domain)) - len(asked)
     with built_only():
         prepared = [classify(domain, board) for board in boards]
     assert prepared == [classify(domain, board) for board in boards]

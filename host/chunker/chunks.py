@@ -20,17 +20,24 @@ no move) is the attacker's win. An unsafe promotion (the king takes the new quee
 attacker to move again with the pawn gone, as in the domain. The *tempo* library counts the
 least count of passes to spare with which the pawns win, either side's (the moves a side makes
 elsewhere; level 9's spare tempi, counted both ways). Each library is ``7 ** n * 64 * 2``
-values (``n`` the chunk's pawns), built in pure Python in a second or so and kept per process.
+values (``n`` the chunk's pawns), built in pure Python in a second or so and kept per process;
+tempo libraries, asked by the hundred, are kept in the cache on disk too (:func:`tempo_path`).
 """
 
 import functools
+import hashlib
 import math
+import os
+import tempfile
+from pathlib import Path
 
 import chess
+import numpy
 
+from .database import _cache_dir
 from .domain import CODES, Domain
 
-__all__ = ["PASSES", "Chunk", "library", "tempo_library", "NEVER"]
+__all__ = ["PASSES", "Chunk", "library", "tempo_library", "tempo_path", "NEVER"]
 
 #: Who may pass in each variant: (attacker, defender).
 PASSES = {"AM": (False, False), "PCP": (True, False), "KCP": (False, True), "BOTH": (True, True)}
@@ -166,7 +173,8 @@ def library(colour, files, variant, *, confined=None, refuge=0):
 
 
 #: How many tempo libraries a process keeps (a refuge takes in the other side's pawns' paths):
-#: level 9 asks 428 of the paper's domain (404 refuges, 24 regions), about 0.4 s each to solve.
+#: level 9 asks 428 of the paper's domain (404 refuges, 24 regions), each solved in about 0.4 s
+#: or read from the cache in a hundredth of that.
 TEMPO_LIBRARIES = 1024
 
 
@@ -182,7 +190,54 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
     :data:`MOST_TEMPI` wins, and a count down to ``-MOST_TEMPI`` is the least asked. At 0 it is
     the ``AM`` library's win, at ``-math.inf`` the ``KCP`` library's, without end the ``PCP``
     library's (but for the rules' stalemates: here a defender with no move but a pass has
-    none, and an attacker may pass with its pawns stuck: the move is made elsewhere)."""
+    none, and an attacker may pass with its pawns stuck: the move is made elsewhere). Solved
+    once and kept in the cache (:func:`tempo_path`), then read."""
+    path = tempo_path(colour, files, confined, refuge)
+    if path.exists():
+        from sim.verilator import mark_used
+        mark_used(path)                             # its last use, which the cache's pruning goes by
+        return _read_tempi(path)
+    value = _solve_tempi(colour, files, confined, refuge)
+    _write_tempi(path, value)
+    return value
+
+
+def tempo_path(colour, files, confined=None, refuge=0):
+    """Where the cache keeps a tempo library: by a hash of this module's source (which solves
+    it) and the library's arguments, so a change of either solves it again."""
+    digest = hashlib.sha256(_source_key().encode())
+    digest.update(repr((bool(colour), tuple(files), confined, refuge)).encode())
+    return _cache_dir() / f"tempi-{digest.hexdigest()[:16]}.npy"
+
+
+@functools.cache
+def _source_key():
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+#: A tempo library on disk: an int16 ``(tempi, plies)`` per instance, :data:`NEVER` as
+#: ``(0, _NO_PLIES)`` and tempi without end (``-math.inf``) as ``_ANY_TEMPI``.
+_NO_PLIES, _ANY_TEMPI = -1, numpy.iinfo(numpy.int16).min
+
+
+def _write_tempi(path, value):
+    rows = numpy.array([(0, _NO_PLIES) if entry is NEVER else
+                        (_ANY_TEMPI if entry[0] == -math.inf else entry[0], entry[1]) for entry in value],
+                       dtype=numpy.int16)
+    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as file:    # whole, or not at all
+        numpy.save(file, rows)
+    os.replace(file.name, path)
+
+
+def _read_tempi(path):
+    """A tempo library from :func:`_write_tempi`'s file, each distinct value one tuple."""
+    distinct, inverse = numpy.unique(numpy.load(path), axis=0, return_inverse=True)
+    values = [NEVER if plies == _NO_PLIES else (-math.inf if tempi == _ANY_TEMPI else tempi, plies)
+              for tempi, plies in distinct.tolist()]
+    return [values[index] for index in inverse.ravel().tolist()]
+
+
+def _solve_tempi(colour, files, confined, refuge):
+    """:func:`tempo_library`'s values, solved."""
     played, parents, promotes, checked = _graph(colour, files, "AM")
     game = _RuledGame(played, parents, promotes, checked, confined, refuge)
     unlimited = game.layer(defender_to=_RuledGame.AT_WILL)

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 
 import chess
 
-from .chunks import ATTACKER, DEFENDER, Chunk, library, tempo_library
+from .chunks import ATTACKER, DEFENDER, Chunk, library, tempo_library, tempo_path
 from .database import NotBuilt, build, database_path, open_database
 from .domain import CODES, DRAW, INVALID, Domain, is_loss, is_win, plies
 
 __all__ = ["DRAWN", "Wins", "Holds", "race", "supported", "alone", "outrun", "holds", "beside", "pair", "fewer",
            "zugzwang", "joint", "joint_games", "joint_games_open", "COSTLY", "SCHEMAS", "classify", "fastest",
-           "agrees", "values", "libraries", "unbuilt", "prepare"]
+           "agrees", "values", "libraries", "unbuilt", "prepare", "tempo_libraries",
+           "unmade_tempo_libraries"]
 
 DRAWN = "draw"
 
@@ -477,8 +478,7 @@ def _tempo_battles(domain, board):
         held = Chunk(not colour, other_files).index(other_codes, king, DEFENDER if checked else ATTACKER)
         mover = ATTACKER if board.turn == colour and not checked else DEFENDER
         run = Chunk(colour, files).index(codes, other_king, mover)
-        paths = _squares(not colour, other_files, other_codes, here=True)
-        for region, refuge in _zugzwang_regions(tuple(files), tuple(other_files), not colour, paths):
+        for region, refuge in _level_9_regions(files, other_files, not colour, other_codes):
             if not region >> king & 1 or refuge >> other_king & 1:
                 continue
             holding = tempo_library(not colour, tuple(other_files), confined=region)[held]
@@ -487,6 +487,41 @@ def _tempo_battles(domain, board):
             running = tempo_library(colour, tuple(files), refuge=refuge)[run]
             if running is not None:
                 yield colour, region, refuge, running, holding, sum(7 - code for code in other_codes if code) + checked
+
+
+def _level_9_regions(files, other_files, other_colour, other_codes):
+    """Level 9's ``(R, Z)`` for the side with pawns on ``files`` against the other side's on
+    ``other_files`` at ``other_codes``."""
+    paths = _squares(other_colour, other_files, other_codes, here=True)
+    return _zugzwang_regions(tuple(files), tuple(other_files), other_colour, paths)
+
+
+def tempo_libraries(domain):
+    """Every tempo library level 9 may ask on positions of ``domain``, as ``(colour, files,
+    rules)`` (``tempo_library(colour, files, **rules)``): holding's, confined to a region, and
+    running's, with its refuge, for each set of the other side's pawns."""
+    found = {}
+    for colour in chess.COLORS:
+        files = domain.white_files if colour == chess.WHITE else domain.black_files
+        other_files = domain.black_files if colour == chess.WHITE else domain.white_files
+        if not files or not other_files:
+            continue
+        for other_codes in itertools.product(range(CODES), repeat=len(other_files)):
+            if not any(other_codes):
+                continue
+            for region, refuge in _level_9_regions(files, other_files, not colour, other_codes):
+                found[not colour, tuple(other_files), "confined", region] = None
+                found[colour, tuple(files), "refuge", refuge] = None
+    return [(colour, files, {rule: mask}) for colour, files, rule, mask in found]
+
+
+def unmade_tempo_libraries(domain, levels=None):
+    """Those of :func:`tempo_libraries` the cache does not hold (none where ``levels`` leaves out
+    level 9): what ``suprem chunker --prepare`` makes after the databases (0.4 s each)."""
+    if levels is not None and 9 not in levels:
+        return []
+    return [(colour, files, rules) for colour, files, rules in tempo_libraries(domain)
+            if not tempo_path(colour, files, **rules).exists()]
 
 
 def joint(domain, board):
