@@ -876,10 +876,12 @@ def test_failures_kept_for_good_and_proofs_agree_with_the_database(two):
 
 
 def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkeypatch, tmp_path):
-    """Under ``built_only`` an empty cache stays empty: only levels 1 and 9 (their chunk libraries
-    are made in the process) and level 5 where it needs no database classify, and the search proves nothing
-    false. Once ``libraries`` are built (``suprem chunker --prepare``), every schema answers under
-    ``built_only`` as it does when it builds what it asks: so they are all a schema asks."""
+    """Under ``built_only`` an empty cache gets no database: only levels 1 and 9 (their chunk games
+    are solved in the process; level 9's tempo libraries are kept in the cache as it asks them,
+    each one that ``tempo_libraries`` names) and level 5 where it needs no database classify, and
+    the search proves nothing false. Once ``libraries`` are built (``suprem chunker --prepare``),
+    every schema answers under ``built_only`` as it does when it builds what it asks: so they are
+    all a schema asks."""
     monkeypatch.setenv("SUPREM_CACHE", str(tmp_path))
     monkeypatch.setattr(schemas, "tempo_library", functools.lru_cache(tempo_library.__wrapped__))    # none kept yet
     domain = Domain((1,), (6,))                     # b against g: asked by no other test
