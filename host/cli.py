@@ -422,8 +422,8 @@ def cmd_chunker(args):
 
 def _prepare_chunker(levels, out=None, quiet_when_built=False):
     """Build every library CHUNKER's schemas of ``levels`` (all: None) may ask on the paper's
-    domain, saying each on ``out`` (standard output by default; nothing at all with
-    ``quiet_when_built`` when none is missing)."""
+    domain, the databases and then level 9's tempo libraries, saying each database on ``out``
+    (standard output by default; nothing at all with ``quiet_when_built`` when none is missing)."""
     import time
 
     out = out or sys.stdout
