@@ -898,7 +898,7 @@ def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkey
         race = chess.Board("8/8/8/8/6p1/1P6/8/k3K3 w - - 0 1")
         solution = solve(race, domain, max_nodes=3_000)
     assert not any((tmp_path / "chunker").glob("*.db"))
-    asked = {path.name for path in (tmp_path / "chunker").glob("tempi-*.npy")}     # level 9's, made as it asked
+    asked = {path.name for path in (tmp_path / "chunker").glob("tempi-*.npz")}     # level 9's, made as it asked
     named = {tempo_path(colour, files, **rules).name for colour, files, rules in tempo_libraries(domain)}
     assert asked and asked <= named
     assert {level for level, _ in bare} <= {None, 1, 5, 9}  # level 5: where a side has no pawns to fear

@@ -207,33 +207,36 @@ def tempo_path(colour, files, confined=None, refuge=0):
     it) and the library's arguments, so a change of either solves it again."""
     digest = hashlib.sha256(_source_key().encode())
     digest.update(repr((bool(colour), tuple(files), confined, refuge)).encode())
-    return _cache_dir() / f"tempi-{digest.hexdigest()[:16]}.npy"
+    return _cache_dir() / f"tempi-{digest.hexdigest()[:16]}.npz"
 
 
 @functools.cache
 def _source_key():
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
-#: A tempo library on disk: an int16 ``(tempi, plies)`` per instance, :data:`NEVER` as
-#: ``(0, _NO_PLIES)`` and tempi without end (``-math.inf``) as ``_ANY_TEMPI``.
+#: A tempo library on disk (``numpy.savez``): ``values``, its distinct values, each an int16
+#: ``(tempi, plies)`` (:data:`NEVER` as ``(0, _NO_PLIES)``, tempi without end, ``-math.inf``, as
+#: ``_ANY_TEMPI``), and ``at``, each instance's value as an index into them.
 _NO_PLIES, _ANY_TEMPI = -1, numpy.iinfo(numpy.int16).min
 
 
 def _write_tempi(path, value):
-    rows = numpy.array([(0, _NO_PLIES) if entry is NEVER else
-                        (_ANY_TEMPI if entry[0] == -math.inf else entry[0], entry[1]) for entry in value],
-                       dtype=numpy.int16)
+    distinct = list(dict.fromkeys(value))
+    at = {entry: index for index, entry in enumerate(distinct)}
+    rows = [(0, _NO_PLIES) if entry is NEVER else (_ANY_TEMPI if entry[0] == -math.inf else entry[0], entry[1])
+            for entry in distinct]
     with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as file:    # whole, or not at all
-        numpy.save(file, rows)
+        numpy.savez(file, values=numpy.array(rows, dtype=numpy.int16),
+                    at=numpy.array([at[entry] for entry in value], dtype=numpy.uint16))
     os.replace(file.name, path)
 
 
 def _read_tempi(path):
     """A tempo library from :func:`_write_tempi`'s file, each distinct value one tuple."""
-    distinct, inverse = numpy.unique(numpy.load(path), axis=0, return_inverse=True)
-    values = [NEVER if plies == _NO_PLIES else (-math.inf if tempi == _ANY_TEMPI else tempi, plies)
-              for tempi, plies in distinct.tolist()]
-    return [values[index] for index in inverse.ravel().tolist()]
+    with numpy.load(path) as stored:
+        values = [NEVER if plies == _NO_PLIES else (-math.inf if tempi == _ANY_TEMPI else tempi, plies)
+                  for tempi, plies in stored["values"].tolist()]
+        return [values[index] for index in stored["at"].tolist()]
 
 
 def _solve_tempi(colour, files, confined, refuge):
