@@ -214,6 +214,7 @@ def tempo_path(colour, files, confined=None, refuge=0):
 def _source_key():
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
+
 #: A tempo library on disk (``numpy.savez``): ``values``, its distinct values, each an int16
 #: ``(tempi, plies)`` (:data:`NEVER` as ``(0, _NO_PLIES)``, tempi without end, ``-math.inf``, as
 #: ``_ANY_TEMPI``), and ``at``, each instance's value as an index into them.
