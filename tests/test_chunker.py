@@ -875,7 +875,7 @@ def test_failures_kept_for_good_and_proofs_agree_with_the_database(two):
     assert not search.prove("win", board, 1, root=True) and search.may_hold("win", TWO.index(board))
 
 
-def test_built_only_builds_nothing_and_libraries_name_all_the_schemas_ask(monkeypatch, tmp_path):
+def test_built_only_builds_no_database_and_libraries_name_all_the_schemas_ask(monkeypatch, tmp_path):
     """Under ``built_only`` an empty cache gets no database: only levels 1 and 9 (their chunk games
     are solved in the process; level 9's tempo libraries are kept in the cache as it asks them,
     each one that ``tempo_libraries`` names) and level 5 where it needs no database classify, and
