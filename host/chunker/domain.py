@@ -75,6 +75,22 @@ class OutsideDomain(ValueError):
     """A position that is not one of the domain's (another piece, a pawn off its files...)."""
 
 
+@functools.lru_cache(maxsize=4096)      # every schema asks them of every position
+def _codes_on(files, pawns, colour):
+    """:meth:`Domain.codes` of ``colour``'s pawns on the squares of the mask ``pawns``, its files
+    ``files``: a tuple."""
+    codes = [0] * len(files)
+    for square in chess.scan_forward(pawns):
+        file = square & 7
+        if file not in files:
+            continue
+        k = files.index(file)
+        if codes[k]:
+            raise OutsideDomain(f"two {chess.COLOR_NAMES[colour]} pawns on the {chess.FILE_NAMES[file]}-file")
+        codes[k] = square >> 3 if colour == chess.WHITE else 7 - (square >> 3)
+    return tuple(codes)
+
+
 @dataclass(frozen=True)
 class Domain:
     """The files of White's and of Black's pawns (0 = a ... 7 = h)."""
@@ -153,16 +169,16 @@ class Domain:
             raise ValueError(f"White's files {self.white_files} and Black's {self.black_files} must be two "
                              "apart at least (passed pawns that never meet)")
 
-    @property
+    @functools.cached_property
     def pawns(self):
-        """``[(colour, file)]`` in digit order."""
-        return [(chess.WHITE, f) for f in self.white_files] + [(chess.BLACK, f) for f in self.black_files]
+        """``((colour, file), ...)`` in digit order."""
+        return tuple((chess.WHITE, f) for f in self.white_files) + tuple((chess.BLACK, f) for f in self.black_files)
 
-    @property
+    @functools.cached_property
     def configs(self):
         return CODES ** len(self.pawns)
 
-    @property
+    @functools.cached_property
     def size(self):
         """The number of indices (the database's bytes)."""
         return self.configs * STATES
@@ -259,16 +275,7 @@ class Domain:
         none (raises :class:`OutsideDomain` for two pawns on one file; pawns on other files are
         left for :meth:`index` to refuse)."""
         files = self.white_files if colour == chess.WHITE else self.black_files
-        codes = [0] * len(files)
-        for square in chess.scan_forward(board.pawns & board.occupied_co[colour]):
-            file = square & 7
-            if file not in files:
-                continue
-            k = files.index(file)
-            if codes[k]:
-                raise OutsideDomain(f"two {chess.COLOR_NAMES[colour]} pawns on the {chess.FILE_NAMES[file]}-file")
-            codes[k] = square >> 3 if colour == chess.WHITE else 7 - (square >> 3)
-        return codes
+        return list(_codes_on(files, board.pawns & board.occupied_co[colour], colour))
 
     def index(self, board):
         """The index of ``board`` (raises :class:`OutsideDomain` for any other position)."""
