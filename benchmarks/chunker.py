@@ -32,6 +32,7 @@ result, depth, nodes, level 10's games opened (each a table, built unless cached
 
 import argparse
 import collections
+import functools
 import itertools
 import random
 import sys
@@ -124,11 +125,18 @@ def _along(file, ident, plies_on, nodes, depth, levels):
         if not 0 <= ply < len(line):
             raise SystemExit(f"ply {ply}: the line has plies 0 to {len(line) - 1}")
         board, opened, start = line[ply], joint_games_open(), time.monotonic()
-        solution = solve(board, PAPER, max_depth=depth, max_nodes=nodes, levels=levels)
+        solution = solve(board, PAPER, max_depth=depth, max_nodes=nodes, levels=levels,
+                         progress=functools.partial(_searched, ply, start, opened))
         verdict = {None: "unknown", 1: "win", -1: "loss", 0: "draw"}[solution.value]
         print(f"{ply:3} {board.fen():45} {describe(db.value(board)):12} {verdict:8} {solution.depth:5} "
               f"{solution.total:9,} {joint_games_open() - opened:5} {time.monotonic() - start:6.1f}", flush=True)
     return 0
+
+
+def _searched(ply, start, opened, depth, nodes):
+    """A long search's progress, on standard error: each depth searched without a proof."""
+    print(f"  ply {ply}: depth {depth} searched, {nodes:,} nodes, {joint_games_open() - opened:,} games, "
+          f"{time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
 
 
 def _won_positions(db, seed):

@@ -798,11 +798,17 @@ def test_visited_names_the_games_positions_since_its_last_pawn_move_mirrored_as_
 
 
 def test_search_without_schemas_needs_more_nodes():
+    """And a search tells its progress after each depth that proved nothing: every such depth, in
+    order, with the nodes searched so far."""
     board = chess.Board("4K3/1k5p/8/8/P5p1/8/1P6/8 w - - 0 1")
     with_schemas = solve(board, TWO, max_nodes=200_000)
-    without = solve(board, TWO, levels=(), max_nodes=200_000)
+    told = []
+    without = solve(board, TWO, levels=(), max_nodes=200_000, progress=lambda *said: told.append(said))
     assert with_schemas.value == without.value == -1
     assert with_schemas.total < without.total
+    depths, nodes = zip(*told)
+    assert list(depths) == list(range(1, without.depth)) and list(nodes) == sorted(set(nodes))
+    assert 0 < nodes[-1] < without.nodes["interior"] + without.nodes["horizon"]
 
 
 def test_killer_goes_first_among_the_moves_nothing_is_known_of():

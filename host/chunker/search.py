@@ -284,7 +284,8 @@ class _Search:
         return moves, None
 
 
-def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, avoid=frozenset(), stop=None):
+def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, avoid=frozenset(), stop=None,
+          progress=None):
     """Solve ``board`` (a position of ``domain``) by iterative deepening to ``max_depth`` plies or
     ``max_nodes`` nodes searched (the nodes the table or a promotion decides come on top, in
     ``Solution.nodes`` as in the paper's Table 4-1); returns a :class:`Solution` (``value``
@@ -294,8 +295,10 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, a
     game's earlier positions: a proof that keeps a won position won need not make progress, and
     one that returns to where the game has been walks into a draw by repetition). ``stop``: a
     callable asked every ``STOP_POLL`` nodes, true to end the search as the node budget would
-    (a time limit, a stop command). Level 10's tables are built to serve every position the
-    search may reach from ``board`` (``schemas.joint_tables_from``)."""
+    (a time limit, a stop command). ``progress``: a callable told ``(depth, nodes)`` after each
+    iteration that proved nothing (the nodes searched so far, as the budget counts them). Level
+    10's tables are built to serve every position the search may reach from ``board``
+    (``schemas.joint_tables_from``)."""
     search = _Search(domain, levels, max_nodes, avoid, stop)
     index, value, depth = domain.index(board), None, 0   # (a clear error outside the domain)
     kind, possible, _ = search._settled(board, index, schemas=False)
@@ -326,6 +329,8 @@ def solve(board, domain=PAPER, max_depth=80, levels=None, max_nodes=1_000_000, a
                     if drawn:
                         value = 0
                         break
+                if progress is not None:
+                    progress(depth, search.count)
     except OutOfNodes:
         pass
     line, ending = search.line(board) if value is not None else ([], None)
