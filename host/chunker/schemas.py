@@ -78,6 +78,11 @@ def _squares(colour, files, codes, beside=False, here=False):
     """The squares on the ranks ahead of ``colour``'s pawns (and their own ranks too with
     ``here``): on their own files (where they will stand), or with ``beside`` on the files
     beside them (where they will attack)."""
+    return _squares_of(colour, tuple(files), tuple(codes), beside, here)
+
+
+@functools.lru_cache(maxsize=8192)      # asked of every position by several schemas
+def _squares_of(colour, files, codes, beside, here):
     bb = 0
     for file, code in zip(files, codes):
         if not code:
