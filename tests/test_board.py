@@ -463,3 +463,4 @@ def test_chunkers_hand_off_builds_nothing_and_keeps_to_its_share_of_the_time(boa
     assert not any((tmp_path / "chunker").glob("*.db"))
     err = capsys.readouterr().err
     assert err.count("of CHUNKER's levels 1,2,3,4,5,6,8,9 are not built") == 1, err
+    assert "428 of level 9's 428 tempo libraries are not made" in err, err
