@@ -570,11 +570,13 @@ def joint_games(domain, board):
 
 
 #: The most pawn configurations a joint game's table solves: within a search, as many of its
-#: positions as that covers (CH.001's ply 8 and all it may become: 51,450, some 8 s of the
-#: retrograde pass and 490 MB of the solver's memory; from ply 8 the search took 24 tables and
-#: 933 s with 60,000, against 265 tables and 2,451 s with 40,000:
-#: BENCHMARKS.md, 2026-12-07 seventh).
-JOINT_CONFIGURATIONS = 60_000
+#: positions as that covers. 120,000 holds the paper's whole domain (117,649), so from a root
+#: with every pawn at home a table serves every position, whoever asks: CH.001 was proved from
+#: its root with 30 tables (about 925 MB of the solver's memory and a minute each), where
+#: 40,000 built 397 in 50 minutes without a proof; from ply 8 (51,450) the search took 24
+#: tables and 933 s with 60,000, against 265 and 2,451 s with 40,000 (BENCHMARKS.md,
+#: 2026-12-07 seventh and eighth).
+JOINT_CONFIGURATIONS = 120_000
 #: Per side and region of :func:`joint` (and the domain's files): the games whose tables are open.
 _joint_tables = {}
 #: None, or within :func:`joint_tables_from` the pawns' codes of a search's root.
