@@ -174,7 +174,7 @@ def library(colour, files, variant, *, confined=None, refuge=0):
 
 #: How many tempo libraries a process keeps (a refuge takes in the other side's pawns' paths):
 #: level 9 asks 428 of the paper's domain (404 refuges, 24 regions), each solved in about 0.4 s
-#: or read from the cache in a hundredth of that.
+#: or read from the cache in a hundredth of that, each distinct value one tuple (about 0.35 MB).
 TEMPO_LIBRARIES = 1024
 
 
@@ -197,9 +197,8 @@ def tempo_library(colour, files, *, confined=None, refuge=0):
         from sim.verilator import mark_used
         mark_used(path)                             # its last use, which the cache's pruning goes by
         return _read_tempi(path)
-    value = _solve_tempi(colour, files, confined, refuge)
-    _write_tempi(path, value)
-    return value
+    _write_tempi(path, _solve_tempi(colour, files, confined, refuge))
+    return _read_tempi(path)                        # as every later process has it: each value one tuple
 
 
 def tempo_path(colour, files, confined=None, refuge=0):
@@ -222,10 +221,11 @@ _NO_PLIES, _ANY_TEMPI = -1, numpy.iinfo(numpy.int16).min
 
 
 def _write_tempi(path, value):
-    distinct = list(dict.fromkeys(value))
-    at = {entry: index for index, entry in enumerate(distinct)}
+    at = {}                                         # each distinct value: its index
+    for entry in value:
+        at.setdefault(entry, len(at))
     rows = [(0, _NO_PLIES) if entry is NEVER else (_ANY_TEMPI if entry[0] == -math.inf else entry[0], entry[1])
-            for entry in distinct]
+            for entry in at]
     with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as file:    # whole, or not at all
         numpy.savez(file, values=numpy.array(rows, dtype=numpy.int16),
                     at=numpy.array([at[entry] for entry in value], dtype=numpy.uint16))
@@ -245,9 +245,7 @@ def _solve_tempi(colour, files, confined, refuge):
     played, parents, promotes, checked = _graph(colour, files, "AM")
     game = _RuledGame(played, parents, promotes, checked, confined, refuge)
     unlimited = game.layer(defender_to=_RuledGame.AT_WILL)
-    shared = {}                                     # one tuple per value: a few dozen per library
-    value = [NEVER if distance is None else shared.setdefault((-math.inf, distance), (-math.inf, distance))
-             for distance in unlimited]
+    value = [NEVER if distance is None else (-math.inf, distance) for distance in unlimited]
     game.settle(unlimited)
     at = {0: game.layer()}                          # per count: its distances
     for tempi in range(1, MOST_TEMPI + 1):         # more to spare: more wins
@@ -261,9 +259,8 @@ def _solve_tempi(colour, files, confined, refuge):
         at[tempi] = game.layer(defender_to=at[tempi + 1])
     least_first = sorted(at.items())
     for index in game.rest:
-        found = next(((tempi, distances[index]) for tempi, distances in least_first
-                      if distances[index] is not None), NEVER)
-        value[index] = shared.setdefault(found, found)
+        value[index] = next(((tempi, distances[index]) for tempi, distances in least_first
+                             if distances[index] is not None), NEVER)
     return value
 
 
