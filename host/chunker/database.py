@@ -49,6 +49,11 @@ BLOCK = STATES     # a configuration's value bytes, one block of the file
 #: the middle of a search.
 COMPRESSION = 5
 COMPILER_FLAGS = ["-O2", "-std=c++17"]
+#: How many blocks a process keeps decompressed, of all its databases together (8 KB each: 256
+#: MB at most): a search asks levels 5 to 8's libraries a dozen times a position. In a search of
+#: 102,389 nodes (CH.001's ply 16, levels 1 to 9) 4,096 decompressed a block every 20 lookups
+#: and this every 74, and the search took a quarter less time (BENCHMARKS.md, 2026-12-07 ninth).
+BLOCKS_KEPT = 32_768
 
 
 @dataclass
@@ -224,7 +229,7 @@ class Database:
     def __exit__(self, *exc):
         self.close()
 
-    @functools.lru_cache(maxsize=4096)  # noqa: B019 (one database per domain, kept for the process; 32 MB)
+    @functools.lru_cache(maxsize=BLOCKS_KEPT)  # noqa: B019 (one database per domain, kept for the process)
     def block(self, config):
         """The value bytes of one pawn configuration (8,192: both sides to move, every king pair)."""
         start, end = self._offsets[config], self._offsets[config + 1]

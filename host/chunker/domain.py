@@ -26,6 +26,7 @@ is ``n``; a loss in ``n`` plies (``n`` even: 0 when mated now) is ``LOSS + n``; 
 marks an index that is no position (kings together or on a pawn, the side not to move in check).
 """
 
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -170,6 +171,13 @@ class Domain:
                              "apart at least (passed pawns that never meet)")
 
     @functools.cached_property
+    def _hash(self):
+        return hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+
+    def __hash__(self):     # (the schemas' caches are keyed by domains, asked at every node: hashed once)
+        return self._hash
+
+    @functools.cached_property
     def pawns(self):
         """``((colour, file), ...)`` in digit order."""
         return tuple((chess.WHITE, f) for f in self.white_files) + tuple((chess.BLACK, f) for f in self.black_files)
@@ -284,19 +292,19 @@ class Domain:
             on_files = {self.pawn_square(colour, file, code) for (colour, file), code in zip(self.pawns, codes) if code}
             pawns = chess.SquareSet(board.pawns) - on_files
             raise OutsideDomain(f"a pawn off the domain's files ({chess.square_name(min(pawns))})")
-        if chess.popcount(board.occupied) != 2 + sum(c > 0 for c in codes) \
-                or board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
+        kings = board.king(chess.WHITE), board.king(chess.BLACK)
+        if chess.popcount(board.occupied) != 2 + sum(c > 0 for c in codes) or None in kings:
             raise OutsideDomain("pieces other than the kings and the domain's pawns")
         if board.ep_square is not None and board.has_legal_en_passant():
             raise OutsideDomain("an en passant capture")
-        if self.defender is not None and self.barred & chess.BB_SQUARES[board.king(self.defender)]:
+        if self.defender is not None and self.barred >> kings[self.defender == chess.BLACK] & 1:
             raise OutsideDomain(f"the {chess.COLOR_NAMES[self.defender]} king on a barred file")
         if not self.allows(codes):
             raise OutsideDomain(f"a pawn behind the domain's floors {self.floors}")
-        broken = self._joint_breaks(board.turn, board.king(chess.WHITE), board.king(chess.BLACK))
+        broken = self._joint_breaks(board.turn, *kings)
         if broken:
             raise OutsideDomain(broken)
-        return self.index_of(codes, board.turn, board.king(chess.WHITE), board.king(chess.BLACK))
+        return self.index_of(codes, board.turn, *kings)
 
     @staticmethod
     def index_of(codes, turn, white_king, black_king):

@@ -65,7 +65,29 @@ def agrees(result, value, turn):
 
 def _codes(domain, board, colour):
     """``(files, codes)`` of ``colour``'s pawns."""
+    seen = _SEEN.get()
+    if seen is not None and seen.board is board and seen.domain is domain:
+        return seen.codes[colour]
     return domain.white_files if colour == chess.WHITE else domain.black_files, domain.codes(board, colour)
+
+
+class _Seen:
+    """What several schemas ask of the one position :func:`classify` is asked of, found once: each
+    side's ``(files, codes)`` (:func:`_codes`), the ``kings``' squares (White's, Black's) and, as
+    they are found, levels 5 to 7's verdicts on the games they keep (``held``, by side and
+    keeping: level 6 asks level 5's game again, level 7 both). The position is not changed while
+    it is classified."""
+
+    __slots__ = ("domain", "board", "codes", "kings", "held")
+
+    def __init__(self, domain, board):
+        self.domain, self.board, self.held = domain, board, {}
+        self.codes = {colour: _codes(domain, board, colour) for colour in chess.COLORS}
+        self.kings = board.king(chess.WHITE), board.king(chess.BLACK)
+
+
+#: Within :func:`classify`: the position's :class:`_Seen`.
+_SEEN = contextvars.ContextVar("chunker_seen", default=None)
 
 
 def fastest(codes):
@@ -276,32 +298,38 @@ def _drawn_or_held(domain, board, test):
     return Holds(holding[0]) if holding else None
 
 
-def _holds_with(domain, board, colour, codes, other, kept, left_out):
-    """Whether ``colour`` (its pawns' ``codes``; the other side's ``other``) does not lose the game
-    of its king and its pawns on the files ``kept`` against the other side's king and pawns, its
-    king barred from the files ``left_out`` and passing only when it has no move at all (the exact
-    database of that game)."""
-    value = _kept_value(_holding_domain(domain, colour, kept, left_out), domain, board, colour, codes, other,
-                        kept, left_out)
+def _holds_with(domain, board, kings, colour, codes, other, kept, left_out):
+    """Whether ``colour`` (its pawns' ``codes``; the other side's ``other``; the ``kings``' squares,
+    White's and Black's) does not lose the game of its king and its pawns on the files ``kept``
+    against the other side's king and pawns, its king barred from the files ``left_out`` and
+    passing only when it has no move at all (the exact database of that game)."""
+    value = _kept_value(_holding_domain(domain, colour, kept, left_out), domain, board.turn, kings, colour, codes,
+                        other, kept, left_out)
     return value is not None and (value == DRAW or is_win(value) == (board.turn == colour))
 
 
-def _kept_value(game, domain, board, colour, codes, other, kept, left_out):
-    """The value of ``board`` in ``game``, a game of levels 5 to 8: ``colour``'s king and its pawns
-    on the files ``kept`` (its pawns' ``codes`` on ``domain``'s files) against the other side's king
-    and pawns (``other``), the pawns on the files ``left_out`` taken off; ``None`` where
-    ``colour``'s king stands on one of those files (barred there) or the position is not one of
-    ``game``'s."""
-    if chess.BB_SQUARES[board.king(colour)] & sum(chess.BB_FILES[f] for f in left_out):
+def _kept_value(game, domain, turn, kings, colour, codes, other, kept, left_out):
+    """The value in ``game``, a game of levels 5 to 8, of a position (``turn`` to move, the
+    ``kings`` on their squares, White's and Black's): ``colour``'s king and its pawns on the files
+    ``kept`` (its pawns' ``codes`` on ``domain``'s files) against the other side's king and pawns
+    (``other``), the pawns on the files ``left_out`` taken off; ``None`` where ``colour``'s king
+    stands on one of those files (barred there) or the position is not one of ``game``'s."""
+    if _files_mask(left_out) >> kings[colour == chess.BLACK] & 1:
         return None
     files = domain.white_files if colour == chess.WHITE else domain.black_files
     own = [code for file, code in zip(files, codes) if file in kept]
-    index = game.index_of(own + other if colour == chess.WHITE else other + own, board.turn,
-                          board.king(chess.WHITE), board.king(chess.BLACK))
+    index = game.index_of(own + other if colour == chess.WHITE else other + own, turn, *kings)
     value = open_database(game, quiet=True).value_at(index)
     return None if value == INVALID else value
 
 
+@functools.cache
+def _files_mask(files):
+    """The squares of ``files`` as a bitboard."""
+    return sum(chess.BB_FILES[f] for f in files)
+
+
+@functools.cache
 def _holding_domain(domain, colour, kept, left_out):
     """The game of levels 5 to 7: ``colour``'s king and its pawns on the files ``kept`` against the
     other side's king and pawns, waiting, its king barred from the files ``left_out``."""
@@ -373,25 +401,28 @@ def fewer(domain, board):
     that game counts a draw. This is how tempo battles end: the side whose king holds the other's
     pawns often wins without the tempi of one of its own (CH.041's winner is so decided at ply 3
     of its 28-ply line)."""
+    kings = board.king(chess.WHITE), board.king(chess.BLACK)
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other = _codes(domain, board, not colour)[1]
         if not any(other):
             continue
         for kept, left_out in _leavings(tuple(f for f, code in zip(files, codes) if code)):
-            value = _kept_value(_leaving_domain(domain, colour, kept, left_out), domain, board, colour, codes, other,
-                                kept, left_out)
+            value = _kept_value(_leaving_domain(domain, colour, kept, left_out), domain, board.turn, kings, colour,
+                                codes, other, kept, left_out)
             if value not in (None, DRAW) and is_win(value) == (board.turn == colour):
                 return Wins(colour, (plies(value) + 1) // 2)
     return None
 
 
+@functools.cache
 def _leavings(present):
     """``(kept, left_out)``: each way level 8 keeps one or two of the pawns on the files
     ``present`` and leaves at least one out."""
-    return ((kept, left_out) for kept, left_out in _keepings(present, min(2, len(present) - 1)) if kept)
+    return tuple((kept, left_out) for kept, left_out in _keepings(present, min(2, len(present) - 1)) if kept)
 
 
+@functools.cache
 def _leaving_domain(domain, colour, kept, left_out):
     """The game of level 8: ``colour``'s king and its pawns on the files ``kept`` against the other
     side's king and pawns, never passing, its king barred from the files ``left_out``; the other
@@ -402,20 +433,31 @@ def _leaving_domain(domain, colour, kept, left_out):
 
 def _holds_keeping(most, domain, board, colour):
     """Whether ``colour``'s king holds the other side keeping at most ``most`` of its pawns beside
-    it, any of them, the rest left out (levels 5 to 7)."""
+    it, any of them, the rest left out (levels 5 to 7; within :func:`classify` each game is asked
+    once, whichever level asks it first)."""
     files, codes = _codes(domain, board, colour)
     other = _codes(domain, board, not colour)[1]
     present = tuple(f for f, code in zip(files, codes) if code)
-    return any(_holds_with(domain, board, colour, codes, other, kept, left_out)
-               for kept, left_out in _keepings(present, most))
+    seen = _SEEN.get()
+    if seen is not None and seen.board is board and seen.domain is domain:
+        kings, held = seen.kings, seen.held
+    else:
+        kings, held = (board.king(chess.WHITE), board.king(chess.BLACK)), {}
+    for kept, left_out in _keepings(present, most):
+        key = colour, kept
+        if key not in held:
+            held[key] = _holds_with(domain, board, kings, colour, codes, other, kept, left_out)
+        if held[key]:
+            return True
+    return False
 
 
+@functools.cache
 def _keepings(present, most):
     """``(kept, left_out)``: each way of keeping at most ``most`` of the pawns on the files
     ``present``, the rest left out."""
-    for size in range(min(most, len(present)) + 1):
-        for kept in itertools.combinations(present, size):
-            yield kept, tuple(f for f in present if f not in kept)
+    return tuple((kept, tuple(f for f in present if f not in kept))
+                 for size in range(min(most, len(present)) + 1) for kept in itertools.combinations(present, size))
 
 
 def zugzwang(domain, board):
@@ -757,20 +799,24 @@ def classify(domain, board, levels=None):
     of the schemas asked gives it (each is a bound; level 3's is exact where it applies). Under
     ``database.built_only``, a schema whose library is not built tells nothing (``None``)."""
     found, bound = None, (None, None)
-    for level, schema in SCHEMAS.items():
-        if levels is not None and level not in levels or found is not None and level in COSTLY:
-            continue
-        try:
-            result = schema(domain, board)
-        except NotBuilt:
-            continue
-        if found is not None:
-            if isinstance(result, Wins) and result.moves < found[1].moves:
-                found = found[0], result
-        elif isinstance(result, Holds):
-            bound = bound if bound[0] is not None else (level, result)
-        elif result == DRAWN:
-            return level, result
-        elif result is not None:
-            found = level, result
-    return found or bound
+    token = _SEEN.set(_Seen(domain, board))
+    try:
+        for level, schema in SCHEMAS.items():
+            if levels is not None and level not in levels or found is not None and level in COSTLY:
+                continue
+            try:
+                result = schema(domain, board)
+            except NotBuilt:
+                continue
+            if found is not None:
+                if isinstance(result, Wins) and result.moves < found[1].moves:
+                    found = found[0], result
+            elif isinstance(result, Holds):
+                bound = bound if bound[0] is not None else (level, result)
+            elif result == DRAWN:
+                return level, result
+            elif result is not None:
+                found = level, result
+        return found or bound
+    finally:
+        _SEEN.reset(token)
