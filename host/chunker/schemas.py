@@ -65,25 +65,43 @@ def agrees(result, value, turn):
 
 def _codes(domain, board, colour):
     """``(files, codes)`` of ``colour``'s pawns."""
-    seen = _SEEN.get()
-    if seen is not None and seen.board is board and seen.domain is domain:
+    seen = _seen(domain, board)
+    if seen is not None:
         return seen.codes[colour]
     return domain.white_files if colour == chess.WHITE else domain.black_files, domain.codes(board, colour)
 
 
+def _present(files, codes):
+    """Those of ``files`` with a pawn (its code not 0), a tuple."""
+    return tuple(f for f, code in zip(files, codes) if code)
+
+
+def _kings(domain, board):
+    """The kings' squares, White's and Black's."""
+    seen = _seen(domain, board)
+    return seen.kings if seen is not None else (board.king(chess.WHITE), board.king(chess.BLACK))
+
+
+def _seen(domain, board):
+    """The :class:`_Seen` of ``board``, where :func:`classify` is asked of it, else ``None``."""
+    seen = _SEEN.get()
+    return seen if seen is not None and seen.board is board and seen.domain is domain else None
+
+
 class _Seen:
     """What several schemas ask of the one position :func:`classify` is asked of, found once: each
-    side's ``(files, codes)`` (:func:`_codes`), the ``kings``' squares (White's, Black's) and, as
-    they are found, levels 5 to 7's verdicts on the games they keep (``held``, by side and
-    keeping: level 6 asks level 5's game again, level 7 both). The position is not changed while
-    it is classified."""
+    side's ``(files, codes)`` (:func:`_codes`) and files with a pawn (``present``), the ``kings``'
+    squares (White's, Black's) and, as they are found, levels 5 to 7's verdicts on the games
+    they keep (``held``, by side and keeping: level 6 asks level 5's game again, level 7 both).
+    The position is not changed while it is classified."""
 
-    __slots__ = ("domain", "board", "codes", "kings", "held")
+    __slots__ = ("domain", "board", "codes", "kings", "present", "held")
 
     def __init__(self, domain, board):
         self.domain, self.board, self.held = domain, board, {}
         self.codes = {colour: _codes(domain, board, colour) for colour in chess.COLORS}
         self.kings = board.king(chess.WHITE), board.king(chess.BLACK)
+        self.present = {colour: _present(*self.codes[colour]) for colour in chess.COLORS}
 
 
 #: Within :func:`classify`: the position's :class:`_Seen`.
@@ -138,24 +156,30 @@ def race(domain, board):
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
-        king = board.king(colour)
+        king = _kings(domain, board)[colour == chess.BLACK]
         if chess.BB_SQUARES[king] & (_squares(colour, files, codes)
                                      | _squares(not colour, other_files, other_codes, beside=True)):
             continue
-        moves = _racing_moves(board, colour, files, codes)
+        moves = _racing_moves(board, _kings(domain, board)[colour == chess.WHITE], colour, files, codes)
         others = fastest(other_codes)
         if moves is not None and (others is None or moves <= others - (board.turn != colour)):
             return Wins(colour, moves)
     return None
 
 
-def _racing_moves(board, colour, files, codes):
-    """The moves ``colour``'s pawns need to promote against the other king in the chunk's ``KCP``
-    library (the defender may pass), or ``None`` where that king holds them."""
+def _racing_moves(board, other_king, colour, files, codes):
+    """The moves ``colour``'s pawns need to promote against the other king (on ``other_king``) in
+    the chunk's ``KCP`` library (the defender may pass), or ``None`` where that king holds them."""
     turn = ATTACKER if board.turn == colour else DEFENDER
-    chunk = Chunk(colour, files)
-    distance = library(colour, tuple(files), "KCP")[chunk.index(codes, board.king(not colour), turn)]
+    chunk = _chunk(colour, tuple(files))
+    distance = library(colour, tuple(files), "KCP")[chunk.index(codes, other_king, turn)]
     return None if distance is None else (distance + 1) // 2
+
+
+@functools.cache
+def _chunk(colour, files):
+    """The :class:`Chunk` of ``colour``'s pawns on ``files`` (a tuple): made once."""
+    return Chunk(colour, files)
 
 
 @functools.cache
@@ -164,17 +188,6 @@ def _library_domain(domain, attacker, **rules):
     ``rules`` (``Domain``'s defender_*): made once, asked at every node."""
     files = domain.white_files if attacker == chess.WHITE else domain.black_files
     return Domain(files, (), **rules) if attacker == chess.WHITE else Domain((), files, **rules)
-
-
-def _without_pawns(board, colour, turn=None):
-    """``board`` with ``colour``'s pawns taken off (and ``turn`` to move, if given): a position of
-    the other side's library."""
-    library_board = board.copy(stack=False)
-    for square in board.pieces(chess.PAWN, colour):
-        library_board.remove_piece_at(square)
-    if turn is not None:
-        library_board.turn = turn
-    return library_board
 
 
 def supported(domain, board):
@@ -198,7 +211,7 @@ def supported(domain, board):
         other_files, other_codes = _codes(domain, board, not colour)
         alone = _library_domain(domain, colour, defender_passes=True)
         db = open_database(alone, quiet=True)
-        index = alone.index(_without_pawns(board, not colour))
+        index = alone.index_of(codes, board.turn, *_kings(domain, board))  # (the other side's pawns taken off)
         value = db.value_at(index)
         if value == DRAW or value == INVALID or is_win(value) != (board.turn == colour):
             continue
@@ -252,19 +265,21 @@ def outrun(domain, board):
         files, codes = _codes(domain, board, colour)
         if not any(codes) or board.turn == colour and board.is_check():
             continue
-        king = board.king(colour)
-        if chess.BB_SQUARES[king] & _squares(colour, files, codes):
+        kings = _kings(domain, board)
+        if chess.BB_SQUARES[kings[colour == chess.BLACK]] & _squares(colour, files, codes):
             continue
-        moves = _racing_moves(board, colour, files, codes)
+        moves = _racing_moves(board, kings[colour == chess.WHITE], colour, files, codes)
         if moves is None:
             continue
-        frozen = _frozen_domain(domain, colour, [file for file, code in zip(files, codes) if code])
-        value = open_database(frozen, quiet=True).value_at(frozen.index(_without_pawns(board, colour, not colour)))
+        frozen = _frozen_domain(domain, colour, _present(files, codes))
+        other_codes = _codes(domain, board, not colour)[1]       # (colour's pawns taken off, the other side to move)
+        value = open_database(frozen, quiet=True).value_at(frozen.index_of(other_codes, not colour, *kings))
         if value == DRAW or moves <= (plies(value) + 1) // 2 - (board.turn != colour):
             return Wins(colour, moves)
     return None
 
 
+@functools.cache
 def _frozen_domain(domain, colour, present):
     """Level 4's one-player game: the other side's king and pawns against ``colour``'s king frozen,
     ``colour``'s pawns on the files ``present`` denying squares on those files and beside them."""
@@ -401,13 +416,13 @@ def fewer(domain, board):
     that game counts a draw. This is how tempo battles end: the side whose king holds the other's
     pawns often wins without the tempi of one of its own (CH.041's winner is so decided at ply 3
     of its 28-ply line)."""
-    kings = board.king(chess.WHITE), board.king(chess.BLACK)
+    kings = _kings(domain, board)
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other = _codes(domain, board, not colour)[1]
         if not any(other):
             continue
-        for kept, left_out in _leavings(tuple(f for f, code in zip(files, codes) if code)):
+        for kept, left_out in _leavings(_present(files, codes)):
             value = _kept_value(_leaving_domain(domain, colour, kept, left_out), domain, board.turn, kings, colour,
                                 codes, other, kept, left_out)
             if value not in (None, DRAW) and is_win(value) == (board.turn == colour):
@@ -437,12 +452,9 @@ def _holds_keeping(most, domain, board, colour):
     once, whichever level asks it first)."""
     files, codes = _codes(domain, board, colour)
     other = _codes(domain, board, not colour)[1]
-    present = tuple(f for f, code in zip(files, codes) if code)
-    seen = _SEEN.get()
-    if seen is not None and seen.board is board and seen.domain is domain:
-        kings, held = seen.kings, seen.held
-    else:
-        kings, held = (board.king(chess.WHITE), board.king(chess.BLACK)), {}
+    seen = _seen(domain, board)
+    present, held = (seen.present[colour], seen.held) if seen is not None else (_present(files, codes), {})
+    kings = _kings(domain, board)
     for kept, left_out in _keepings(present, most):
         key = colour, kept
         if key not in held:
@@ -520,13 +532,14 @@ def _tempo_battles(domain, board):
         other_files, other_codes = _codes(domain, board, not colour)
         if not any(codes) or not any(other_codes):
             continue
-        king, other_king = board.king(colour), board.king(not colour)
+        kings = _kings(domain, board)
+        king, other_king = kings[colour == chess.BLACK], kings[colour == chess.WHITE]
         checked = board.turn == colour and board.is_check()
-        held = Chunk(not colour, other_files).index(other_codes, king, DEFENDER if checked else ATTACKER)
+        held = _chunk(not colour, tuple(other_files)).index(other_codes, king, DEFENDER if checked else ATTACKER)
         mover = ATTACKER if board.turn == colour and not checked else DEFENDER
-        run = Chunk(colour, files).index(codes, other_king, mover)
-        for region, refuge in _level_9_regions(files, other_files, not colour, other_codes):
-            if not region >> king & 1 or refuge >> other_king & 1:
+        run = _chunk(colour, tuple(files)).index(codes, other_king, mover)
+        for region, refuge in _level_9_regions_with(files, other_files, not colour, tuple(other_codes), king):
+            if refuge >> other_king & 1:
                 continue
             holding = tempo_library(not colour, tuple(other_files), confined=region)[held]
             if holding is not None and holding[0] == -math.inf:     # lost whatever colour spares
@@ -541,6 +554,13 @@ def _level_9_regions(files, other_files, other_colour, other_codes):
     ``other_files`` at ``other_codes``."""
     paths = _squares(other_colour, other_files, other_codes, here=True)
     return _zugzwang_regions(tuple(files), tuple(other_files), other_colour, paths)
+
+
+@functools.lru_cache(maxsize=65_536)    # asked of every position (2 sides x 7^3 codes x 64 squares)
+def _level_9_regions_with(files, other_files, other_colour, other_codes, king):
+    """Those of :func:`_level_9_regions` whose ``R`` holds the square ``king``."""
+    return tuple((region, refuge) for region, refuge in _level_9_regions(files, other_files, other_colour, other_codes)
+                 if region >> king & 1)
 
 
 def tempo_libraries(domain):
