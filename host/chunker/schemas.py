@@ -92,13 +92,14 @@ class _Seen:
     """What several schemas ask of the one position :func:`classify` is asked of, found once: each
     side's ``(files, codes)`` (:func:`_codes`) and files with a pawn (``present``), the ``kings``'
     squares (White's, Black's) and, as they are found, levels 5 to 7's verdicts on the games
-    they keep (``held``, by side and keeping: level 6 asks level 5's game again, level 7 both).
-    The position is not changed while it is classified."""
+    they keep (``held``, by side and keeping: level 6 asks level 5's game again, level 7 both)
+    and level 9's tempo battles (``battles``, :func:`_tempo_battles`). The position is not
+    changed while it is classified."""
 
-    __slots__ = ("domain", "board", "codes", "kings", "present", "held")
+    __slots__ = ("domain", "board", "codes", "kings", "present", "held", "battles")
 
     def __init__(self, domain, board):
-        self.domain, self.board, self.held = domain, board, {}
+        self.domain, self.board, self.held, self.battles = domain, board, {}, None
         self.codes = {colour: _codes(domain, board, colour) for colour in chess.COLORS}
         self.kings = board.king(chess.WHITE), board.king(chess.BLACK)
         self.present = {colour: _present(*self.codes[colour]) for colour in chess.COLORS}
@@ -526,7 +527,16 @@ def _tempo_battles(domain, board):
     outside ``Z``, running's pawns win with some count and holding's not whatever ``colour``
     spares: running's and holding's ``(tempi, plies)`` (holding's ``None`` where no count wins) and
     ``colour``'s moves beside running's (one for each pawn move the other side has left, one for a
-    check answered first)."""
+    check answered first). Within :func:`classify`, found once (level 10 asks them again)."""
+    seen = _seen(domain, board)
+    if seen is None:
+        return _find_tempo_battles(domain, board)
+    if seen.battles is None:
+        seen.battles = list(_find_tempo_battles(domain, board))
+    return seen.battles
+
+
+def _find_tempo_battles(domain, board):
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
