@@ -154,14 +154,15 @@ def race(domain, board):
     the library does not see) — level 4 rules it out by a rule of its own; here it is checked,
     not proved: no disagreement on every position of three small domains and on 10^6 of this one
     (BENCHMARKS.md)."""
+    kings = _kings(domain, board)
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
-        king = _kings(domain, board)[colour == chess.BLACK]
-        if chess.BB_SQUARES[king] & (_squares(colour, files, codes)
-                                     | _squares(not colour, other_files, other_codes, beside=True)):
+        if chess.BB_SQUARES[kings[colour == chess.BLACK]] & (_squares(colour, files, codes)
+                                                             | _squares(not colour, other_files, other_codes,
+                                                                        beside=True)):
             continue
-        moves = _racing_moves(board, _kings(domain, board)[colour == chess.WHITE], colour, files, codes)
+        moves = _racing_moves(board, kings[colour == chess.WHITE], colour, files, codes)
         others = fastest(other_codes)
         if moves is not None and (others is None or moves <= others - (board.turn != colour)):
             return Wins(colour, moves)
@@ -537,6 +538,7 @@ def _tempo_battles(domain, board):
 
 
 def _find_tempo_battles(domain, board):
+    """:func:`_tempo_battles`, each found as it is asked (a generator)."""
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
