@@ -158,9 +158,9 @@ def race(domain, board):
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
-        if chess.BB_SQUARES[kings[colour == chess.BLACK]] & (_squares(colour, files, codes)
-                                                             | _squares(not colour, other_files, other_codes,
-                                                                        beside=True)):
+        king = kings[colour == chess.BLACK]
+        if chess.BB_SQUARES[king] & (_squares(colour, files, codes)
+                                     | _squares(not colour, other_files, other_codes, beside=True)):
             continue
         moves = _racing_moves(board, kings[colour == chess.WHITE], colour, files, codes)
         others = fastest(other_codes)
@@ -539,12 +539,12 @@ def _tempo_battles(domain, board):
 
 def _find_tempo_battles(domain, board):
     """:func:`_tempo_battles`, each found as it is asked (a generator)."""
+    kings = _kings(domain, board)
     for colour in (chess.WHITE, chess.BLACK):
         files, codes = _codes(domain, board, colour)
         other_files, other_codes = _codes(domain, board, not colour)
         if not any(codes) or not any(other_codes):
             continue
-        kings = _kings(domain, board)
         king, other_king = kings[colour == chess.BLACK], kings[colour == chess.WHITE]
         checked = board.turn == colour and board.is_check()
         held = _chunk(not colour, tuple(other_files)).index(other_codes, king, DEFENDER if checked else ATTACKER)
